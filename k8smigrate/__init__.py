@@ -1,0 +1,49 @@
+"""k8smigrate: rewrite Kubernetes manifests off deprecated and removed API versions.
+
+The library is the product; the CLI is a thin layer over it::
+
+    import k8smigrate
+    result = k8smigrate.migrate_text(text, target_version="1.22")
+    result.text        # the new text; every byte that did not have to change is kept
+    result.changed     # whether anything changed
+    result.findings    # Finding(level, code, migration, filename, document, line, path, message)
+    result.documents   # per document: .index, .applied, .patch (RFC 6902), .summary
+    result.diff        # unified diff ("" when unchanged)
+
+``migrate_text`` never raises on bad input: parse errors, templates and missing decisions
+come back as findings.
+"""
+
+from __future__ import annotations
+
+from .api import (
+    FileOutcome,
+    migrate_file,
+    migrate_paths,
+    migrate_text,
+    scan_text,
+)
+from .registry import Decision, Migration, default_registry
+from .results import DocumentResult, FileResult, Finding
+from .settings import Settings
+from .versions import NEWEST_KNOWN, KubeVersion
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "NEWEST_KNOWN",
+    "Decision",
+    "DocumentResult",
+    "FileOutcome",
+    "FileResult",
+    "Finding",
+    "KubeVersion",
+    "Migration",
+    "Settings",
+    "__version__",
+    "default_registry",
+    "migrate_file",
+    "migrate_paths",
+    "migrate_text",
+    "scan_text",
+]

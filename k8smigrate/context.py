@@ -1,0 +1,121 @@
+"""What a migration body gets besides the document: a channel for findings and decisions.
+
+Bodies report through ``ctx.info`` / ``ctx.warn`` / ``ctx.error``, ask the user through
+``ctx.decision``, pin changed defaults through ``ctx.pin`` and describe their edits through
+``ctx.note`` (the human summary). An error leaves the whole document untouched: the engine
+throws the edited tree away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .registry import Migration
+from .results import Finding, Level
+from .scalars import Data
+from .settings import Settings
+from .tree import Mapping, Node, Sequence, format_path, walk
+
+
+@dataclass
+class Context:
+    """Per document and migration: settings, findings, decisions and the change summary."""
+
+    migration: Migration
+    settings: Settings
+    root: Mapping
+    filename: str = "<string>"
+    document: int = 0
+    doc_line: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def adopt_new_defaults(self) -> bool:
+        return self.settings.adopt_new_defaults
+
+    def locate(self, node: Node | None) -> tuple[int, str]:
+        """The input line and YAML path of ``node`` (nearest parsed ancestor for new nodes)."""
+        if node is None:
+            return self.doc_line, ""
+        best_line = self.doc_line
+        for path, found in walk(self.root):
+            if found.line:
+                line = found.line
+            if found is node:
+                return (node.line or line or best_line), format_path(path)
+            if found.line:
+                best_line = found.line
+        return node.line or self.doc_line, ""
+
+    def report(self, level: Level, code: str, message: str, node: Node | None = None) -> None:
+        line, path = self.locate(node)
+        self.findings.append(
+            Finding(level, code, message, self.migration.name, self.filename, self.document, line, path)
+        )
+
+    def info(self, code: str, message: str, node: Node | None = None) -> None:
+        self.report("info", code, message, node)
+
+    def warn(self, code: str, message: str, node: Node | None = None) -> None:
+        self.report("warning", code, message, node)
+
+    def error(self, code: str, message: str, node: Node | None = None) -> None:
+        """No correct output without a human: the document is left unchanged."""
+        self.report("error", code, message, node)
+
+    @property
+    def failed(self) -> bool:
+        return any(f.level == "error" for f in self.findings)
+
+    def note(self, change: str) -> None:
+        """One line of the human summary, such as ``spec.backend → spec.defaultBackend``."""
+        if change not in self.notes:
+            self.notes.append(change)
+
+    def decision(self, name: str, node: Node | None = None) -> str | None:
+        """The value the user chose for a declared decision, or None after an error finding."""
+        declared = next((d for d in self.migration.decisions if d.name == name), None)
+        if declared is None:
+            raise KeyError(f"{self.migration.name} asks for undeclared decision {name!r}")
+        value = self.settings.decisions.get(name)
+        if value in declared.allowed:
+            return value
+        options = " | ".join(declared.allowed)
+        given = f" ({value!r} is not one of them)" if value is not None else ""
+        self.error(
+            "K8SM-GEN-010",
+            f"needs a decision: --set {name}={options}{given}. {declared.help}",
+            node,
+        )
+        return None
+
+    def pin(
+        self, mapping: Mapping, key: str, value: Data, code: str, why: str, *, after: str | None = None
+    ) -> bool:
+        """Write an old default explicitly where the key is absent, unless new defaults are adopted."""
+        if key in mapping:
+            return False
+        if self.adopt_new_defaults:
+            self.info("K8SM-GEN-002", f"{key} left unset: {why}", mapping)
+            return False
+        mapping.set(key, value, after=after)
+        self.info(code, f"pinned {key}: {value} ({why})", mapping.get(key))
+        return True
+
+
+def mappings_at(node: Node | None, *path: str) -> list[Mapping]:
+    """Every mapping reached by following ``path``, fanning out over sequences on the way."""
+    current: list[Node] = [node] if node is not None else []
+    for key in path:
+        current = [child for n in current for m in as_mappings(n) if (child := m.get(key)) is not None]
+    return [m for n in current for m in as_mappings(n)]
+
+
+def as_mappings(node: Node) -> list[Mapping]:
+    """``node`` itself when it is a mapping, its mapping items when it is a sequence."""
+    if isinstance(node, Mapping):
+        return [node]
+    if isinstance(node, Sequence):
+        return [v for v in node if isinstance(v, Mapping)]
+    return []

@@ -1,0 +1,322 @@
+"""The per-document loop: find each document's chain of steps, run it, gate it, render it.
+
+For every document the engine walks ``(apiVersion, kind)`` step by step while the next
+step's target API is served by every release of the window, runs each step's body,
+sets ``apiVersion`` itself, and splices the edited tree back into the text. Any error
+finding leaves that document byte-identical. Afterwards it says which documents are
+still on an API that the target release no longer serves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+import jsonpatch
+
+from .context import Context
+from .registry import Migration, Registry, default_registry
+from .render import Renderer, detect_style
+from .results import DocumentResult, FileResult, Finding, Level
+from .scalars import Data
+from .settings import Settings
+from .tree import Mapping, Node, Scalar, Sequence, TreeError
+from .versions import Window, lifecycle
+from .yamlio import BOM, Document, Stream, read_stream
+
+LIST_KIND = "List"
+
+
+class RenderCheckError(AssertionError):
+    """The spliced text does not read back as the edited tree (a bug, never user error)."""
+
+
+@dataclass
+class Plan:
+    """The steps one (apiVersion, kind) takes inside the window, and why it stops."""
+
+    steps: list[Migration] = field(default_factory=list)
+    blocked: Migration | None = None
+
+    @property
+    def final_api(self) -> str | None:
+        return self.steps[-1].to_api if self.steps else None
+
+
+def plan(api_version: str, kind: str, settings: Settings, registry: Registry, window: Window) -> Plan:
+    """The chain up to the furthest step whose target API every release of the window serves.
+
+    Intermediate versions are only stages of the conversion: extensions/v1beta1 Ingress
+    goes to networking.k8s.io/v1 for target 1.22 although networking.k8s.io/v1beta1 is
+    gone there, and stops at networking.k8s.io/v1beta1 when the window starts at 1.18.
+    """
+    chain: list[Migration] = []
+    api = api_version
+    seen = {api}
+    while (step := registry.step(api, kind)) is not None and settings.enabled(step.name):
+        chain.append(step)
+        api = step.to_api
+        if api in seen:  # pragma: no cover - the registry rejects cycles at import
+            break
+        seen.add(api)
+    served = [i for i, step in enumerate(chain) if _served(step, kind, window)]
+    if not served:
+        return Plan([], chain[0] if chain else None)
+    return Plan(chain[: served[-1] + 1])
+
+
+def _served(step: Migration, kind: str, window: Window) -> bool:
+    target = lifecycle(step.to_api, kind)
+    return window.serves(step.available, target.removed_in if target else None)
+
+
+@dataclass
+class _DocRun:
+    """Findings and results collected while one document is processed."""
+
+    filename: str
+    doc: Document
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(
+        self,
+        level: Level,
+        code: str,
+        message: str,
+        line: int = 0,
+        path: str = "",
+        migration: str | None = None,
+    ) -> None:
+        self.findings.append(
+            Finding(
+                level, code, message, migration, self.filename, self.doc.index, line or self.doc.line, path
+            )
+        )
+
+    @property
+    def failed(self) -> bool:
+        return any(f.level == "error" for f in self.findings)
+
+
+def migrate_stream(
+    text: str,
+    settings: Settings | None = None,
+    filename: str = "<string>",
+    registry: Registry | None = None,
+) -> FileResult:
+    """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``)."""
+    settings = settings or Settings()
+    registry = registry or default_registry()
+    window = settings.window
+    stream = read_stream(text)
+    pieces: list[str] = []
+    pos = 0
+    result = FileResult(filename, text, text)
+    for doc in stream.documents:
+        run = _DocRun(filename, doc)
+        doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name)
+        new_root = _migrate_document(stream, doc, run, doc_result, settings, registry, window)
+        _check_lifecycle(run, doc, doc_result, window, settings, registry)
+        result.findings += run.findings
+        result.documents.append(doc_result)
+        if new_root is not None and doc.root is not None and doc.root.src is not None:
+            pieces.append(stream.text[pos : doc.root.src.start])
+            pieces.append(new_root)
+            pos = doc.root.src.end
+    if pieces:
+        pieces.append(stream.text[pos:])
+        result.text = (BOM if stream.bom else "") + "".join(pieces)
+    return result
+
+
+def _migrate_document(
+    stream: Stream,
+    doc: Document,
+    run: _DocRun,
+    doc_result: DocumentResult,
+    settings: Settings,
+    registry: Registry,
+    window: Window,
+) -> str | None:
+    """The new text of the document's root node, or None when it stays as it is."""
+    if doc.problem is not None:
+        run.add("error", "K8SM-GEN-005", f"invalid YAML: {doc.problem.message}", doc.problem.line)
+        return None
+    if doc.templated:
+        candidate = _is_candidate(doc.api_version, doc.kind, registry)
+        level: Level = "warning" if candidate or doc.api_version is None else "info"
+        run.add(
+            level,
+            "K8SM-GEN-001",
+            "templated document (Helm/Jinja markers) skipped: it is not YAML until rendered",
+        )
+        return None
+    for dup in doc.duplicates:
+        run.add(
+            "error",
+            "K8SM-GEN-006",
+            f"{dup.message} (also on line {dup.other_line}); which one the API server keeps is undefined",
+            dup.line,
+        )
+    root = doc.root
+    if run.failed or not isinstance(root, Mapping):
+        return None
+    objects, list_plan = _objects(root, doc, registry, settings, window)
+    if not any(p.steps for _obj, p in objects) and not (list_plan and list_plan.steps):
+        return None
+    try:
+        before = root.to_data()
+    except (TreeError, RecursionError) as exc:
+        run.add("error", "K8SM-GEN-011", f"cannot read the document: {exc}")
+        return None
+    notes: list[str] = []
+    applied: list[str] = []
+    for obj, p in objects:
+        for step in p.steps:
+            ctx = Context(step, settings, root, run.filename, doc.index, doc.line)
+            if step.body is not None:
+                step.body(obj, ctx)
+            run.findings += ctx.findings
+            notes += ctx.notes
+            if ctx.failed:
+                return None
+            api = obj.get("apiVersion")
+            if isinstance(api, Scalar):
+                api.set(step.to_api)
+            if step.name not in applied:
+                applied.append(step.name)
+    if list_plan is not None and list_plan.final_api is not None:
+        api = root.get("apiVersion")
+        if isinstance(api, Scalar):
+            api.set(list_plan.final_api)
+        applied += [s.name for s in list_plan.steps if s.name not in applied]
+    new_text = Renderer(stream.text, detect_style(stream.text, root)).document(root)
+    after = _check_render(stream.text, root, new_text, run, settings)
+    if after is None:
+        return None
+    _check_comments(stream.text[root.src.start : root.src.end] if root.src else "", new_text, run)
+    doc_result.applied = applied
+    doc_result.summary = notes
+    doc_result.patch = jsonpatch.make_patch(before, after).patch
+    if isinstance(after, dict):
+        doc_result.new_api_version = str(after.get("apiVersion"))
+    return new_text
+
+
+def _objects(
+    root: Mapping, doc: Document, registry: Registry, settings: Settings, window: Window
+) -> tuple[list[tuple[Mapping, Plan]], Plan | None]:
+    """The objects of a document with their plans (the root, or each List item), and a typed list's plan."""
+    api, kind = doc.api_version, doc.kind
+    if api is None or kind is None:
+        return [], None
+    items = root.get("items")
+    if not (kind.endswith(LIST_KIND) and isinstance(items, Sequence)):
+        return [(root, plan(api, kind, settings, registry, window))], None
+    element = kind[: -len(LIST_KIND)]
+    out: list[tuple[Mapping, Plan]] = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            continue
+        item_api = _scalar_text(item.get("apiVersion")) or (api if element else None)
+        item_kind = _scalar_text(item.get("kind")) or element
+        if item_api and item_kind:
+            out.append((item, plan(item_api, item_kind, settings, registry, window)))
+    return out, plan(api, element, settings, registry, window) if element else None
+
+
+def _scalar_text(node: Node | None) -> str | None:
+    return node.value if isinstance(node, Scalar) and node.value else None
+
+
+def _is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool:
+    if api is None or kind is None:
+        return False
+    element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+    return registry.step(api, element) is not None or lifecycle(api, kind) is not None
+
+
+def _check_render(text: str, root: Mapping, new_text: str, run: _DocRun, settings: Settings) -> Data | None:
+    """Read the spliced text back; it must give exactly the edited tree's data."""
+    assert root.src is not None
+    candidate = text[: root.src.start] + new_text + text[root.src.end :]
+    reread = [d for d in read_stream(candidate).documents if d.index == run.doc.index]
+    problem = ""
+    after: Data = None
+    try:
+        want = root.to_data()
+        if not reread or reread[0].root is None:
+            problem = "the edited document does not parse"
+        else:
+            after = reread[0].root.to_data()
+            if after != want:
+                problem = "the edited document does not read back as intended"
+    except (TreeError, RecursionError) as exc:
+        problem = str(exc)
+    if problem:
+        if settings.raise_errors:
+            raise RenderCheckError(problem)
+        run.add("error", "K8SM-GEN-012", f"internal error, document left unchanged: {problem}")
+        return None
+    return after
+
+
+_COMMENT_RE = re.compile(r"(?:^|\s)(#.*)$")
+
+
+def _comments(text: str) -> Counter[str]:
+    found: Counter[str] = Counter()
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("#"):
+            found[s] += 1
+            continue
+        m = _COMMENT_RE.search(line)
+        if m and line.count('"') % 2 == 0 and line.count("'") % 2 == 0:
+            found[m.group(1).strip()] += 1
+    return found
+
+
+def _check_comments(old: str, new: str, run: _DocRun) -> None:
+    for comment in _comments(old) - _comments(new):
+        run.add("warning", "K8SM-GEN-004", f"comment dropped with a removed field: {comment}")
+
+
+def _check_lifecycle(
+    run: _DocRun,
+    doc: Document,
+    doc_result: DocumentResult,
+    window: Window,
+    settings: Settings,
+    registry: Registry,
+) -> None:
+    """Say which documents are still on an API that the target release no longer serves."""
+    api = doc_result.new_api_version or doc.api_version
+    kind = doc.kind
+    if api is None or kind is None or run.failed:
+        return
+    life = lifecycle(api, kind)
+    if life is None:
+        return
+    element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+    step = registry.step(api, element)
+    if life.removed_in is not None and life.removed_in <= window.target:
+        if step is not None and not settings.enabled(step.name):
+            why = f"migration {step.name} is disabled"
+        elif step is not None:
+            why = f"{step.to_api} is not served by every release from {window.min_version} to {window.target}"
+            run.add(
+                "error",
+                "K8SM-GEN-009",
+                f"{api} {kind} is removed in {life.removed_in} and its replacement is unavailable: {why}",
+            )
+            return
+        elif life.replacement:
+            why = f"no automatic migration; move to {life.replacement} by hand"
+        else:
+            why = "it has no replacement"
+        run.add("error", "K8SM-GEN-007", f"{api} {kind} is removed in {life.removed_in}: {why}")
+    elif life.deprecated_in is not None and life.deprecated_in <= window.target and not doc_result.applied:
+        repl = f"; use {life.replacement}" if life.replacement else ""
+        run.add("warning", "K8SM-GEN-008", f"{api} {kind} is deprecated since {life.deprecated_in}{repl}")

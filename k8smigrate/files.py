@@ -1,0 +1,98 @@
+"""Reading and writing manifest files safely: discovery, decoding, atomic in-place writes.
+
+A file that cannot be decoded is reported, never guessed at; a file is written through a
+temporary file in the same folder and a rename, keeps its mode, and is written only when
+its text changed and its bytes on disk are still those that were read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+class InputError(Exception):
+    """A path that cannot be read as a manifest (binary, not UTF-8, unreadable, missing)."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A file's text with what is needed to write it back: its original bytes and line ending."""
+
+    path: Path
+    text: str
+    raw: bytes
+
+
+def iter_manifests(paths: list[Path]) -> Iterator[Path]:
+    """Files given, and ``*.yaml``/``*.yml``/``*.json`` below given folders, sorted.
+
+    Links to files are followed (and rewritten in place, the link kept); links to folders
+    are not recursed into, so a run never leaves the trees it was given.
+    """
+    for path in paths:
+        if path.is_dir():
+            found: list[Path] = []
+            for folder, dirs, files in os.walk(path, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") or d in (".", ".."))
+                found += [Path(folder, f) for f in files if f.endswith(SUFFIXES)]
+            yield from sorted(found)
+        else:
+            yield path
+
+
+def read_manifest(path: Path) -> Loaded:
+    """Read a file as UTF-8 text; binary and undecodable files raise ``InputError``."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from exc
+    return Loaded(path, decode(raw), raw)
+
+
+def decode(raw: bytes) -> str:
+    """UTF-8 text of ``raw`` (BOM kept as U+FEFF), or ``InputError`` naming the byte and line."""
+    if b"\0" in raw[:8192]:
+        raise InputError("binary file (NUL byte); not a manifest")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"line {line}: not UTF-8 (byte 0x{raw[exc.start]:02x})") from exc
+
+
+def write_atomic(loaded: Loaded, text: str) -> bool:
+    """Replace the file's contents with ``text`` atomically; False when nothing needed writing.
+
+    The file is re-read first: if it changed since it was read, nothing is written and
+    ``InputError`` is raised.
+    """
+    if text == loaded.text:
+        return False
+    target = loaded.path.resolve()
+    try:
+        current = target.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot re-read before writing: {exc.strerror or exc}") from exc
+    if current != loaded.raw:
+        raise InputError("file changed while it was being migrated; not written")
+    mode = stat.S_IMODE(target.stat().st_mode)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".k8smigrate", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return True

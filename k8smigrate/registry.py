@@ -1,0 +1,179 @@
+"""Migration metadata, automatic discovery and import-time validation of the graph.
+
+A migration is one adjacent version step for a set of kinds, declared as data in its own
+module under ``migrations/`` (installed as ``k8smigrate.migrations``)::
+
+    MIGRATION = Migration(
+        kinds=("Ingress",), from_api="extensions/v1beta1", to_api="networking.k8s.io/v1beta1",
+        available_in="1.14", deprecated_in="1.14", removed_in="1.22",
+    )
+
+Modules are found automatically, as are third-party ones published under the entry-point
+group ``k8smigrate.migrations``. The registry refuses, at import, two steps claiming the
+same ``(component, kind, from_api)``, cycles, ``from_api == to_api`` and a target API that
+would only be available after the source API is removed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from importlib import metadata
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from .versions import KubeVersion
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .tree import Mapping
+
+Body = Callable[["Mapping", "Context"], None]
+
+
+class RegistryError(Exception):
+    """The migration graph is inconsistent; raised at import, never at run time."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A value only a human can choose, settled with ``--set NAME=VALUE``."""
+
+    name: str
+    allowed: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One version step: metadata as data, plus an optional body that edits the document."""
+
+    kinds: tuple[str, ...]
+    from_api: str
+    to_api: str
+    available_in: str
+    deprecated_in: str | None = None
+    removed_in: str | None = None
+    body: Body | None = None
+    component: str = "kubernetes"
+    name: str = ""
+    summary: str = ""
+    codes: dict[str, str] = field(default_factory=dict)
+    decisions: tuple[Decision, ...] = ()
+    doc: str = ""
+
+    @property
+    def available(self) -> KubeVersion:
+        return KubeVersion.parse(self.available_in)
+
+    @property
+    def removed(self) -> KubeVersion | None:
+        return KubeVersion.parse(self.removed_in) if self.removed_in else None
+
+    @property
+    def deprecated(self) -> KubeVersion | None:
+        return KubeVersion.parse(self.deprecated_in) if self.deprecated_in else None
+
+    def handles(self, api_version: str, kind: str) -> bool:
+        return api_version == self.from_api and kind in self.kinds
+
+
+@dataclass
+class Registry:
+    """All migrations, indexed by the (kind, from_api) they accept."""
+
+    migrations: list[Migration]
+    by_step: dict[tuple[str, str], Migration] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        validate(self.migrations)
+        for m in self.migrations:
+            for kind in m.kinds:
+                self.by_step[(kind, m.from_api)] = m
+
+    def step(self, api_version: str, kind: str) -> Migration | None:
+        return self.by_step.get((kind, api_version))
+
+    def get(self, name: str) -> Migration | None:
+        for m in self.migrations:
+            if m.name == name:
+                return m
+        return None
+
+    def names(self) -> list[str]:
+        return [m.name for m in self.migrations]
+
+    def source_apis(self) -> frozenset[str]:
+        """Every apiVersion some migration accepts: the raw-text pre-filter uses this."""
+        return frozenset(m.from_api for m in self.migrations)
+
+
+def validate(migrations: Iterable[Migration]) -> None:
+    """Reject duplicate claims, self-loops, impossible windows and cycles."""
+    claims: dict[tuple[str, str, str], str] = {}
+    edges: dict[tuple[str, str], str] = {}
+    for m in migrations:
+        if not m.name:
+            raise RegistryError(f"a migration from {m.from_api} has no name")
+        if m.from_api == m.to_api:
+            raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
+        if m.removed is not None and m.available > m.removed:
+            raise RegistryError(
+                f"{m.name}: {m.to_api} available in {m.available} after removal in {m.removed}"
+            )
+        for kind in m.kinds:
+            key = (m.component, kind, m.from_api)
+            if key in claims:
+                raise RegistryError(f"{m.name} and {claims[key]} both migrate {kind} {m.from_api}")
+            claims[key] = m.name
+            edges[(kind, m.from_api)] = m.to_api
+    for kind, start in edges:
+        seen = {start}
+        api = edges.get((kind, start))
+        while api is not None:
+            if api in seen:
+                raise RegistryError(f"cycle in the migrations of {kind} through {api}")
+            seen.add(api)
+            api = edges.get((kind, api))
+
+
+def _from_module(module: ModuleType) -> list[Migration]:
+    found = getattr(module, "MIGRATIONS", None) or [getattr(module, "MIGRATION", None)]
+    short = module.__name__.rsplit(".", 1)[-1]
+    out: list[Migration] = []
+    for m in found:
+        if not isinstance(m, Migration):
+            continue
+        out.append(replace(m, name=m.name or short, doc=m.doc or (module.__doc__ or "").strip()))
+    return out
+
+
+def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) -> list[Migration]:
+    """Every migration module of ``package``, plus third-party ones from entry points."""
+    pkg = importlib.import_module(package)
+    migrations: list[Migration] = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        migrations += _from_module(importlib.import_module(f"{package}.{info.name}"))
+    if entry_points:
+        for ep in metadata.entry_points(group="k8smigrate.migrations"):
+            loaded = ep.load()
+            if isinstance(loaded, ModuleType):
+                migrations += _from_module(loaded)
+            elif isinstance(loaded, Migration):
+                migrations.append(loaded if loaded.name else replace(loaded, name=ep.name))
+    return migrations
+
+
+_REGISTRY: Registry | None = None
+
+
+def default_registry() -> Registry:
+    """The registry of every installed migration, built once."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = Registry(discover())
+    return _REGISTRY

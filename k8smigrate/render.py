@@ -1,0 +1,284 @@
+"""Write an edited tree back into its document's text by splicing.
+
+Everything the migration did not touch is copied from the original text, byte for byte;
+a renamed key or a changed scalar replaces only its own characters; a moved subtree is
+copied with its lines shifted to the new indentation; new nodes are written in the
+indentation, sequence and quoting style the document already uses. Comments stay with
+the entries they belong to.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .scalars import render_data_scalar, render_string
+from .tree import Alias, Entry, Item, Mapping, Node, Scalar, Sequence, walk
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a document is laid out: newline, mapping indent step, sequence offset, quote char."""
+
+    newline: str = "\n"
+    step: int = 2
+    seq_offset: int = 0
+    quote: str = '"'
+
+
+def detect_style(text: str, root: Node) -> Style:
+    """Read the layout conventions of a document from its own tree."""
+    steps: Counter[int] = Counter()
+    offsets: Counter[int] = Counter()
+    quotes: Counter[str] = Counter()
+    for _path, node in walk(root):
+        if isinstance(node, Mapping) and not node.flow and node.src is not None:
+            for e in node.entries:
+                child = e.value
+                if child.src is None or child.src.start < 0 or e.key.src is None:
+                    continue
+                if isinstance(child, Mapping) and not child.flow and child.entries:
+                    steps[child.src.col - e.key.src.col] += 1
+                elif isinstance(child, Sequence) and not child.flow and child.items:
+                    offsets[child.src.col - e.key.src.col] += 1
+        elif isinstance(node, Scalar) and node.style in ("'", '"'):
+            quotes[node.style] += 1
+    step = max(steps.most_common(1)[0][0], 1) if steps else 2
+    offset = offsets.most_common(1)[0][0] if offsets else 0
+    quote = quotes.most_common(1)[0][0] if quotes else '"'
+    return Style("\r\n" if "\r\n" in text else "\n", step, max(offset, 0), quote)
+
+
+def reindent(chunk: str, delta: int) -> str:
+    """Shift every line after the first by ``delta`` columns; blank lines stay as they are."""
+    if delta == 0 or "\n" not in chunk:
+        return chunk
+    lines = chunk.split("\n")
+    out = [lines[0]]
+    last = len(lines) - 1
+    for i, line in enumerate(lines[1:], start=1):
+        if not line.strip() and (i != last or line == ""):
+            out.append(line)
+        elif delta > 0:
+            out.append(" " * delta + line)
+        else:
+            strip = min(-delta, len(line) - len(line.lstrip(" ")))
+            out.append(line[strip:])
+    return "\n".join(out)
+
+
+def comment_lines(chunk: str) -> list[str]:
+    """The comment lines (``# ...``, stripped) of a head region."""
+    return [ln.strip() for ln in chunk.splitlines() if ln.strip().startswith("#")]
+
+
+def eol_comment(chunk: str) -> str | None:
+    """The ``# ...`` comment on the first line of ``chunk`` (text after a value), if any."""
+    first = chunk.split("\n", 1)[0]
+    pos = first.find("#")
+    return first[pos:].rstrip() if pos >= 0 else None
+
+
+class Renderer:
+    """Renders the nodes of one document against its original text."""
+
+    def __init__(self, text: str, style: Style) -> None:
+        self.text = text
+        self.style = style
+        self.nl = style.newline
+
+    def document(self, root: Node) -> str:
+        """The new text of the root node's span."""
+        assert root.src is not None
+        return self.node(root, root.src.col, 0)
+
+    # ------------------------------------------------------------------ dispatch
+
+    def node(self, node: Node, col: int, delta: int) -> str:
+        if node.pristine():
+            assert node.src is not None
+            return reindent(self.text[node.src.start : node.src.end], delta)
+        if isinstance(node, Scalar):
+            return self.scalar(node)
+        if isinstance(node, Alias):
+            return f"*{node.name}"
+        if isinstance(node, (Mapping, Sequence)) and (node.flow or not _children(node)):
+            return self.flow(node)
+        if isinstance(node, Mapping):
+            return self.mapping(node, col, self._delta(node, col, delta))
+        assert isinstance(node, Sequence)
+        return self.sequence(node, col, self._delta(node, col, delta))
+
+    @staticmethod
+    def _delta(node: Node, col: int, delta: int) -> int:
+        return col - node.src.col if node.src is not None else delta
+
+    def _props(self, node: Node) -> str:
+        out = f"&{node.anchor} " if node.anchor else ""
+        if node.tag and not node.tag.startswith("tag:yaml.org,2002:"):
+            out += f"{node.tag} "
+        return out
+
+    def scalar(self, node: Scalar) -> str:
+        props = self._props(node)
+        if node.has_new_data:
+            data = node.new_data
+            if isinstance(data, str):
+                style = node.style if node.style in ("'", '"') else None
+                text = render_string(data, style)
+                if style is None and text[0] in "'\"" and text[0] != self.style.quote:
+                    text = render_string(data, self.style.quote)
+                return props + text
+            assert not isinstance(data, (list, dict))
+            return props + render_data_scalar(data)
+        return props + render_string(node.value, node.style if node.style in ("'", '"') else None)
+
+    def key(self, key: Scalar) -> str:
+        if key.src is not None and not key.dirty:
+            return self.text[key.src.start : key.src.end]
+        return render_string(key.value, key.style if key.style in ("'", '"') else None)
+
+    def flow(self, node: Node) -> str:
+        """A collection written inline; scalars keep their original text."""
+        if node.pristine() and node.src is not None:
+            return self.text[node.src.start : node.src.end]
+        if isinstance(node, Mapping):
+            inner = ", ".join(f"{self.key(e.key)}: {self.flow(e.value)}" for e in node.entries)
+            return self._props(node) + "{" + inner + "}"
+        if isinstance(node, Sequence):
+            return self._props(node) + "[" + ", ".join(self.flow(v) for v in node) + "]"
+        if isinstance(node, Alias):
+            return f"*{node.name}"
+        assert isinstance(node, Scalar)
+        if node.pristine() and node.src is not None:
+            return self.text[node.src.start : node.src.end]
+        return self.scalar(node)
+
+    # ------------------------------------------------------------------ block collections
+
+    def mapping(self, node: Mapping, col: int, delta: int) -> str:
+        parts: list[str] = []
+        for i, e in enumerate(node.entries):
+            s = e.src
+            if s is not None and s.parent_id == id(node) and s.head_start >= 0:
+                chunk = self._original_entry(e, col, delta, first=i == 0)
+            else:
+                chunk = self._fresh_entry(self.key(e.key), e, e.value, col, first=i == 0)
+            self._append(parts, chunk)
+        return self._close(node, "".join(parts))
+
+    def sequence(self, node: Sequence, col: int, delta: int) -> str:
+        parts: list[str] = []
+        for i, item in enumerate(node.items):
+            s = item.src
+            if s is not None and s.parent_id == id(node) and s.head_start >= 0:
+                chunk = self._original_item(item, col, delta, first=i == 0)
+            else:
+                chunk = self._fresh_item(item, col, first=i == 0)
+            self._append(parts, chunk)
+        return self._close(node, "".join(parts))
+
+    def _append(self, parts: list[str], chunk: str) -> None:
+        if parts and not parts[-1].endswith("\n"):
+            parts.append(self.nl)
+        parts.append(chunk)
+
+    def _close(self, node: Node, out: str) -> str:
+        """Keep a missing final newline missing when the collection ended the file."""
+        if node.src is not None and not self.text[: node.src.end].endswith("\n"):
+            return out[: -len(self.nl)] if out.endswith(self.nl) else out
+        return out if out.endswith("\n") else out + self.nl
+
+    def _head(self, head: str, col: int, delta: int, first: bool) -> str:
+        if not first:
+            return reindent(head, delta) + " " * col
+        stripped = head.lstrip()
+        if not stripped:
+            return ""
+        return reindent(stripped, delta) + " " * col
+
+    def _original_entry(self, e: Entry, col: int, delta: int, first: bool) -> str:
+        s = e.src
+        assert s is not None
+        text = self.text
+        head = self._head(text[s.head_start : s.line_start], col, delta, first)
+        same_value = e.value.src is not None and e.value.src.start == s.value_start
+        if not same_value:
+            kept = eol_comment(text[s.key_end : s.value_start]) or eol_comment(text[s.value_end : s.end])
+            fresh = Entry(e.key, e.value, head_comments=[], eol_comment=kept)
+            return head + self._fresh_entry(self.key(e.key), fresh, e.value, col, first=True)
+        key = self.key(e.key)
+        sep = text[s.key_end : s.value_start]
+        if s.value_start == s.value_end and isinstance(e.value, Scalar) and e.value.has_new_data:
+            sep = ": "
+        value = self.node(e.value, self._child_col(e.value, col, delta), delta)
+        tail = text[s.value_end : s.end] if _is_scalar_like(e.value) else ""
+        return head + key + reindent(sep, delta) + value + tail
+
+    def _original_item(self, item: Item, col: int, delta: int, first: bool) -> str:
+        s = item.src
+        assert s is not None
+        text = self.text
+        head = self._head(text[s.head_start : s.line_start], col, delta, first)
+        same_value = item.value.src is not None and item.value.src.start == s.value_start
+        if not same_value:
+            fresh = Item(item.value, eol_comment=eol_comment(text[s.value_end : s.end]))
+            return head + self._fresh_item(fresh, col, first=True)
+        sep = text[s.key_end : s.value_start]
+        value = self.node(item.value, self._child_col(item.value, col + 2, delta), delta)
+        tail = text[s.value_end : s.end] if _is_scalar_like(item.value) else ""
+        return head + "-" + reindent(sep, delta) + value + tail
+
+    def _child_col(self, value: Node, default: int, delta: int) -> int:
+        return default if value.src is None else value.src.col + delta
+
+    def _comments(self, comments: list[str], col: int, first: bool) -> str:
+        out = ""
+        for i, c in enumerate(comments):
+            out += ("" if first and i == 0 else " " * col) + c + self.nl
+        return out
+
+    def _fresh_entry(self, key: str, e: Entry, value: Node, col: int, first: bool) -> str:
+        out = self._comments(e.head_comments, col, first)
+        if out or not first:
+            out += " " * col
+        eol = f" {e.eol_comment}" if e.eol_comment else ""
+        if _is_scalar_like(value) or (
+            isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))
+        ):
+            return out + key + ": " + self.node(value, col, 0) + eol + self.nl
+        props = self._props(value).rstrip()
+        head = key + ":" + (" " + props if props else "") + eol + self.nl
+        child = col + (self.style.step if isinstance(value, Mapping) else self.style.seq_offset)
+        moved_delta = child - value.src.col if value.src is not None else 0
+        return out + head + " " * child + self._body(value, child, moved_delta)
+
+    def _fresh_item(self, item: Item, col: int, first: bool) -> str:
+        out = self._comments(item.head_comments, col, first)
+        if out or not first:
+            out += " " * col
+        eol = f" {item.eol_comment}" if item.eol_comment else ""
+        value = item.value
+        if _is_scalar_like(value) or (
+            isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))
+        ):
+            return out + "- " + self.node(value, col + 2, 0) + eol + self.nl
+        moved_delta = col + 2 - value.src.col if value.src is not None else 0
+        return out + "- " + self._body(value, col + 2, moved_delta)
+
+    def _body(self, value: Node, col: int, delta: int) -> str:
+        if value.pristine():
+            assert value.src is not None
+            return reindent(self.text[value.src.start : value.src.end], delta)
+        if isinstance(value, Mapping):
+            return self.mapping(value, col, delta)
+        assert isinstance(value, Sequence)
+        return self.sequence(value, col, delta)
+
+
+def _children(node: Mapping | Sequence) -> list[Entry] | list[Item]:
+    return node.entries if isinstance(node, Mapping) else node.items
+
+
+def _is_scalar_like(node: Node) -> bool:
+    return isinstance(node, (Scalar, Alias)) or (isinstance(node, (Mapping, Sequence)) and node.flow)

@@ -1,0 +1,113 @@
+"""What a run returns: findings, per-document results and per-file results.
+
+These names are a public contract (DESIGN.md "Results, diffs, formats"): shared tools and
+users' scripts read ``FileResult.text``, ``.changed``, ``.findings``, ``.documents`` and
+``.diff``, and ``Finding.level``, ``.code``, ``.migration``, ``.filename``, ``.document``,
+``.line``, ``.path`` and ``.message``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Level = Literal["info", "warning", "error"]
+LEVELS: tuple[Level, ...] = ("info", "warning", "error")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something a human should know about one place in one document."""
+
+    level: Level
+    code: str
+    message: str
+    migration: str | None = None
+    filename: str = "<string>"
+    document: int = 0
+    line: int = 0
+    path: str = ""
+
+    def format(self) -> str:
+        """``path:line: level [migration] CODE message`` as printed on stderr."""
+        where = f"{self.filename}:{self.line}" if self.line else self.filename
+        origin = f" [{self.migration}]" if self.migration else ""
+        at = f" at {self.path}" if self.path else ""
+        return f"{where}: {self.level}{origin} {self.code} {self.message}{at}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "code": self.code,
+            "migration": self.migration,
+            "filename": self.filename,
+            "document": self.document,
+            "line": self.line,
+            "path": self.path,
+            "message": self.message,
+        }
+
+
+@dataclass
+class DocumentResult:
+    """One document of a stream: what was applied to it and the RFC 6902 patch of the change."""
+
+    index: int
+    line: int
+    api_version: str | None = None
+    kind: str | None = None
+    name: str | None = None
+    new_api_version: str | None = None
+    applied: list[str] = field(default_factory=list)
+    patch: list[dict[str, Any]] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "line": self.line,
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "name": self.name,
+            "newApiVersion": self.new_api_version,
+            "applied": list(self.applied),
+            "summary": list(self.summary),
+            "patch": list(self.patch),
+        }
+
+
+@dataclass
+class FileResult:
+    """The outcome for one file or string: new text, findings and per-document results."""
+
+    filename: str
+    original: str
+    text: str
+    findings: list[Finding] = field(default_factory=list)
+    documents: list[DocumentResult] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+    @property
+    def diff(self) -> str:
+        from .report import unified_diff
+
+        return unified_diff(self.original, self.text, self.filename)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(f.level == "error" for f in self.findings)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "filename": self.filename,
+            "changed": self.changed,
+            "documents": [d.as_dict() for d in self.documents],
+            "findings": [f.as_dict() for f in self.findings],
+        }

@@ -1,0 +1,106 @@
+"""Detection only: which documents use an API that is deprecated or removed in the window.
+
+This is what ``k8smigrate scan`` prints. It reads ``apiVersion`` and ``kind`` of every
+document (templated ones too, from their raw text) and looks them up in the lifecycle
+table, saying for each whether k8smigrate can migrate it inside the window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .engine import LIST_KIND, plan
+from .registry import Registry
+from .settings import Settings
+from .versions import lifecycle
+from .yamlio import read_stream
+
+Status = Literal["removed", "deprecated"]
+
+
+@dataclass(frozen=True)
+class ScanEntry:
+    """One document on a deprecated or removed API."""
+
+    filename: str
+    document: int
+    line: int
+    api_version: str
+    kind: str
+    name: str | None
+    status: Status
+    deprecated_in: str | None
+    removed_in: str | None
+    replacement: str | None
+    migration: str | None
+    templated: bool
+
+    def format(self) -> str:
+        where = f"{self.filename}:{self.line}"
+        when = (
+            f"removed in {self.removed_in}"
+            if self.status == "removed"
+            else f"deprecated in {self.deprecated_in}"
+        )
+        name = f" {self.name}" if self.name else ""
+        repl = f" -> {self.replacement}" if self.replacement else " (no replacement)"
+        how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]"
+        tmpl = " (templated)" if self.templated else ""
+        return f"{where}: {self.kind}{name} {self.api_version} {when}{repl}{how}{tmpl}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "filename": self.filename,
+            "document": self.document,
+            "line": self.line,
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "name": self.name,
+            "status": self.status,
+            "deprecatedIn": self.deprecated_in,
+            "removedIn": self.removed_in,
+            "replacement": self.replacement,
+            "migration": self.migration,
+            "templated": self.templated,
+        }
+
+
+def scan_stream(text: str, settings: Settings, filename: str, registry: Registry) -> list[ScanEntry]:
+    window = settings.window
+    out: list[ScanEntry] = []
+    for doc in read_stream(text).documents:
+        api, kind = doc.api_version, doc.kind
+        if api is None or kind is None:
+            continue
+        life = lifecycle(api, kind)
+        element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+        if life is None:
+            life = lifecycle(api, element)
+        if life is None:
+            continue
+        status: Status
+        if life.removed_in is not None and life.removed_in <= window.target:
+            status = "removed"
+        elif life.deprecated_in is not None and life.deprecated_in <= window.target:
+            status = "deprecated"
+        else:
+            continue
+        steps = plan(api, element, settings, registry, window).steps
+        out.append(
+            ScanEntry(
+                filename,
+                doc.index,
+                doc.line,
+                api,
+                kind,
+                doc.name,
+                status,
+                str(life.deprecated_in) if life.deprecated_in else None,
+                str(life.removed_in) if life.removed_in else None,
+                steps[-1].to_api if steps else life.replacement,
+                " -> ".join(s.name for s in steps) or None,
+                doc.templated,
+            )
+        )
+    return out

@@ -1,0 +1,410 @@
+"""The editable document tree that migrations work on.
+
+A migrated document is not re-dumped: ``render`` splices only what changed back into the
+original text. For that every node parsed from a file remembers where it came from
+(``Source``), and every edit marks its node ``dirty``. New nodes have no source and are
+rendered fresh, in the document's indentation and quoting style.
+
+The tree is plain Python with no ruamel types, so migrations are typed end to end and
+``yamlio`` stays the one module that talks to the parser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .scalars import Data, resolve_plain
+
+MAX_EXPANDED_NODES = 1_000_000
+
+
+class TreeError(Exception):
+    """A tree that cannot be turned into data (alias bomb, unknown anchor)."""
+
+
+@dataclass
+class Source:
+    """Where a parsed node stands in the original text (character indices)."""
+
+    start: int
+    end: int
+    col: int
+
+
+@dataclass
+class EntrySource:
+    """Where a mapping entry or sequence item stands: its head comments, key or dash, and line end."""
+
+    parent_id: int
+    index: int
+    head_start: int
+    line_start: int
+    key_start: int
+    key_end: int
+    value_start: int
+    value_end: int
+    end: int
+
+
+class Node:
+    """Base of every tree node."""
+
+    src: Source | None
+    anchor: str | None
+    tag: str | None
+    dirty: bool
+
+    def __init__(self) -> None:
+        self.src = None
+        self.anchor = None
+        self.tag = None
+        self.dirty = True
+        self.line = 0
+
+    def pristine(self) -> bool:
+        """True when this node and everything below it can be copied from the source unchanged."""
+        raise NotImplementedError
+
+    def to_data(self, anchors: dict[str, Node] | None = None) -> Data:
+        return _to_data(self, anchors or {}, [0])
+
+
+class Scalar(Node):
+    """A scalar: ``value`` is the parsed string, ``style`` is None (plain), quote or block char."""
+
+    def __init__(self, value: str, style: str | None = None, tag: str | None = None) -> None:
+        super().__init__()
+        self.value = value
+        self.style = style
+        self.tag = tag
+        self.new_data: Data = None
+        self.has_new_data = False
+
+    @classmethod
+    def of(cls, data: bool | int | float | str | None, style: str | None = None) -> Scalar:
+        node = cls("", style)
+        node.set(data)
+        return node
+
+    @property
+    def data(self) -> Data:
+        if self.has_new_data:
+            return self.new_data
+        if self.style is not None or (self.tag is not None and self.tag.endswith(":str")):
+            return self.value
+        if self.tag is not None and self.tag.endswith(":int"):
+            resolved = resolve_plain(self.value)
+            return resolved if isinstance(resolved, int) else self.value
+        return resolve_plain(self.value)
+
+    @property
+    def is_string(self) -> bool:
+        return isinstance(self.data, str)
+
+    def set(self, data: bool | int | float | str | None) -> None:
+        """Give the scalar a new value; it keeps its quote style where the value is a string."""
+        self.new_data = data
+        self.has_new_data = True
+        if isinstance(data, str):
+            self.value = data
+        self.dirty = True
+
+    def pristine(self) -> bool:
+        return self.src is not None and not self.dirty
+
+
+class Alias(Node):
+    """``*name``: kept as written; its data is the anchored node's data."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def pristine(self) -> bool:
+        return self.src is not None and not self.dirty
+
+
+@dataclass(eq=False)
+class Entry:
+    """One ``key: value`` pair. ``comments`` travel with the entry when it is moved or renamed."""
+
+    key: Scalar
+    value: Node
+    src: EntrySource | None = None
+    head_comments: list[str] = field(default_factory=list)
+    eol_comment: str | None = None
+    renamed: bool = False
+
+    @property
+    def name(self) -> str:
+        return str(self.key.value)
+
+
+@dataclass(eq=False)
+class Item:
+    """One sequence item with its source position and comments."""
+
+    value: Node
+    src: EntrySource | None = None
+    head_comments: list[str] = field(default_factory=list)
+    eol_comment: str | None = None
+
+
+class Mapping(Node):
+    """A mapping whose entries keep their order, source positions and comments."""
+
+    def __init__(self, flow: bool = False) -> None:
+        super().__init__()
+        self.entries: list[Entry] = []
+        self.flow = flow
+
+    @classmethod
+    def of(cls, pairs: dict[str, Node | Data], flow: bool = False) -> Mapping:
+        node = cls(flow)
+        for key, value in pairs.items():
+            node.set(key, value)
+        return node
+
+    def pristine(self) -> bool:
+        return (
+            self.src is not None
+            and not self.dirty
+            and all(e.src is not None and not e.renamed and e.value.pristine() for e in self.entries)
+        )
+
+    def keys(self) -> list[str]:
+        return [e.name for e in self.entries]
+
+    def __contains__(self, key: str) -> bool:
+        return self.entry(key) is not None
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def entry(self, key: str) -> Entry | None:
+        for e in self.entries:
+            if e.name == key:
+                return e
+        return None
+
+    def get(self, key: str) -> Node | None:
+        e = self.entry(key)
+        return e.value if e is not None else None
+
+    def mapping(self, key: str) -> Mapping | None:
+        node = self.get(key)
+        return node if isinstance(node, Mapping) else None
+
+    def sequence(self, key: str) -> Sequence | None:
+        node = self.get(key)
+        return node if isinstance(node, Sequence) else None
+
+    def scalar(self, key: str) -> Scalar | None:
+        node = self.get(key)
+        return node if isinstance(node, Scalar) else None
+
+    def data(self, key: str) -> Data:
+        node = self.get(key)
+        return node.to_data() if node is not None else None
+
+    def _index(self, key: str) -> int:
+        for i, e in enumerate(self.entries):
+            if e.name == key:
+                return i
+        raise KeyError(key)
+
+    def set(
+        self,
+        key: str,
+        value: Node | Data,
+        *,
+        after: str | None = None,
+        before: str | None = None,
+        comments_from: Entry | Item | None = None,
+    ) -> Node:
+        """Set ``key`` to ``value``: a scalar changes in place, anything else is inserted or replaced."""
+        node = value if isinstance(value, Node) else from_data(value)
+        existing = self.entry(key)
+        if existing is not None:
+            old = existing.value
+            if isinstance(old, Scalar) and isinstance(node, Scalar) and node.src is None:
+                data = node.data
+                assert not isinstance(data, (list, dict))
+                old.set(data)
+                return old
+            existing.value = node
+            self.dirty = True
+            return node
+        entry = Entry(Scalar(key), node)
+        if comments_from is not None:
+            entry.head_comments = list(comments_from.head_comments)
+            entry.eol_comment = comments_from.eol_comment
+        self.insert(entry, after=after, before=before)
+        return node
+
+    def insert(
+        self, entry: Entry, *, after: str | None = None, before: str | None = None, at: int | None = None
+    ) -> None:
+        """Insert a (new or popped) entry at an index, after or before a sibling, or at the end."""
+        if at is not None:
+            self.entries.insert(at, entry)
+        elif after is not None and after in self:
+            self.entries.insert(self._index(after) + 1, entry)
+        elif before is not None and before in self:
+            self.entries.insert(self._index(before), entry)
+        else:
+            self.entries.append(entry)
+        self.dirty = True
+
+    def index(self, key: str) -> int | None:
+        """Position of ``key`` among the entries, or None."""
+        for i, e in enumerate(self.entries):
+            if e.name == key:
+                return i
+        return None
+
+    def pop(self, key: str) -> Entry | None:
+        """Remove ``key``; the returned entry carries its comments so they can be re-attached."""
+        e = self.entry(key)
+        if e is None:
+            return None
+        self.entries.remove(e)
+        self.dirty = True
+        return e
+
+    def rename(self, old: str, new: str) -> None:
+        """Rename a key in place; its value, position and comments stay."""
+        e = self.entry(old)
+        if e is None:
+            raise KeyError(old)
+        e.key = Scalar(new, e.key.style if e.key.style in ("'", '"') else None)
+        e.renamed = True
+
+    def move_to(self, key: str, target: Mapping, new_key: str | None = None, **where: str | None) -> Entry:
+        """Move an entry, with its comments, into another mapping (optionally under a new name)."""
+        e = self.pop(key)
+        if e is None:
+            raise KeyError(key)
+        if new_key is not None and new_key != e.name:
+            e.key = Scalar(new_key)
+            e.renamed = True
+        target.insert(e, after=where.get("after"), before=where.get("before"))
+        return e
+
+
+class Sequence(Node):
+    """A sequence whose items keep their source positions and comments."""
+
+    def __init__(self, flow: bool = False) -> None:
+        super().__init__()
+        self.items: list[Item] = []
+        self.flow = flow
+
+    @classmethod
+    def of(cls, values: list[Node | Data], flow: bool = False) -> Sequence:
+        node = cls(flow)
+        for v in values:
+            node.append(v)
+        return node
+
+    def pristine(self) -> bool:
+        return (
+            self.src is not None
+            and not self.dirty
+            and all(i.src is not None and i.value.pristine() for i in self.items)
+        )
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator[Node]:
+        return (i.value for i in self.items)
+
+    def __getitem__(self, index: int) -> Node:
+        return self.items[index].value
+
+    def append(self, value: Node | Data) -> Node:
+        node = value if isinstance(value, Node) else from_data(value)
+        self.items.append(Item(node))
+        self.dirty = True
+        return node
+
+    def mappings(self) -> Iterator[tuple[int, Mapping]]:
+        """The items that are mappings, with their index."""
+        for i, item in enumerate(self.items):
+            if isinstance(item.value, Mapping):
+                yield i, item.value
+
+
+def from_data(data: Node | Data, flow: bool = False) -> Node:
+    """A new node for plain data (strings are quoted on output when YAML 1.1 would misread them)."""
+    if isinstance(data, Node):
+        return data
+    if isinstance(data, dict):
+        return Mapping.of(dict(data.items()), flow=flow)
+    if isinstance(data, list):
+        return Sequence.of(list(data), flow=flow)
+    return Scalar.of(data)
+
+
+def _to_data(node: Node, anchors: dict[str, Node], budget: list[int]) -> Data:
+    budget[0] += 1
+    if budget[0] > MAX_EXPANDED_NODES:
+        raise TreeError("document expands to more than a million nodes (alias bomb?)")
+    if node.anchor:
+        anchors[node.anchor] = node
+    if isinstance(node, Scalar):
+        return node.data
+    if isinstance(node, Alias):
+        target = anchors.get(node.name)
+        if target is None:
+            raise TreeError(f"unknown alias *{node.name}")
+        return _to_data(target, anchors, budget)
+    if isinstance(node, Sequence):
+        return [_to_data(v, anchors, budget) for v in node]
+    assert isinstance(node, Mapping)
+    out: dict[str, Data] = {}
+    for e in node.entries:
+        value = _to_data(e.value, anchors, budget)
+        if e.name == "<<" and e.key.style is None:
+            merged = value if isinstance(value, list) else [value]
+            for m in merged:
+                if isinstance(m, dict):
+                    for k, v in m.items():
+                        out.setdefault(k, v)
+            continue
+        out[_key_text(e.key)] = value
+    return out
+
+
+def _key_text(key: Scalar) -> str:
+    data = key.data
+    if isinstance(data, bool):
+        return "true" if data else "false"
+    return "null" if data is None else str(data)
+
+
+def walk(node: Node, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Node]]:
+    """Every node below ``node`` (included) with its path."""
+    yield path, node
+    if isinstance(node, Mapping):
+        for e in node.entries:
+            yield from walk(e.value, (*path, e.name))
+    elif isinstance(node, Sequence):
+        for i, v in enumerate(node):
+            yield from walk(v, (*path, i))
+
+
+def format_path(path: tuple[str | int, ...]) -> str:
+    """``('spec', 'rules', 0, 'http')`` → ``spec.rules[0].http``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out

@@ -1,0 +1,417 @@
+"""The one module that talks to ruamel.yaml: split a stream into documents and build trees.
+
+Documents are found from parser events and their marks, never with a ``^---`` regex, and
+every node of the tree records its character span so that ``render`` can splice edits into
+the original text. ruamel's loosely typed objects do not leave this module.
+
+When a stream does not parse as a whole (typically a Helm template), it is cut at column-0
+document markers and each piece is parsed on its own, so that one broken or templated
+document never stops the others from being migrated.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+)
+
+from .render import comment_lines, eol_comment
+from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
+
+BOM = "\ufeff"
+TEMPLATE_MARKERS = re.compile(r"\{\{|\{%|\{#")
+_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+MAX_DEPTH = 500
+
+
+@dataclass
+class Problem:
+    """Why a document could not be read: a message and a 1-based line in the file."""
+
+    message: str
+    line: int
+    other_line: int | None = None
+
+
+@dataclass
+class Document:
+    """One document of a stream: where it is, and its tree when it could be read."""
+
+    index: int
+    start: int
+    end: int
+    line: int
+    root: Node | None = None
+    problem: Problem | None = None
+    duplicates: list[Problem] = field(default_factory=list)
+    templated: bool = False
+    api_version: str | None = None
+    kind: str | None = None
+    name: str | None = None
+
+
+@dataclass
+class Stream:
+    """A whole file: its text without BOM, and its documents in order."""
+
+    text: str
+    bom: bool
+    documents: list[Document]
+
+    @property
+    def newline(self) -> str:
+        return "\r\n" if "\r\n" in self.text else "\n"
+
+
+def line_of(text: str, index: int) -> int:
+    """1-based line number of a character index."""
+    return text.count("\n", 0, index) + 1
+
+
+def column_of(text: str, index: int) -> int:
+    return index - (text.rfind("\n", 0, index) + 1)
+
+
+def read_stream(text: str) -> Stream:
+    """Split ``text`` into documents and build the tree of every document that parses."""
+    bom = text.startswith(BOM)
+    body = text[1:] if bom else text
+    try:
+        documents = list(_parse(body, 0, 0))
+    except (YAMLError, RecursionError, ValueError):
+        documents = _parse_pieces(body)
+    for doc in documents:
+        _classify(body, doc)
+    return Stream(body, bom, documents)
+
+
+def _parse_pieces(text: str) -> list[Document]:
+    """Fallback for a stream that does not parse: cut at column-0 markers and parse each piece."""
+    cuts = [0] + [m.start() for m in _DOC_MARKER.finditer(text)] + [len(text)]
+    documents: list[Document] = []
+    for start, end in pairwise(cuts):
+        piece = text[start:end]
+        if not piece.strip() or _only_comments_and_markers(piece):
+            continue
+        index = len(documents)
+        try:
+            found = list(_parse(text[:end], start, index, require_start=start))
+        except MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line + 1 if mark is not None else line_of(text, start)
+            found = [Document(index, start, end, line_of(text, start), problem=Problem(_message(exc), line))]
+        except (YAMLError, RecursionError, ValueError) as exc:
+            found = [Document(index, start, end, line_of(text, start), problem=Problem(str(exc), 1))]
+        for doc in found:
+            doc.index = len(documents)
+            documents.append(doc)
+    return documents
+
+
+def _only_comments_and_markers(piece: str) -> bool:
+    for line in piece.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#") and not _DOC_MARKER.match(s) and not s.startswith("%"):
+            return False
+    return True
+
+
+def _message(exc: MarkedYAMLError) -> str:
+    parts = [p for p in (exc.context, exc.problem) if p]
+    return ", ".join(str(p) for p in parts) or "invalid YAML"
+
+
+def _parse(text: str, offset: int, first_index: int, require_start: int | None = None) -> Iterator[Document]:
+    """Documents of ``text`` (or, for a piece, of ``text[offset:]`` with indices into ``text``)."""
+    source = text[offset:] if offset else text
+    events = YAML(typ="rt").parse(io.StringIO(source))
+    builder = _Builder(text, offset)
+    index = first_index
+    doc: Document | None = None
+    stack: list[Any] = []
+    for event in events:
+        if isinstance(event, (StreamStartEvent, StreamEndEvent)):
+            continue
+        if isinstance(event, DocumentStartEvent):
+            start = event.start_mark.index + offset
+            doc = Document(index, start, start, line_of(text, start))
+            builder.reset()
+            stack = []
+            continue
+        if isinstance(event, DocumentEndEvent):
+            assert doc is not None
+            doc.end = event.end_mark.index + offset
+            doc.root = builder.root
+            doc.duplicates = builder.duplicates
+            if builder.root is not None and builder.root.src is not None:
+                doc.line = line_of(text, builder.root.src.start)
+            yield doc
+            index += 1
+            doc = None
+            continue
+        builder.feed(event, stack)
+
+
+class _Builder:
+    """Turns parser events into a tree with source spans."""
+
+    def __init__(self, text: str, offset: int) -> None:
+        self.text = text
+        self.offset = offset
+        self.root: Node | None = None
+        self.duplicates: list[Problem] = []
+
+    def reset(self) -> None:
+        self.root = None
+        self.duplicates = []
+
+    def feed(self, event: Any, stack: list[Any]) -> None:
+        if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+            done, _pending = stack.pop()
+            self._finish(done, event)
+            self._attach(done, stack)
+            return
+        if len(stack) > MAX_DEPTH:
+            raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
+        start = event.start_mark.index + self.offset
+        if isinstance(event, MappingStartEvent):
+            m = Mapping(flow=bool(event.flow_style))
+            m.src = Source(start, start, 0)
+            self._props(m, event)
+            stack.append([m, None])
+            return
+        if isinstance(event, SequenceStartEvent):
+            s = Sequence(flow=bool(event.flow_style))
+            s.src = Source(start, start, 0)
+            self._props(s, event)
+            stack.append([s, None])
+            return
+        end = event.end_mark.index + self.offset
+        node: Node
+        if isinstance(event, AliasEvent):
+            node = Alias(str(event.anchor))
+        else:
+            assert isinstance(event, ScalarEvent)
+            node = Scalar(str(event.value), event.style, event.tag if event.tag not in (None, "!") else None)
+            if event.value == "" and event.style is None and start == end:
+                start = end = -1  # an empty value: placed after its key's colon below
+        node.anchor = getattr(event, "anchor", None)
+        node.src = Source(start, end, column_of(self.text, start) if start >= 0 else 0)
+        node.line = line_of(self.text, start) if start >= 0 else 0
+        node.dirty = False
+        self._attach(node, stack)
+
+    def _props(self, node: Node, event: Any) -> None:
+        node.anchor = event.anchor
+        node.tag = event.tag if event.tag not in (None, "!") else None
+        node.dirty = False
+
+    def _attach(self, node: Node, stack: list[Any]) -> None:
+        if not stack:
+            self.root = node
+            return
+        parent, pending = stack[-1]
+        if isinstance(parent, Sequence):
+            parent.items.append(Item(node))
+        elif pending is None:
+            if not isinstance(node, Scalar):
+                raise ValueError(f"line {node.line}: complex mapping keys are not supported")
+            stack[-1][1] = node
+        else:
+            assert isinstance(parent, Mapping)
+            key: Scalar = pending
+            if node.src is not None and node.src.start < 0:
+                colon = self.text.index(":", key.src.end if key.src else 0)
+                node.src = Source(colon + 1, colon + 1, 0)
+                node.line = key.line
+            for e in parent.entries:
+                if e.name == key.value:
+                    self.duplicates.append(
+                        Problem(f"duplicate key {key.value!r}", key.line, other_line=e.key.line)
+                    )
+            parent.entries.append(Entry(key, node))
+            stack[-1][1] = None
+
+    def _finish(self, node: Node, event: Any) -> None:
+        """Fix the span of a finished collection and record where each entry or item stands."""
+        assert node.src is not None
+        text = self.text
+        if isinstance(node, (Mapping, Sequence)) and node.flow:
+            node.src.end = event.end_mark.index + self.offset
+            node.src.col = column_of(text, node.src.start)
+            node.line = line_of(text, node.src.start)
+            children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
+            for i in range(len(children)):
+                children[i].src = EntrySource(id(node), i, -1, -1, -1, -1, -1, -1, -1)
+            return
+        if isinstance(node, Mapping):
+            self._finish_mapping(node)
+        elif isinstance(node, Sequence):
+            self._finish_sequence(node)
+
+    def _finish_mapping(self, node: Mapping) -> None:
+        text = self.text
+        assert node.src is not None
+        if not node.entries:
+            return
+        first = node.entries[0].key
+        assert first.src is not None
+        node.src.start = first.src.start
+        node.src.col = first.src.col
+        node.line = first.line
+        prev_end = node.src.start
+        for i, e in enumerate(node.entries):
+            ks = e.key.src
+            vs = e.value.src
+            assert ks is not None and vs is not None
+            line_start = text.rfind("\n", 0, ks.start) + 1 if i else ks.start
+            end = entry_end(text, e.value)
+            e.src = EntrySource(
+                id(node), i, prev_end if i else ks.start, line_start, ks.start, ks.end, vs.start, vs.end, end
+            )
+            e.head_comments = comment_lines(text[e.src.head_start : line_start])
+            after = text[vs.end : end] if _inline(e.value) else text[ks.end : vs.start]
+            e.eol_comment = eol_comment(after)
+            prev_end = end
+        node.src.end = prev_end
+
+    def _finish_sequence(self, node: Sequence) -> None:
+        text = self.text
+        assert node.src is not None
+        if not node.items:
+            return
+        prev_end = node.src.start
+        for i, item in enumerate(node.items):
+            vs = item.value.src
+            assert vs is not None
+            dash = _find_dash(text, prev_end if i else node.src.start)
+            line_start = text.rfind("\n", 0, dash) + 1 if i else dash
+            end = entry_end(text, item.value)
+            if vs.start < 0:  # "- " with nothing after it
+                vs.start = vs.end = dash + 1
+            item.src = EntrySource(
+                id(node), i, prev_end if i else dash, line_start, dash, dash + 1, vs.start, vs.end, end
+            )
+            item.head_comments = comment_lines(text[item.src.head_start : line_start])
+            after = text[vs.end : end] if _inline(item.value) else text[dash + 1 : vs.start]
+            item.eol_comment = eol_comment(after)
+            prev_end = end
+        node.src.start = node.items[0].src.key_start if node.items[0].src else node.src.start
+        node.src.col = column_of(text, node.src.start)
+        node.line = line_of(text, node.src.start)
+        node.src.end = prev_end
+
+
+def _inline(node: Node) -> bool:
+    return isinstance(node, (Scalar, Alias)) or (isinstance(node, (Mapping, Sequence)) and node.flow)
+
+
+def _find_dash(text: str, pos: int) -> int:
+    """The next ``-`` indicator at or after ``pos``, skipping blank and comment lines."""
+    i = pos
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "-":
+            return i
+        if c == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl + 1
+            continue
+        i += 1
+    raise ValueError("sequence item without a dash")
+
+
+def content_end(text: str, node: Node) -> int:
+    """Index just after the last character that belongs to ``node``'s value."""
+    assert node.src is not None
+    if isinstance(node, Mapping) and not node.flow and node.entries:
+        return content_end(text, node.entries[-1].value)
+    if isinstance(node, Sequence) and not node.flow and node.items:
+        return content_end(text, node.items[-1].value)
+    if isinstance(node, Scalar) and node.style in ("|", ">"):
+        return node.src.start + len(text[node.src.start : node.src.end].rstrip())
+    return node.src.end
+
+
+def entry_end(text: str, value: Node) -> int:
+    """Index just after the newline that ends the line where ``value`` ends (or end of text)."""
+    end = content_end(text, value)
+    nl = text.find("\n", end)
+    return len(text) if nl < 0 else nl + 1
+
+
+def _classify(text: str, doc: Document) -> None:
+    """Decide whether a document is templated, and read its apiVersion and kind."""
+    body = text[doc.start : doc.end]
+    if TEMPLATE_MARKERS.search(body):
+        doc.templated = doc.root is None or not _markers_inside_safe_scalars(text, doc)
+    if doc.root is not None and not doc.templated and isinstance(doc.root, Mapping):
+        api = doc.root.get("apiVersion")
+        kind = doc.root.get("kind")
+        doc.api_version = api.value if isinstance(api, Scalar) else None
+        doc.kind = kind.value if isinstance(kind, Scalar) else None
+        meta = doc.root.get("metadata")
+        name = meta.get("name") if isinstance(meta, Mapping) else None
+        doc.name = name.value if isinstance(name, Scalar) else None
+    else:
+        doc.api_version = _regex_field(body, "apiVersion")
+        doc.kind = _regex_field(body, "kind")
+
+
+def _regex_field(body: str, name: str) -> str | None:
+    m = re.search(rf"^{name}:[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", body, re.M)
+    return m.group(1) if m else None
+
+
+def _markers_inside_safe_scalars(text: str, doc: Document) -> bool:
+    """True when every template marker sits inside a quoted or plain string scalar (still valid YAML)."""
+    spans: list[tuple[int, int]] = []
+    if doc.root is None:
+        return False
+    stack: list[Node] = [doc.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for e in node.entries:
+                stack.extend((e.key, e.value))
+        elif isinstance(node, Sequence):
+            stack.extend(node)
+        elif isinstance(node, Scalar) and node.src is not None and node.src.start >= 0:
+            raw = text[node.src.start : node.src.end]
+            if not raw.lstrip().startswith("{"):
+                spans.append((node.src.start, node.src.end))
+    spans.sort()
+    for m in TEMPLATE_MARKERS.finditer(text, doc.start, doc.end):
+        if not any(a <= m.start() < b for a, b in spans):
+            return False
+    return True
+
+
+def parse_error_line(text: str) -> int:
+    """The 1-based line of the first parse problem in ``text`` (0 when it parses)."""
+    try:
+        for _ in YAML(typ="rt").parse(io.StringIO(text)):
+            pass
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        return mark.line + 1 if mark is not None else 1
+    return 0
