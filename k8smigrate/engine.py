@@ -140,9 +140,6 @@ def _migrate_document(
     window: Window,
 ) -> str | None:
     """The new text of the document's root node, or None when it stays as it is."""
-    if doc.problem is not None:
-        run.add("error", "K8SM-GEN-005", f"invalid YAML: {doc.problem.message}", doc.problem.line)
-        return None
     if doc.templated:
         candidate = _is_candidate(doc.api_version, doc.kind, registry)
         level: Level = "warning" if candidate or doc.api_version is None else "info"
@@ -151,6 +148,9 @@ def _migrate_document(
             "K8SM-GEN-001",
             "templated document (Helm/Jinja markers) skipped: it is not YAML until rendered",
         )
+        return None
+    if doc.problem is not None:
+        run.add("error", "K8SM-GEN-005", f"invalid YAML: {doc.problem.message}", doc.problem.line)
         return None
     for dup in doc.duplicates:
         run.add(

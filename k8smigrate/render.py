@@ -76,7 +76,10 @@ def eol_comment(chunk: str) -> str | None:
     """The ``# ...`` comment on the first line of ``chunk`` (text after a value), if any."""
     first = chunk.split("\n", 1)[0]
     pos = first.find("#")
-    return first[pos:].rstrip() if pos >= 0 else None
+    if pos < 0:
+        return None
+    gap = len(first[:pos]) - len(first[:pos].rstrip(" \t"))
+    return first[pos - gap :].rstrip()
 
 
 class Renderer:
@@ -242,7 +245,7 @@ class Renderer:
         out = self._comments(e.head_comments, col, first)
         if out or not first:
             out += " " * col
-        eol = f" {e.eol_comment}" if e.eol_comment else ""
+        eol = _eol(e.eol_comment)
         if _is_scalar_like(value) or (
             isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))
         ):
@@ -257,7 +260,7 @@ class Renderer:
         out = self._comments(item.head_comments, col, first)
         if out or not first:
             out += " " * col
-        eol = f" {item.eol_comment}" if item.eol_comment else ""
+        eol = _eol(item.eol_comment)
         value = item.value
         if _is_scalar_like(value) or (
             isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))
@@ -282,3 +285,10 @@ def _children(node: Mapping | Sequence) -> list[Entry] | list[Item]:
 
 def _is_scalar_like(node: Node) -> bool:
     return isinstance(node, (Scalar, Alias)) or (isinstance(node, (Mapping, Sequence)) and node.flow)
+
+
+def _eol(comment: str | None) -> str:
+    """An end-of-line comment with its original gap, or one space before a new one."""
+    if not comment:
+        return ""
+    return comment if comment[0] in " \t" else " " + comment
