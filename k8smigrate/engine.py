@@ -116,7 +116,16 @@ def migrate_stream(
     for doc in stream.documents:
         run = _DocRun(filename, doc)
         doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name)
-        new_root = _migrate_document(stream, doc, run, doc_result, settings, registry, window)
+        try:
+            new_root = _migrate_document(stream, doc, run, doc_result, settings, registry, window)
+        except Exception as exc:  # a bug must cost one document, never the file or the batch
+            if settings.raise_errors:
+                raise
+            run.findings = [f for f in run.findings if f.level != "info"]
+            why = f"{type(exc).__name__}: {exc}"
+            run.add("error", "K8SM-GEN-012", f"internal error, document left unchanged: {why}")
+            new_root = None
+            doc_result.applied, doc_result.patch, doc_result.summary = [], [], []
         _check_lifecycle(run, doc, doc_result, window, settings, registry)
         result.findings += run.findings
         result.documents.append(doc_result)

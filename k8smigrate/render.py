@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .scalars import render_data_scalar, render_string
-from .tree import Alias, Entry, Item, Mapping, Node, Scalar, Sequence, walk
+from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, walk
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Style:
     step: int = 2
     seq_offset: int = 0
     quote: str = '"'
+    json: bool = False
 
 
 def detect_style(text: str, root: Node) -> Style:
@@ -46,7 +47,8 @@ def detect_style(text: str, root: Node) -> Style:
     step = max(steps.most_common(1)[0][0], 1) if steps else 2
     offset = offsets.most_common(1)[0][0] if offsets else 0
     quote = quotes.most_common(1)[0][0] if quotes else '"'
-    return Style("\r\n" if "\r\n" in text else "\n", step, max(offset, 0), quote)
+    is_json = isinstance(root, Mapping) and root.flow and all(e.key.style == '"' for e in root.entries)
+    return Style("\r\n" if "\r\n" in text else "\n", step, max(offset, 0), quote, is_json)
 
 
 def reindent(chunk: str, delta: int) -> str:
@@ -106,7 +108,7 @@ class Renderer:
         if isinstance(node, Alias):
             return f"*{node.name}"
         if isinstance(node, (Mapping, Sequence)) and (node.flow or not _children(node)):
-            return self.flow(node)
+            return self.flow(node, col)
         if isinstance(node, Mapping):
             return self.mapping(node, col, self._delta(node, col, delta))
         assert isinstance(node, Sequence)
@@ -141,21 +143,74 @@ class Renderer:
             return self.text[key.src.start : key.src.end]
         return render_string(key.value, key.style if key.style in ("'", '"') else None)
 
-    def flow(self, node: Node) -> str:
-        """A collection written inline; scalars keep their original text."""
+    def flow(self, node: Node, col: int = 0) -> str:
+        """A collection written inline: original separators kept, new entries in the same style."""
         if node.pristine() and node.src is not None:
             return self.text[node.src.start : node.src.end]
-        if isinstance(node, Mapping):
-            inner = ", ".join(f"{self.key(e.key)}: {self.flow(e.value)}" for e in node.entries)
-            return self._props(node) + "{" + inner + "}"
-        if isinstance(node, Sequence):
-            return self._props(node) + "[" + ", ".join(self.flow(v) for v in node) + "]"
         if isinstance(node, Alias):
             return f"*{node.name}"
-        assert isinstance(node, Scalar)
-        if node.pristine() and node.src is not None:
-            return self.text[node.src.start : node.src.end]
-        return self.scalar(node)
+        if isinstance(node, Scalar):
+            return self.scalar(node)
+        assert isinstance(node, (Mapping, Sequence))
+        children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
+        src = node.src
+        if src is None or src.open_end < 0:
+            return self._props(node) + self._fresh_flow(node, col)
+        text = self.text
+        opening = text[src.start : src.open_end]
+        multiline = "\n" in (src.sep or opening)
+        typical = src.sep or ("," + opening[opening.index("\n") :] if multiline else ", ")
+        inner_col = _last_line_width(typical) if multiline else col
+        out = opening
+        prev: EntrySource | None = None
+        ordered: list[Entry | Item] = list(children)
+        for i, child in enumerate(ordered):
+            s = child.src if child.src is not None and child.src.parent_id == id(node) else None
+            if i:
+                adjacent = s is not None and prev is not None and s.index == prev.index + 1
+                out += text[prev.value_end : prev.end] if adjacent and prev is not None else typical
+            out += self._flow_child(child, s, inner_col)
+            prev = s
+        return out + text[src.close_start : src.end]
+
+    def _flow_child(self, child: Entry | Item, s: EntrySource | None, col: int) -> str:
+        value = child.value
+        same = s is not None and value.src is not None and value.src.start == s.value_start
+        rendered = self.flow(value, col)
+        if isinstance(child, Item):
+            return rendered
+        if s is not None and same and not child.renamed:
+            return self.text[s.key_start : s.value_start] + rendered
+        return self._flow_key(child.key) + ": " + rendered
+
+    def _flow_key(self, key: Scalar) -> str:
+        if key.src is not None and not key.dirty:
+            return self.text[key.src.start : key.src.end]
+        return render_string(key.value, '"') if self.style.json else self.key(key)
+
+    def _fresh_flow(self, node: Mapping | Sequence, col: int) -> str:
+        """A new collection inline; multi-line and indented like its siblings in pretty JSON."""
+        pretty = self.style.json and col > 0 and len(node) > 0
+        inner = col + self.style.step
+        if isinstance(node, Mapping):
+            parts = [f"{self._flow_key(e.key)}: {self._fresh_value(e.value, inner)}" for e in node.entries]
+            opener, closer = "{", "}"
+        else:
+            parts = [self._fresh_value(v, inner) for v in node]
+            opener, closer = "[", "]"
+        if not pretty:
+            return opener + ", ".join(parts) + closer
+        pad = self.nl + " " * inner
+        return opener + pad + ("," + pad).join(parts) + self.nl + " " * col + closer
+
+    def _fresh_value(self, node: Node, col: int) -> str:
+        if isinstance(node, (Mapping, Sequence)) and node.src is None:
+            return self._props(node) + self._fresh_flow(node, col)
+        if isinstance(node, Scalar) and self.style.json and (node.src is None or node.dirty):
+            data = node.data
+            if isinstance(data, str):
+                return render_string(data, '"')
+        return self.flow(node, col)
 
     # ------------------------------------------------------------------ block collections
 
@@ -277,6 +332,17 @@ class Renderer:
             return self.mapping(value, col, delta)
         assert isinstance(value, Sequence)
         return self.sequence(value, col, delta)
+
+
+def _flow_sources(node: Mapping | Sequence) -> list[EntrySource]:
+    """The original children's positions of a parsed flow collection, in source order."""
+    children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
+    found = [c.src for c in children if c.src is not None and c.src.parent_id == id(node)]
+    return sorted(found, key=lambda s: s.index)
+
+
+def _last_line_width(sep: str) -> int:
+    return len(sep.rsplit("\n", 1)[-1].rstrip("\r"))
 
 
 def _children(node: Mapping | Sequence) -> list[Entry] | list[Item]:

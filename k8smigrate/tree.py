@@ -30,6 +30,9 @@ class Source:
     start: int
     end: int
     col: int
+    open_end: int = -1
+    close_start: int = -1
+    sep: str = ""
 
 
 @dataclass

@@ -213,7 +213,7 @@ class _Builder:
             node = Scalar(str(event.value), event.style, event.tag if event.tag not in (None, "!") else None)
             if event.value == "" and event.style is None and start == end:
                 start = end = -1  # an empty value: placed after its key's colon below
-        node.anchor = getattr(event, "anchor", None)
+        node.anchor = None if isinstance(node, Alias) else event.anchor
         node.src = Source(start, end, column_of(self.text, start) if start >= 0 else 0)
         node.line = line_of(self.text, start) if start >= 0 else 0
         node.dirty = False
@@ -258,14 +258,36 @@ class _Builder:
             node.src.end = event.end_mark.index + self.offset
             node.src.col = column_of(text, node.src.start)
             node.line = line_of(text, node.src.start)
-            children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
-            for i in range(len(children)):
-                children[i].src = EntrySource(id(node), i, -1, -1, -1, -1, -1, -1, -1)
+            self._finish_flow(node)
             return
         if isinstance(node, Mapping):
             self._finish_mapping(node)
         elif isinstance(node, Sequence):
             self._finish_sequence(node)
+
+    def _finish_flow(self, node: Mapping | Sequence) -> None:
+        """Record each flow entry's key and value span; ``end`` is where the next one starts."""
+        spans: list[tuple[int, int, int, int]] = []
+        if isinstance(node, Mapping):
+            for e in node.entries:
+                assert e.key.src is not None and e.value.src is not None
+                value_src = e.value.src
+                if value_src.start < 0:
+                    value_src.start = value_src.end = e.key.src.end
+                spans.append((e.key.src.start, e.key.src.end, value_src.start, value_src.end))
+        else:
+            for item in node.items:
+                assert item.value.src is not None
+                start, end = item.value.src.start, item.value.src.end
+                spans.append((start, start, start, end))
+        children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
+        for i, (ks, ke, vs, ve) in enumerate(spans):
+            nxt = spans[i + 1][0] if i + 1 < len(spans) else ve
+            children[i].src = EntrySource(id(node), i, -1, -1, ks, ke, vs, ve, nxt)
+        if spans and node.src is not None:
+            node.src.open_end = spans[0][0]
+            node.src.close_start = spans[-1][3]
+            node.src.sep = self.text[spans[0][3] : spans[1][0]] if len(spans) > 1 else ""
 
     def _finish_mapping(self, node: Mapping) -> None:
         text = self.text
