@@ -8,7 +8,6 @@ that decides whether a new string must be quoted.
 
 from __future__ import annotations
 
-import json
 import re
 
 Data = None | bool | int | float | str | list["Data"] | dict[str, "Data"]
@@ -117,7 +116,28 @@ def render_string(text: str, style: str | None = None) -> str:
         return "'" + text.replace("'", "''") + "'"
     if style is None and text.isprintable() and '"' in text and "'" not in text:
         return "'" + text + "'"
-    return json.dumps(text, ensure_ascii=False)
+    return double_quoted(text)
+
+
+def double_quoted(text: str) -> str:
+    """A YAML double-quoted scalar; characters that are not printable are escaped (YAML refuses them raw)."""
+    out = ['"']
+    for ch in text:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        elif ch in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[ch])
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    out.append('"')
+    return "".join(out)
+
+
+_SHORT_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
 
 
 def render_data_scalar(value: bool | int | float | str | None, style: str | None = None) -> str:

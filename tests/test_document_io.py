@@ -1,0 +1,355 @@
+"""Spec: documents and bytes (DESIGN.md "Documents and bytes").
+
+Untouched documents are copied byte for byte; migrated ones change only the migrated
+fields, in the style found there; comments travel; bad input becomes findings.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from k8smigrate import migrate_text
+from tests.helpers import codes, dedent
+
+ROLE_V1BETA1 = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: a\nrules: []\n"
+ROLE_V1 = ROLE_V1BETA1.replace("v1beta1", "v1")
+CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c  # keep   me\ndata:\n  k: 'yes'\n"
+
+
+def migrate(text: str, **kwargs: object) -> str:
+    result = migrate_text(text, target_version="1.29", **kwargs)  # type: ignore[arg-type]
+    assert "K8SM-GEN-012" not in codes(result)
+    return result.text
+
+
+# ------------------------------------------------------------------ untouched documents
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n\n",
+        "# only a comment\n",
+        "---\n",
+        "---\n...\n",
+        CONFIGMAP,
+        CONFIGMAP.replace("\n", "\r\n"),
+        "\ufeff" + CONFIGMAP,
+        CONFIGMAP.rstrip("\n"),
+        "%YAML 1.1\n---\n" + CONFIGMAP + "...\n",
+        "# head\n---\n" + CONFIGMAP + "---\n# tail only\n",
+        '{"apiVersion": "v1", "kind": "ConfigMap", "data": {"a": "b"}}',
+        "apiVersion: v1\nkind: ConfigMap\ndata:\n  script: |\n    ---\n    # not a comment\n\n\n",
+        "- just\n- a list\n",
+        "plain scalar document\n",
+        "kind: Ingress\napiVersion: networking.k8s.io/v1\n",
+    ],
+    ids=lambda t: repr(t[:30]),
+)
+def test_untouched_streams_are_byte_identical(text: str) -> None:
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text
+    assert not result.changed
+    assert result.diff == ""
+
+
+def test_only_the_migrated_document_changes() -> None:
+    text = CONFIGMAP + "---\n" + ROLE_V1BETA1 + "---\n" + CONFIGMAP
+    assert migrate(text) == CONFIGMAP + "---\n" + ROLE_V1 + "---\n" + CONFIGMAP
+
+
+def test_rename_is_a_one_line_change() -> None:
+    text = "# header\n" + ROLE_V1BETA1.replace("rules: []", "rules: []   # trailing spaces kept   ")
+    out = migrate(text)
+    changed = [(a, b) for a, b in zip(text.splitlines(), out.splitlines(), strict=True) if a != b]
+    assert changed == [("apiVersion: rbac.authorization.k8s.io/v1beta1", "apiVersion: rbac.authorization.k8s.io/v1")]
+
+
+# ------------------------------------------------------------------ formatting survives
+
+
+def test_crlf_survives_and_new_lines_use_it() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        spec:
+          backend:
+            serviceName: web
+            servicePort: 80
+        """
+    ).replace("\n", "\r\n")
+    out = migrate(text)
+    assert "\n" not in out.replace("\r\n", "")
+    assert out.endswith("number: 80\r\n")
+
+
+def test_bom_and_missing_final_newline_survive() -> None:
+    out = migrate("\ufeff" + ROLE_V1BETA1.rstrip("\n"))
+    assert out == "\ufeff" + ROLE_V1.rstrip("\n")
+
+
+def test_missing_final_newline_survives_a_structural_edit() -> None:
+    text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80"
+    out = migrate(text)
+    assert out.endswith("number: 80")
+
+
+def test_directives_markers_and_comments_between_documents_survive() -> None:
+    text = "%YAML 1.1\n---\n" + ROLE_V1BETA1 + "...\n# between\n---   # marker comment\n" + ROLE_V1BETA1
+    assert migrate(text) == "%YAML 1.1\n---\n" + ROLE_V1 + "...\n# between\n---   # marker comment\n" + ROLE_V1
+
+
+def test_block_scalar_with_document_marker_is_one_document() -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |\n    ---\n    x\n---\n" + ROLE_V1BETA1
+    out = migrate(text)
+    assert out == text.replace(ROLE_V1BETA1, ROLE_V1)
+    assert len(migrate_text(text, target_version="1.29").documents) == 2
+
+
+def test_indentation_style_of_the_document_is_used() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        spec:
+            rules:
+                -   http:
+                        paths:
+                            -   path: /
+                                backend:
+                                    serviceName: web
+                                    servicePort: 80
+        """
+    )
+    assert migrate(text) == dedent(
+        """
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        spec:
+            rules:
+                -   http:
+                        paths:
+                            -   path: /
+                                pathType: ImplementationSpecific
+                                backend:
+                                    service:
+                                        name: web
+                                        port:
+                                            number: 80
+        """
+    )
+
+
+def test_json_manifest_stays_json() -> None:
+    text = json.dumps(
+        {
+            "apiVersion": "networking.k8s.io/v1beta1",
+            "kind": "Ingress",
+            "metadata": {"name": "x"},
+            "spec": {"rules": [{"http": {"paths": [{"path": "/", "backend": {"serviceName": "web", "servicePort": 80}}]}}]},
+        },
+        indent=2,
+    )
+    out = migrate(text)
+    data = json.loads(out)
+    assert data["apiVersion"] == "networking.k8s.io/v1"
+    assert data["spec"]["rules"][0]["http"]["paths"][0] == {
+        "path": "/",
+        "pathType": "ImplementationSpecific",
+        "backend": {"service": {"name": "web", "port": {"number": 80}}},
+    }
+    assert out.startswith('{\n  "apiVersion": "networking.k8s.io/v1",\n  "kind": "Ingress",\n')
+
+
+def test_compact_json_stays_one_line() -> None:
+    text = '{"apiVersion": "rbac.authorization.k8s.io/v1beta1", "kind": "Role", "rules": []}\n'
+    assert migrate(text) == text.replace("v1beta1", "v1")
+
+
+def test_flow_backend_is_rewritten_inline() -> None:
+    text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend: {serviceName: web, servicePort: 80}  # c\n"
+    assert migrate(text) == (
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nspec:\n"
+        "  defaultBackend: {service: {name: web, port: {number: 80}}}  # c\n"
+    )
+
+
+def test_anchors_aliases_and_merge_keys_survive() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          labels: &labels {app: web}
+          annotations:
+            <<: *labels
+        spec:
+          backend:
+            serviceName: web
+            servicePort: &port 80
+          rules:
+          - http:
+              paths:
+              - backend:
+                  serviceName: web
+                  servicePort: *port
+        """
+    )
+    out = migrate(text)
+    assert "labels: &labels {app: web}" in out
+    assert "<<: *labels" in out
+    assert "number: &port 80" in out
+    assert "number: *port" in out
+
+
+def test_quoted_keys_and_values_keep_their_quotes() -> None:
+    text = dedent(
+        """
+        "apiVersion": 'rbac.authorization.k8s.io/v1beta1'
+        "kind": "Role"
+        rules: []
+        """
+    )
+    assert migrate(text) == text.replace("v1beta1", "v1")
+
+
+# ------------------------------------------------------------------ comments travel
+
+
+def test_comments_travel_with_restructured_keys() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        spec:
+          backend:  # default
+            # which service
+            serviceName: web  # the web tier
+            # which port
+            servicePort: http   # named
+          # rules follow
+          rules: []
+        """
+    )
+    assert migrate(text) == dedent(
+        """
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        spec:
+          defaultBackend:  # default
+            # which service
+            service:
+              name: web  # the web tier
+              port:
+                # which port
+                name: http   # named
+          # rules follow
+          rules: []
+        """
+    )
+
+
+# ------------------------------------------------------------------ YAML 1.1 safety of new strings
+
+
+@pytest.mark.parametrize("name", ["yes", "no", "on", "off", "y", "n", "true", "null", "~", "1.10", "1e3", "0x1f", "2024-01-01"])
+def test_new_strings_read_back_as_strings_in_yaml_1_1(name: str) -> None:
+    text = dedent(
+        f"""
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        spec:
+          backend:
+            serviceName: web
+            servicePort: "{name}"
+        """
+    )
+    result = migrate_text(text, target_version="1.29")
+    if not result.changed:
+        return  # an invalid port name is an error, and the document stays as it was
+    port = yaml.safe_load(result.text)["spec"]["defaultBackend"]["service"]["port"]
+    assert port == {"name": name}
+
+
+# ------------------------------------------------------------------ lists
+
+
+def test_list_items_migrate_one_by_one() -> None:
+    text = dedent(
+        """
+        apiVersion: v1
+        kind: List
+        items:
+        - apiVersion: rbac.authorization.k8s.io/v1alpha1
+          kind: RoleBinding
+          subjects:
+          - kind: ServiceAccount
+            apiVersion: v1
+            name: default
+          roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}
+        - apiVersion: rbac.authorization.k8s.io/v1beta1
+          kind: Role
+          rules: []
+        - apiVersion: v1
+          kind: ConfigMap
+        """
+    )
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text.replace("rbac.authorization.k8s.io/v1alpha1", "rbac.authorization.k8s.io/v1").replace(
+        "rbac.authorization.k8s.io/v1beta1", "rbac.authorization.k8s.io/v1"
+    ).replace("apiVersion: v1\n    name: default", 'apiGroup: ""\n    name: default')
+    assert result.documents[0].applied == ["rbac_v1alpha1", "rbac_v1beta1"]
+
+
+def test_typed_list_follows_its_items() -> None:
+    text = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: RoleList\nitems:\n- kind: Role\n  rules: []\n- rules: []\n"
+    assert migrate(text) == text.replace("v1beta1", "v1")
+
+
+# ------------------------------------------------------------------ templates and bad input
+
+
+def test_templated_document_is_skipped_and_the_others_migrate() -> None:
+    templated = "apiVersion: {{ .Values.api }}\nkind: Role\nrules: []\n"
+    text = templated + "---\n" + ROLE_V1BETA1
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == templated + "---\n" + ROLE_V1
+    assert [f.code for f in result.findings if f.document == 0] == ["K8SM-GEN-001"]
+
+
+def test_template_markers_inside_quoted_strings_do_not_block_migration() -> None:
+    text = ROLE_V1BETA1.replace("name: a", 'name: "{{ .Release.Name }}-a"')
+    assert migrate(text) == text.replace("v1beta1", "v1")
+
+
+def test_invalid_yaml_is_an_error_with_its_line_and_other_documents_still_migrate() -> None:
+    text = ROLE_V1BETA1 + "---\napiVersion: v1\nkind: [\n"
+    result = migrate_text(text, target_version="1.29")
+    errors = [f for f in result.findings if f.level == "error"]
+    assert [(f.code, f.document) for f in errors] == [("K8SM-GEN-005", 1)]
+    assert errors[0].line >= 7
+    assert result.text.startswith(ROLE_V1)
+
+
+def test_duplicate_keys_are_an_error_naming_both_lines() -> None:
+    text = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: a\n  name: b\n"
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text
+    (finding,) = [f for f in result.findings if f.code == "K8SM-GEN-006"]
+    assert finding.line == 5 and "line 4" in finding.message
+
+
+def test_alias_bomb_is_an_error_not_a_hang() -> None:
+    lines = ["apiVersion: networking.k8s.io/v1beta1", "kind: Ingress", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    lines += ["spec:", "  backend:", "    serviceName: web", "    servicePort: 80", ""]
+    text = "\n".join(lines)
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text
+    assert "K8SM-GEN-011" in codes(result)
