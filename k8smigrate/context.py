@@ -8,6 +8,7 @@ throws the edited tree away.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .registry import Migration
@@ -15,6 +16,9 @@ from .results import Finding, Level
 from .scalars import Data
 from .settings import Settings
 from .tree import Mapping, Node, Sequence, format_path, walk
+
+Sibling = tuple[str | None, str | None, Data]
+"""``(apiVersion, kind, data)`` of one document of the stream, as read from the input."""
 
 
 @dataclass
@@ -29,10 +33,20 @@ class Context:
     doc_line: int = 0
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    read_siblings: Callable[[], list[Sibling]] | None = None
 
     @property
     def adopt_new_defaults(self) -> bool:
         return self.settings.adopt_new_defaults
+
+    @property
+    def siblings(self) -> list[Sibling]:
+        """Every readable document of the same stream (this one included), read-only, as in the input.
+
+        For the rare step whose value crosses documents (kubeadm's ``timeoutForControlPlane``):
+        each side reads the other's input data and edits only its own document.
+        """
+        return self.read_siblings() if self.read_siblings is not None else []
 
     def locate(self, node: Node | None) -> tuple[int, str]:
         """The input line and YAML path of ``node`` (nearest parsed ancestor for new nodes)."""

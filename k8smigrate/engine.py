@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import jsonpatch
 
-from .context import Context
+from .context import Context, Sibling
+from .hints import hint
 from .registry import Migration, Registry, default_registry
 from .render import Renderer, detect_style
 from .results import DocumentResult, FileResult, Finding, Level
@@ -38,6 +39,7 @@ class Plan:
 
     steps: list[Migration] = field(default_factory=list)
     blocked: Migration | None = None
+    passes: list[Migration] = field(default_factory=list)
 
     @property
     def final_api(self) -> str | None:
@@ -51,10 +53,11 @@ def plan(api_version: str, kind: str, settings: Settings, registry: Registry, wi
     goes to networking.k8s.io/v1 for target 1.22 although networking.k8s.io/v1beta1 is
     gone there, and stops at networking.k8s.io/v1beta1 when the window starts at 1.18.
     """
+    passes = [m for m in registry.passes(api_version, kind) if settings.enabled(m.name, m.opt_in)]
     chain: list[Migration] = []
     api = api_version
     seen = {api}
-    while (step := registry.step(api, kind)) is not None and settings.enabled(step.name):
+    while (step := registry.step(api, kind)) is not None and settings.enabled(step.name, step.opt_in):
         chain.append(step)
         api = step.to_api
         if api in seen:  # pragma: no cover - the registry rejects cycles at import
@@ -62,8 +65,8 @@ def plan(api_version: str, kind: str, settings: Settings, registry: Registry, wi
         seen.add(api)
     served = [i for i, step in enumerate(chain) if _served(step, kind, window)]
     if not served:
-        return Plan([], chain[0] if chain else None)
-    return Plan(chain[: served[-1] + 1])
+        return Plan([], chain[0] if chain else None, passes)
+    return Plan(chain[: served[-1] + 1], None, passes)
 
 
 def _served(step: Migration, kind: str, window: Window) -> bool:
@@ -113,11 +116,12 @@ def migrate_stream(
     pieces: list[str] = []
     pos = 0
     result = FileResult(filename, text, text)
+    siblings = _Siblings(stream.text)
     for doc in stream.documents:
         run = _DocRun(filename, doc)
         doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name)
         try:
-            new_root = _migrate_document(stream, doc, run, doc_result, settings, registry, window)
+            new_root = _migrate_document(stream, doc, run, doc_result, settings, registry, window, siblings)
         except Exception as exc:  # a bug must cost one document, never the file or the batch
             if settings.raise_errors:
                 raise
@@ -139,6 +143,25 @@ def migrate_stream(
     return result
 
 
+class _Siblings:
+    """The input data of every document of a stream, read again on first use (bodies edit the trees)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.data: list[Sibling] | None = None
+
+    def __call__(self) -> list[Sibling]:
+        if self.data is None:
+            self.data = []
+            for doc in read_stream(self.text).documents:
+                if doc.root is not None and not doc.templated:
+                    try:
+                        self.data.append((doc.api_version, doc.kind, doc.root.to_data()))
+                    except (TreeError, RecursionError):
+                        continue
+        return self.data
+
+
 def _migrate_document(
     stream: Stream,
     doc: Document,
@@ -147,6 +170,7 @@ def _migrate_document(
     settings: Settings,
     registry: Registry,
     window: Window,
+    siblings: _Siblings | None = None,
 ) -> str | None:
     """The new text of the document's root node, or None when it stays as it is."""
     if doc.templated:
@@ -161,6 +185,12 @@ def _migrate_document(
     if doc.problem is not None:
         run.add("error", "K8SM-GEN-005", f"invalid YAML: {doc.problem.message}", doc.problem.line)
         return None
+    if not stream.whole:
+        # Pieces of a file that is not YAML as a whole may sit inside template control blocks:
+        # changing nothing is the only safe answer; what needs migrating is still reported.
+        if _is_candidate(doc.api_version, doc.kind, registry):
+            run.add("warning", "K8SM-GEN-014", "the file does not parse as a whole (a template?); left unchanged")
+        return None
     for dup in doc.duplicates:
         run.add(
             "error",
@@ -172,7 +202,7 @@ def _migrate_document(
     if run.failed or not isinstance(root, Mapping):
         return None
     objects, list_plan = _objects(root, doc, registry, settings, window)
-    if not any(p.steps for _obj, p in objects) and not (list_plan and list_plan.steps):
+    if not any(p.steps or p.passes for _obj, p in objects) and not (list_plan and list_plan.steps):
         return None
     try:
         before = root.to_data()
@@ -182,16 +212,19 @@ def _migrate_document(
     notes: list[str] = []
     applied: list[str] = []
     for obj, p in objects:
-        for step in p.steps:
-            ctx = Context(step, settings, root, run.filename, doc.index, doc.line)
+        for step in [*p.passes, *p.steps]:
+            ctx = Context(step, settings, root, run.filename, doc.index, doc.line, read_siblings=siblings)
+            untouched = obj.pristine()
             if step.body is not None:
                 step.body(obj, ctx)
             run.findings += ctx.findings
             notes += ctx.notes
             if ctx.failed:
                 return None
+            if step.fixer and (not untouched or obj.pristine()):
+                continue  # a check, or a fixer that found nothing to fix: not "applied"
             api = obj.get("apiVersion")
-            if isinstance(api, Scalar):
+            if isinstance(api, Scalar) and not step.fixer:
                 api.set(step.to_api)
             if step.name not in applied:
                 applied.append(step.name)
@@ -200,6 +233,8 @@ def _migrate_document(
         if isinstance(api, Scalar):
             api.set(list_plan.final_api)
         applied += [s.name for s in list_plan.steps if s.name not in applied]
+    if root.pristine():
+        return None  # only checks ran
     new_text = Renderer(stream.text, detect_style(stream.text, root)).document(root)
     after = _check_render(stream.text, root, new_text, run, settings)
     if after is None:
@@ -311,21 +346,27 @@ def _check_lifecycle(
     element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
     step = registry.step(api, element)
     if life.removed_in is not None and life.removed_in <= window.target:
-        if step is not None and not settings.enabled(step.name):
+        if step is not None and not settings.enabled(step.name, step.opt_in):
             why = f"migration {step.name} is disabled"
+        elif step is not None and plan(api, element, settings, registry, window).steps:
+            why = f"left in place (templated or not YAML as a whole); {step.name} migrates it once rendered"
         elif step is not None:
             why = f"{step.to_api} is not served by every release from {window.min_version} to {window.target}"
             run.add(
                 "error",
                 "K8SM-GEN-009",
-                f"{api} {kind} is removed in {life.removed_in} and its replacement is unavailable: {why}",
+                f"{api} {kind} is removed in {life.removed_in} and its replacement is unavailable: {why}"
+                f"{hint(api, kind)}",
             )
             return
         elif life.replacement:
             why = f"no automatic migration; move to {life.replacement} by hand"
         else:
             why = "it has no replacement"
-        run.add("error", "K8SM-GEN-007", f"{api} {kind} is removed in {life.removed_in}: {why}")
+        run.add(
+            "error", "K8SM-GEN-007", f"{api} {kind} is removed in {life.removed_in}: {why}{hint(api, kind)}"
+        )
     elif life.deprecated_in is not None and life.deprecated_in <= window.target and not doc_result.applied:
         repl = f"; use {life.replacement}" if life.replacement else ""
+        repl += hint(api, kind)
         run.add("warning", "K8SM-GEN-008", f"{api} {kind} is deprecated since {life.deprecated_in}{repl}")

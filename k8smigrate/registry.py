@@ -63,6 +63,11 @@ class Migration:
     codes: dict[str, str] = field(default_factory=dict)
     decisions: tuple[Decision, ...] = ()
     doc: str = ""
+    opt_in: bool = False
+    """Runs only when named in ``--only`` (a fixer the user must ask for)."""
+    fixer: bool = False
+    """Not a version step: a pass over every document of ``from_api`` (``to_api`` is the same API)
+    that runs before the version chain, whatever the window; a check is a fixer that only reports."""
 
     @property
     def available(self) -> KubeVersion:
@@ -86,15 +91,23 @@ class Registry:
 
     migrations: list[Migration]
     by_step: dict[tuple[str, str], Migration] = field(default_factory=dict)
+    by_pass: dict[tuple[str, str], list[Migration]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         validate(self.migrations)
         for m in self.migrations:
             for kind in m.kinds:
-                self.by_step[(kind, m.from_api)] = m
+                if m.fixer:
+                    self.by_pass.setdefault((kind, m.from_api), []).append(m)
+                else:
+                    self.by_step[(kind, m.from_api)] = m
 
     def step(self, api_version: str, kind: str) -> Migration | None:
         return self.by_step.get((kind, api_version))
+
+    def passes(self, api_version: str, kind: str) -> list[Migration]:
+        """The fixers and checks that look at every document of this (apiVersion, kind)."""
+        return self.by_pass.get((kind, api_version), [])
 
     def get(self, name: str) -> Migration | None:
         for m in self.migrations:
@@ -117,6 +130,10 @@ def validate(migrations: Iterable[Migration]) -> None:
     for m in migrations:
         if not m.name:
             raise RegistryError(f"a migration from {m.from_api} has no name")
+        if m.fixer:
+            if m.from_api != m.to_api:
+                raise RegistryError(f"{m.name}: a fixer keeps its API, but goes {m.from_api} → {m.to_api}")
+            continue
         if m.from_api == m.to_api:
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
         if m.removed is not None and m.available > m.removed:

@@ -48,7 +48,8 @@ def detect_style(text: str, root: Node) -> Style:
     offset = offsets.most_common(1)[0][0] if offsets else 0
     quote = quotes.most_common(1)[0][0] if quotes else '"'
     is_json = isinstance(root, Mapping) and root.flow and all(e.key.style == '"' for e in root.entries)
-    return Style("\r\n" if "\r\n" in text else "\n", step, max(offset, 0), quote, is_json)
+    own = text[root.src.start : root.src.end] if root.src is not None else text
+    return Style("\r\n" if "\r\n" in own else "\n", step, max(offset, 0), quote, is_json)
 
 
 def reindent(chunk: str, delta: int) -> str:
@@ -129,7 +130,7 @@ class Renderer:
         if node.has_new_data:
             data = node.new_data
             if isinstance(data, str):
-                style = node.style if node.style in ("'", '"') else None
+                style = node.style if node.style in ("'", '"') else ('"' if self.style.json else None)
                 text = render_string(data, style)
                 if style is None and text[0] in "'\"" and text[0] != self.style.quote:
                     text = render_string(data, self.style.quote)
@@ -160,7 +161,7 @@ class Renderer:
         opening = text[src.start : src.open_end]
         multiline = "\n" in (src.sep or opening)
         typical = src.sep or ("," + opening[opening.index("\n") :] if multiline else ", ")
-        inner_col = _last_line_width(typical) if multiline else col
+        inner_col = _last_line_width(typical) if multiline else -1
         out = opening
         prev: EntrySource | None = None
         ordered: list[Entry | Item] = list(children)
@@ -190,8 +191,8 @@ class Renderer:
 
     def _fresh_flow(self, node: Mapping | Sequence, col: int) -> str:
         """A new collection inline; multi-line and indented like its siblings in pretty JSON."""
-        pretty = self.style.json and col > 0 and len(node) > 0
-        inner = col + self.style.step
+        pretty = self.style.json and col >= 0 and len(node) > 0
+        inner = col + self.style.step if col >= 0 else -1
         if isinstance(node, Mapping):
             parts = [f"{self._flow_key(e.key)}: {self._fresh_value(e.value, inner)}" for e in node.entries]
             opener, closer = "{", "}"

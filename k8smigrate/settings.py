@@ -43,8 +43,9 @@ class Settings:
         except ValueError as exc:
             raise SettingsError(str(exc)) from exc
 
-    def enabled(self, name: str) -> bool:
-        if self.only and name not in self.only:
+    def enabled(self, name: str, opt_in: bool = False) -> bool:
+        """Whether a migration runs; an opt-in one only when it is named in ``only``."""
+        if (self.only or opt_in) and name not in self.only:
             return False
         return name not in self.skip
 

@@ -120,9 +120,10 @@ class Scalar(Node):
 class Alias(Node):
     """``*name``: kept as written; its data is the anchored node's data."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, target: Node | None = None) -> None:
         super().__init__()
         self.name = name
+        self.target = target
 
     def pristine(self) -> bool:
         return self.src is not None and not self.dirty
@@ -341,6 +342,14 @@ class Sequence(Node):
         for i, item in enumerate(self.items):
             if isinstance(item.value, Mapping):
                 yield i, item.value
+
+
+def resolve(node: Node) -> Node:
+    """The node an alias stands for (the node itself otherwise)."""
+    seen = 0
+    while isinstance(node, Alias) and node.target is not None and seen < 100:
+        node, seen = node.target, seen + 1
+    return node
 
 
 def from_data(data: Node | Data, flow: bool = False) -> Node:

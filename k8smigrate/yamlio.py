@@ -11,6 +11,7 @@ document never stops the others from being migrated.
 
 from __future__ import annotations
 
+import bisect
 import io
 import re
 from collections.abc import Iterator
@@ -75,15 +76,30 @@ class Stream:
     text: str
     bom: bool
     documents: list[Document]
+    whole: bool = True
+    """False when the stream only parsed piece by piece (a template, or a broken document)."""
 
     @property
     def newline(self) -> str:
         return "\r\n" if "\r\n" in self.text else "\n"
 
 
+_NEWLINES: dict[int, tuple[str, list[int]]] = {}
+
+
 def line_of(text: str, index: int) -> int:
-    """1-based line number of a character index."""
-    return text.count("\n", 0, index) + 1
+    """1-based line number of a character index.
+
+    Called once per node: counting from the start each time made parsing quadratic in the
+    file size, so the newline offsets of the last few texts are kept and searched.
+    """
+    cached = _NEWLINES.get(id(text))
+    if cached is None or cached[0] is not text:
+        if len(_NEWLINES) >= 4:
+            _NEWLINES.clear()
+        cached = (text, [m.start() for m in re.finditer("\n", text)])
+        _NEWLINES[id(text)] = cached
+    return bisect.bisect_left(cached[1], index) + 1
 
 
 def column_of(text: str, index: int) -> int:
@@ -94,13 +110,15 @@ def read_stream(text: str) -> Stream:
     """Split ``text`` into documents and build the tree of every document that parses."""
     bom = text.startswith(BOM)
     body = text[1:] if bom else text
+    whole = True
     try:
         documents = list(_parse(body, 0, 0))
     except (YAMLError, RecursionError, ValueError):
         documents = _parse_pieces(body)
+        whole = False
     for doc in documents:
         _classify(body, doc)
-    return Stream(body, bom, documents)
+    return Stream(body, bom, documents, whole)
 
 
 def _parse_pieces(text: str) -> list[Document]:
@@ -116,7 +134,7 @@ def _parse_pieces(text: str) -> list[Document]:
             found = list(_parse(text[:end], start, index, require_start=start))
         except MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            line = mark.line + 1 if mark is not None else line_of(text, start)
+            line = mark.line + line_of(text, start) if mark is not None else line_of(text, start)
             found = [Document(index, start, end, line_of(text, start), problem=Problem(_message(exc), line))]
         except (YAMLError, RecursionError, ValueError) as exc:
             found = [Document(index, start, end, line_of(text, start), problem=Problem(str(exc), 1))]
@@ -178,10 +196,12 @@ class _Builder:
         self.offset = offset
         self.root: Node | None = None
         self.duplicates: list[Problem] = []
+        self.anchors: dict[str, Node] = {}
 
     def reset(self) -> None:
         self.root = None
         self.duplicates = []
+        self.anchors = {}
 
     def feed(self, event: Any, stack: list[Any]) -> None:
         if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
@@ -207,13 +227,15 @@ class _Builder:
         end = event.end_mark.index + self.offset
         node: Node
         if isinstance(event, AliasEvent):
-            node = Alias(str(event.anchor))
+            node = Alias(str(event.anchor), self.anchors.get(str(event.anchor)))
         else:
             assert isinstance(event, ScalarEvent)
             node = Scalar(str(event.value), event.style, event.tag if event.tag not in (None, "!") else None)
             if event.value == "" and event.style is None and start == end:
                 start = end = -1  # an empty value: placed after its key's colon below
         node.anchor = None if isinstance(node, Alias) else event.anchor
+        if node.anchor:
+            self.anchors[node.anchor] = node
         node.src = Source(start, end, column_of(self.text, start) if start >= 0 else 0)
         node.line = line_of(self.text, start) if start >= 0 else 0
         node.dirty = False
@@ -221,6 +243,8 @@ class _Builder:
 
     def _props(self, node: Node, event: Any) -> None:
         node.anchor = event.anchor
+        if event.anchor:
+            self.anchors[str(event.anchor)] = node
         node.tag = event.tag if event.tag not in (None, "!") else None
         node.dirty = False
 

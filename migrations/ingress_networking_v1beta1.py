@@ -28,7 +28,7 @@ import re
 
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.registry import Migration
-from k8smigrate.tree import Entry, Mapping, Node, Scalar
+from k8smigrate.tree import Entry, Mapping, Node, Scalar, resolve
 from k8smigrate.yamlio import TEMPLATE_MARKERS
 
 CLASS_ANNOTATION = "kubernetes.io/ingress.class"
@@ -120,8 +120,9 @@ def convert_backend(backend: Mapping, ctx: Context) -> None:
     )
 
 
-def port_field(node: Node, ctx: Context) -> tuple[str, Node | int] | None:
+def port_field(value: Node, ctx: Context) -> tuple[str, Node | int] | None:
     """``("number", node)`` or ``("name", node)`` for a servicePort, or None after an error."""
+    node = resolve(value)
     if not isinstance(node, Scalar):
         ctx.error("K8SM-ING-004", "servicePort is not a scalar", node)
         return None
@@ -142,7 +143,7 @@ def port_field(node: Node, ctx: Context) -> tuple[str, Node | int] | None:
         ctx.error("K8SM-ING-004", f"servicePort {node.value!r} is neither a port number nor a name", node)
         return None
     if isinstance(data, int):
-        return check_number(data, node, ctx, keep=node)
+        return check_number(data, node, ctx, keep=value)
     text = str(data)
     if text.isdigit():
         ctx.warn(
@@ -159,7 +160,7 @@ def port_field(node: Node, ctx: Context) -> tuple[str, Node | int] | None:
         ctx.warn(
             "K8SM-ING-009", f"servicePort {text!r} is not a valid port name; v1 validation rejects it", node
         )
-    return "name", node
+    return "name", value
 
 
 def check_number(

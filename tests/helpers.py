@@ -54,5 +54,12 @@ def codes(result: FileResult, level: str | None = None) -> list[str]:
 def validate(text: str, version: str = VALIDATE_VERSION) -> None:
     """Every built-in object of ``text`` passes the release's published schema, strictly."""
     for obj in yaml.safe_load_all(text):
-        if isinstance(obj, dict) and obj.get("kind"):
+        if not isinstance(obj, dict):
+            continue
+        if obj.get("kind") == "List" or (str(obj.get("kind", "")).endswith("List") and "items" in obj):
+            for item in obj.get("items") or []:
+                item.setdefault("apiVersion", obj.get("apiVersion"))
+                item.setdefault("kind", str(obj["kind"])[: -len("List")])
+                kubernetes_validate.validate(item, version, strict=True)
+        elif obj.get("kind"):
             kubernetes_validate.validate(obj, version, strict=True)

@@ -315,11 +315,18 @@ def test_typed_list_follows_its_items() -> None:
 
 
 def test_templated_document_is_skipped_and_the_others_migrate() -> None:
-    templated = "apiVersion: {{ .Values.api }}\nkind: Role\nrules: []\n"
+    templated = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web  # {{ .Values.name }}\n"
     text = templated + "---\n" + ROLE_V1BETA1
     result = migrate_text(text, target_version="1.29")
     assert result.text == templated + "---\n" + ROLE_V1
     assert [f.code for f in result.findings if f.document == 0] == ["K8SM-GEN-001"]
+
+
+def test_a_file_that_is_not_yaml_as_a_whole_is_left_unchanged_and_reported() -> None:
+    text = "{% if rbac %}\n" + ROLE_V1BETA1 + "{% endif %}\n---\n" + ROLE_V1BETA1
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text
+    assert {f.code for f in result.findings} >= {"K8SM-GEN-001", "K8SM-GEN-014", "K8SM-GEN-007"}
 
 
 def test_template_markers_inside_quoted_strings_do_not_block_migration() -> None:
@@ -327,13 +334,13 @@ def test_template_markers_inside_quoted_strings_do_not_block_migration() -> None
     assert migrate(text) == text.replace("v1beta1", "v1")
 
 
-def test_invalid_yaml_is_an_error_with_its_line_and_other_documents_still_migrate() -> None:
+def test_invalid_yaml_is_an_error_with_its_line_and_nothing_changes() -> None:
     text = ROLE_V1BETA1 + "---\napiVersion: v1\nkind: [\n"
     result = migrate_text(text, target_version="1.29")
-    errors = [f for f in result.findings if f.level == "error"]
-    assert [(f.code, f.document) for f in errors] == [("K8SM-GEN-005", 1)]
-    assert errors[0].line >= 7
-    assert result.text.startswith(ROLE_V1)
+    parse_errors = [f for f in result.findings if f.code == "K8SM-GEN-005"]
+    assert [f.document for f in parse_errors] == [1]
+    assert 8 <= parse_errors[0].line <= 9
+    assert result.text == text
 
 
 def test_duplicate_keys_are_an_error_naming_both_lines() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import check_noop, check_transformed, codes, run, validate
+from tests.helpers import check_noop, check_transformed, codes, validate
 
 # ------------------------------------------------------------------ no-op cases
 

@@ -1,0 +1,93 @@
+"""Spec: unknown fields in kubeadm documents (warnings; errors with --strict), on every version."""
+
+from __future__ import annotations
+
+import pytest
+
+import k8smigrate
+from k8smigrate.settings import Settings
+from tests.helpers import check_noop, codes, dedent, run
+
+UNKNOWN = """
+apiVersion: kubeadm.k8s.io/v1beta3
+kind: ClusterConfiguration
+ControlPlaneEndpoint: api:6443
+networking:
+  podCIDR: 10.0.0.0/16
+apiServer:
+  extraVolumes:
+  - name: audit
+    hostPath: /var/log/audit
+    mountPath: /var/log/audit
+    readonly: true
+"""
+
+
+def test_unknown_fields_on_a_document_that_needs_no_migration() -> None:
+    result = check_noop(UNKNOWN, target_version="1.29")
+    assert codes(result, "warning") == ["K8SM-KADM-020"] * 3
+    assert [(f.line, f.migration) for f in result.findings] == [
+        (3, "kubeadm_strict"),
+        (5, "kubeadm_strict"),
+        (11, "kubeadm_strict"),
+    ]
+    messages = [f.message for f in result.findings]
+    assert "did you mean controlPlaneEndpoint?" in messages[0]
+    assert "networking.podCIDR" in messages[1]
+    assert "apiServer.extraVolumes[0].readonly" in messages[2] and "readOnly" in messages[2]
+
+
+def test_strict_makes_them_errors_and_leaves_the_document() -> None:
+    result = k8smigrate.migrate_text(dedent(UNKNOWN), settings=Settings(target_version="1.31", strict=True))
+    assert codes(result, "error") == ["K8SM-KADM-020"] * 3
+    assert result.text == dedent(UNKNOWN)
+
+
+def test_without_strict_the_document_still_migrates() -> None:
+    result = run(UNKNOWN, target_version="1.31")
+    assert result.text.startswith("apiVersion: kubeadm.k8s.io/v1beta4")
+    assert codes(result) == ["K8SM-KADM-020"] * 3
+
+
+@pytest.mark.parametrize(
+    ("api", "kind", "field", "unknown"),
+    [
+        ("v1beta1", "InitConfiguration", "certificateKey: abc", True),
+        ("v1beta2", "InitConfiguration", "certificateKey: abc", False),
+        ("v1beta2", "InitConfiguration", "skipPhases: [preflight]", True),
+        ("v1beta3", "InitConfiguration", "skipPhases: [preflight]", False),
+        ("v1beta3", "ClusterConfiguration", "useHyperKubeImage: false", True),
+        ("v1beta2", "ClusterConfiguration", "useHyperKubeImage: false", False),
+        ("v1beta3", "JoinConfiguration", "timeouts: {discovery: 5m}", True),
+        ("v1beta4", "JoinConfiguration", "timeouts: {discovery: 5m}", False),
+        ("v1beta4", "ClusterConfiguration", "apiServer: {timeoutForControlPlane: 4m}", True),
+        ("v1beta4", "ResetConfiguration", "unmountFlags: [MNT_FORCE]", False),
+        ("v1beta4", "UpgradeConfiguration", "apply: {etcdUpgrade: false, imagePullSerial: true}", False),
+        ("v1beta4", "InitConfiguration", "metadata: {name: x}", True),
+    ],
+)
+def test_field_tables_per_version(api: str, kind: str, field: str, unknown: bool) -> None:
+    text = f"apiVersion: kubeadm.k8s.io/{api}\nkind: {kind}\n{field}\n"
+    result = k8smigrate.migrate_text(text, target_version="1.14")  # below every gate: check only
+    assert ("K8SM-KADM-020" in codes(result)) is unknown
+
+
+def test_skipped_by_name() -> None:
+    result = run(UNKNOWN, target_version="1.29", skip=["kubeadm_strict"])
+    assert codes(result) == []
+
+
+def test_duplicate_keys_are_reported_by_the_core() -> None:
+    result = check_noop(
+        """
+        apiVersion: kubeadm.k8s.io/v1beta3
+        kind: ClusterConfiguration
+        apiServer:
+          extraArgs:
+            v: "2"
+            v: "4"
+        """,
+        target_version="1.31",
+    )
+    assert codes(result, "error") == ["K8SM-GEN-006"]
+    assert result.findings[0].line == 6
