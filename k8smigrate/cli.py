@@ -2,12 +2,16 @@
 
 Exit codes: 0 nothing to do, 1 changed / would change / findings at ``--fail-on``, 2 usage
 error, 3 needs a human (a file that could not be processed, a decision not given, a
-removed API left in place). 3 wins over 1.
+removed API left in place). 3 wins over 1, and every other file is still processed.
+
+Streams: what a command produces (diffs, the migrated stream, scan lines, a report in
+``--format json|markdown|sarif``) goes to stdout or ``--output FILE``; the settings line,
+change summaries, findings and the one-line summary go to stderr. Colour only on a TTY
+(``--color auto``, ``NO_COLOR`` respected), never in a file.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -16,14 +20,15 @@ from typing import Annotated, Any
 import typer
 
 from . import __version__
-from .api import FileOutcome, migrate_file, scan_text
+from .api import FileOutcome, migrate_file
 from .engine import migrate_stream
 from .files import InputError, decode, iter_manifests, read_manifest
-from .registry import default_registry
-from .report import change_summary, json_report, summary_line, unified_diff
+from .registry import Registry, default_registry
+from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import FileResult, Finding
-from .scan import ScanEntry
+from .scan import ScanEntry, scan_stream
 from .settings import Settings, SettingsError, find_config, from_table
+from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
 
 EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN = 0, 1, 2, 3
@@ -37,6 +42,13 @@ app = typer.Typer(
 
 
 class Format(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    sarif = "sarif"
+
+
+class ListFormat(str, Enum):
     text = "text"
     json = "json"
 
@@ -71,10 +83,26 @@ SetOpt = Annotated[
 Adopt = Annotated[
     bool, typer.Option("--adopt-new-defaults", help="Do not pin old defaults; say what changes.")
 ]
-FormatOpt = Annotated[Format, typer.Option("--format", help="Output format.")]
-Output = Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file.")]
-ColorOpt = Annotated[Color, typer.Option("--color", help="Colour the terminal output.")]
+Strict = Annotated[
+    bool, typer.Option("--strict", help="Unknown fields in kubeadm configs are errors, not warnings.")
+]
+FormatOpt = Annotated[
+    Format, typer.Option("--format", help="text, or a report: json, markdown (PR comments), sarif.")
+]
+Output = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="Write the output (diff, stream or report) to this file."),
+]
+ColorOpt = Annotated[Color, typer.Option("--color", help="Colour the terminal output (NO_COLOR respected).")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: all cores).")]
+ExitZero = Annotated[
+    bool,
+    typer.Option("--exit-zero", help="Exit 0 where changes or findings would exit 1 (3 still means: needs a human)."),
+]
+
+
+def _finish(code: int, exit_zero: bool) -> typer.Exit:
+    return typer.Exit(EXIT_OK if exit_zero and code == EXIT_CHANGED else code)
 
 
 def _version(value: bool) -> None:
@@ -93,40 +121,16 @@ def main_callback(
 
 
 def _err(message: str) -> None:
-    typer.echo(message, err=True)
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
 
 
-def _use_color(color: Color, stream: Any) -> bool:
-    if color is Color.always:
-        return True
-    if color is Color.never or os.environ.get("NO_COLOR"):
-        return False
-    return bool(getattr(stream, "isatty", lambda: False)())
+def _usage(message: str) -> typer.Exit:
+    _err(f"k8smigrate: {message}")
+    return typer.Exit(EXIT_USAGE)
 
 
-_LEVEL_COLORS = {"error": "red", "warning": "yellow", "info": "cyan"}
-
-
-def _paint(text: str, color: str, on: bool) -> str:
-    return typer.style(text, fg=color) if on else text
-
-
-def _paint_diff(diff: str, on: bool) -> str:
-    if not on:
-        return diff
-    out: list[str] = []
-    for line in diff.splitlines(keepends=True):
-        if line.startswith(("+++", "---")):
-            out.append(typer.style(line, bold=True))
-        elif line.startswith("+"):
-            out.append(typer.style(line, fg="green"))
-        elif line.startswith("-"):
-            out.append(typer.style(line, fg="red"))
-        elif line.startswith("@@"):
-            out.append(typer.style(line, fg="cyan"))
-        else:
-            out.append(line)
-    return "".join(out)
+# ------------------------------------------------------------------ settings
 
 
 def build_settings(
@@ -137,6 +141,7 @@ def build_settings(
     sets: list[str] | None,
     adopt: bool,
     cwd: Path | None = None,
+    strict: bool = False,
 ) -> tuple[Settings, str | None]:
     """Settings from the config file (if any) overlaid with explicit options; and where they came from."""
     base: dict[str, Any] = {}
@@ -149,13 +154,9 @@ def build_settings(
     decisions = dict(base.get("decisions", {}))
     for item in sets or []:
         name, sep, value = item.partition("=")
-        if not sep or not name:
+        if not sep or not name.strip():
             raise SettingsError(f"--set takes NAME=VALUE, got {item!r}")
         decisions[name.strip()] = value.strip()
-    registry = default_registry()
-    for name in [*(only or []), *(skip or [])]:
-        if registry.get(name) is None:
-            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
     settings = Settings(
         target_version=target or base.get("target_version"),
         min_version=min_version or base.get("min_version"),
@@ -163,81 +164,172 @@ def build_settings(
         only=tuple(only) if only else tuple(base.get("only", ())),
         skip=tuple(skip) if skip else tuple(base.get("skip", ())),
         adopt_new_defaults=adopt or bool(base.get("adopt_new_defaults", False)),
-        strict=bool(base.get("strict", False)),
+        strict=strict or bool(base.get("strict", False)),
     )
+    _check_names(settings, default_registry())
     settings.window  # noqa: B018 - validates the versions now, as a usage error
     return settings, source
 
 
-def _settings_or_exit(*args: Any) -> Settings:
+def _check_names(settings: Settings, registry: Registry) -> None:
+    """Unknown migrations and decisions are usage errors: a typo must not silently do nothing."""
+    for name in [*settings.only, *settings.skip]:
+        if registry.get(name) is None:
+            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
+    declared = [d for m in registry.migrations for d in m.decisions]
+    for name, value in settings.decisions.items():
+        allowed = sorted({a for d in declared if d.name == name for a in d.allowed})
+        if not allowed:
+            known = ", ".join(sorted({d.name for d in declared})) or "none"
+            raise SettingsError(f"unknown decision {name!r} (known: {known})")
+        if value not in allowed:
+            raise SettingsError(f"--set {name}={value}: not one of {' | '.join(allowed)}")
+
+
+def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
     try:
-        settings, source = build_settings(*args)
+        settings, source = build_settings(*args, **kwargs)
     except SettingsError as exc:
-        _err(f"k8smigrate: {exc}")
-        raise typer.Exit(EXIT_USAGE) from exc
+        raise _usage(str(exc)) from exc
     window = settings.window
     default = "" if settings.target_version else " (newest known; set --target-version)"
     span = (
         f"{window.min_version}–{window.target}" if window.min_version != window.target else f"{window.target}"
     )
     _err(f"k8smigrate: target {span}{default}" + (f"; settings from {source}" if source else ""))
-    return settings
+    return settings, source
 
 
-def _run(paths: list[str], settings: Settings, in_place: bool) -> list[FileOutcome]:
+def _new_run(command: str, settings: Settings, source: str | None) -> Run:
+    window = settings.window
+    return Run(command, str(window.target), str(window.min_version), source)
+
+
+def _check_output(output: Path | None) -> None:
+    if output is not None and not output.parent.is_dir():
+        raise _usage(f"--output {output}: folder {output.parent} does not exist")
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def _missing(raw: str) -> FileOutcome:
+    return FileOutcome(Path(raw), error=Finding("error", "K8SM-GEN-013", "no such file or folder", None, raw))
+
+
+def _input_error(name: str, exc: InputError) -> Finding:
+    """An unreadable file as a finding; ``line N: …`` messages give the finding its line."""
+    message, line = str(exc), 0
+    head, sep, rest = message.partition(": ")
+    if sep and head.startswith("line ") and head[5:].isdigit():
+        line, message = int(head[5:]), rest
+    return Finding("error", "K8SM-GEN-013", message, None, name, 0, line, "")
+
+
+def _read_stdin() -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+
+
+def _files(raw: str) -> list[Path] | None:
+    """The files behind one PATH argument; None when it does not exist."""
+    path = Path(raw)
+    if not path.exists():
+        return None
+    return list(iter_manifests([path]))
+
+
+def _migrate(paths: list[str], settings: Settings, in_place: bool) -> list[FileOutcome]:
     outcomes: list[FileOutcome] = []
     for raw in paths:
         if raw == "-":
             outcomes.append(_stdin_outcome(settings))
             continue
-        path = Path(raw)
-        if not path.exists() and not path.is_symlink():
-            outcomes.append(
-                FileOutcome(path, error=Finding("error", "K8SM-GEN-013", "no such file or folder", None, raw))
-            )
+        files = _files(raw)
+        if files is None:
+            outcomes.append(_missing(raw))
             continue
-        for file in iter_manifests([path]):
-            outcomes.append(migrate_file(file, in_place=in_place, settings=settings))
+        outcomes += [migrate_file(file, in_place=in_place, settings=settings) for file in files]
     return outcomes
 
 
 def _stdin_outcome(settings: Settings) -> FileOutcome:
-    raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
     try:
-        text = decode(raw)
+        text = decode(_read_stdin())
     except InputError as exc:
-        return FileOutcome(Path("-"), error=Finding("error", "K8SM-GEN-013", str(exc), None, "<stdin>"))
+        return FileOutcome(Path("-"), error=_input_error("<stdin>", exc))
     return FileOutcome(Path("-"), migrate_stream(text, settings, "<stdin>", default_registry()))
 
 
-def _print_findings(outcomes: list[FileOutcome], color: bool) -> list[Finding]:
-    findings: list[Finding] = []
-    for o in outcomes:
-        for f in o.findings:
-            findings.append(f)
-            _err(_paint(f.format(), _LEVEL_COLORS[f.level], color))
-    return findings
+def _scan(paths: list[str], settings: Settings, run: Run) -> list[ScanEntry]:
+    entries: list[ScanEntry] = []
+    for raw in paths:
+        files = [Path("-")] if raw == "-" else _files(raw)
+        if files is None:
+            run.outcomes.append(_missing(raw))
+            continue
+        for file in files:
+            name = "<stdin>" if raw == "-" else str(file)
+            try:
+                text = decode(_read_stdin()) if raw == "-" else read_manifest(file).text
+            except InputError as exc:
+                run.outcomes.append(FileOutcome(file, error=_input_error(name, exc)))
+                continue
+            problems: list[Finding] = []
+            entries += scan_stream(text, settings, name, default_registry(), problems)
+            run.outcomes.append(FileOutcome(file, FileResult(name, text, text, problems)))
+    return entries
+
+
+# ------------------------------------------------------------------ outputs
 
 
 def _exit_code(outcomes: list[FileOutcome], changed: bool) -> int:
-    if any(f.level == "error" for o in outcomes for f in o.findings):
+    if any(f.level == "error" for o in outcomes for f in outcome_findings(o)):
         return EXIT_HUMAN
     return EXIT_CHANGED if changed else EXIT_OK
 
 
 def _emit(text: str, output: Path | None) -> None:
-    if output is not None:
-        output.write_text(text, encoding="utf-8")
-    else:
+    if output is None:
         sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        output.write_text(text, encoding="utf-8", newline="")
+    except OSError as exc:
+        _err(f"k8smigrate: cannot write --output {output}: {exc.strerror or exc}")
+        raise typer.Exit(EXIT_HUMAN) from exc
 
 
-def _json(outcomes: list[FileOutcome], settings: Settings, scan: list[ScanEntry] | None = None) -> str:
-    results: list[FileResult] = [o.result for o in outcomes if o.result is not None and o.error is None]
-    errors = [o.error for o in outcomes if o.error is not None]
-    window = settings.window
-    meta = {"targetVersion": str(window.target), "minVersion": str(window.min_version)}
-    return json_report(results, errors, meta, scan)
+def _report(run: Run, format: Format, verb: str) -> str:
+    """The report of a non-text format."""
+    if format is Format.json:
+        return json_report(run, __version__)
+    if format is Format.markdown:
+        from .markdown import markdown_report
+
+        return markdown_report(run, verb=verb)
+    from .sarif import sarif_report
+
+    return sarif_report(run, __version__, default_registry())
+
+
+def _print_findings(run: Run, color: Color) -> None:
+    on = use_color(color.value, sys.stderr)
+    for f in run.findings:
+        _err(paint_finding(f, on))
+
+
+def _print_changes(run: Run, color: Color, verb: str) -> None:
+    on = use_color(color.value, sys.stderr)
+    for o in run.outcomes:
+        if o.result is not None:
+            for line in change_summary(o.result):
+                _err(paint(f"{o.result.filename}: {line}", None, on, bold=True))
+    _print_findings(run, color)
+    count = run.written if verb == "written" else run.changed
+    _err(summary_line(len(run.outcomes), count, run.findings, verb))
 
 
 @app.command()
@@ -246,48 +338,30 @@ def scan(
     target_version: Target = None,
     min_version: MinVersion = None,
     fail_on: Annotated[
-        FailOn, typer.Option("--fail-on", help="Lowest status that fails the run.")
+        FailOn, typer.Option("--fail-on", help="Lowest status that fails the run (exit 1).")
     ] = FailOn.removed,
     format: FormatOpt = Format.text,
     output: Output = None,
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
+    exit_zero: ExitZero = False,
 ) -> None:
     """List documents on deprecated or removed APIs, with replacement and releases."""
-    settings = _settings_or_exit(target_version, min_version, None, None, None, False)
-    entries: list[ScanEntry] = []
-    errors: list[FileOutcome] = []
-    for raw in paths:
-        files = [Path("-")] if raw == "-" else list(iter_manifests([Path(raw)]))
-        if raw != "-" and not Path(raw).exists():
-            errors.append(
-                FileOutcome(
-                    Path(raw), error=Finding("error", "K8SM-GEN-013", "no such file or folder", None, raw)
-                )
-            )
-            continue
-        for file in files:
-            try:
-                text = decode(sys.stdin.buffer.read()) if raw == "-" else read_manifest(file).text
-            except InputError as exc:
-                errors.append(
-                    FileOutcome(file, error=Finding("error", "K8SM-GEN-013", str(exc), None, str(file)))
-                )
-                continue
-            entries += scan_text(text, settings=settings, filename="<stdin>" if raw == "-" else str(file))
-    on = _use_color(color, sys.stdout)
-    if format is Format.json:
-        _emit(_json(errors, settings, entries), output)
-    else:
-        lines = [_paint(e.format(), "red" if e.status == "removed" else "yellow", on) for e in entries]
-        _emit("".join(line + "\n" for line in lines), output)
-        _print_findings(errors, _use_color(color, sys.stderr))
-        removed = sum(1 for e in entries if e.status == "removed")
-        _err(f"{len(entries)} documents on deprecated or removed APIs ({removed} removed at the target)")
-    if errors:
-        raise typer.Exit(EXIT_HUMAN)
+    _check_output(output)
+    settings, source = _settings_or_exit(target_version, min_version, None, None, None, False)
+    run = _new_run("scan", settings, source)
+    run.scan = entries = _scan(paths, settings, run)
     failing = {"removed": {"removed"}, "deprecated": {"removed", "deprecated"}, "never": set()}[fail_on.value]
-    raise typer.Exit(EXIT_CHANGED if any(e.status in failing for e in entries) else EXIT_OK)
+    run.exit_code = _exit_code(run.outcomes, any(e.status in failing for e in entries))
+    if format is not Format.text:
+        _emit(_report(run, format, "scanned"), output)
+    else:
+        on = use_color(color.value, sys.stdout) and output is None
+        lines = [paint(e.format(), "red" if e.status == "removed" else "yellow", on) for e in entries]
+        _emit("".join(line + "\n" for line in lines), output)
+        _print_findings(run, color)
+        _err(scan_summary_line(len(run.outcomes), entries, run.findings))
+    raise _finish(run.exit_code, exit_zero)
 
 
 @app.command()
@@ -299,33 +373,28 @@ def diff(
     skip: Skip = None,
     set_: SetOpt = None,
     adopt_new_defaults: Adopt = False,
+    strict: Strict = False,
     format: FormatOpt = Format.text,
     output: Output = None,
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
+    exit_zero: ExitZero = False,
 ) -> None:
     """Dry run: print the unified diff and the findings; write nothing."""
-    settings = _settings_or_exit(target_version, min_version, only, skip, set_, adopt_new_defaults)
-    outcomes = _run(paths, settings, in_place=False)
-    changed = any(o.result is not None and o.result.changed for o in outcomes)
-    if format is Format.json:
-        _emit(_json(outcomes, settings), output)
+    _check_output(output)
+    settings, source = _settings_or_exit(
+        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
+    )
+    run = _new_run("diff", settings, source)
+    run.outcomes = _migrate(paths, settings, in_place=False)
+    run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    if format is not Format.text:
+        _emit(_report(run, format, "would change"), output)
     else:
-        on = _use_color(color, sys.stdout) and output is None
-        _emit("".join(_paint_diff(o.result.diff, on) for o in outcomes if o.result is not None), output)
-        _report_text(outcomes, color, "would change")
-    raise typer.Exit(_exit_code(outcomes, changed))
-
-
-def _report_text(outcomes: list[FileOutcome], color: Color, verb: str) -> None:
-    on = _use_color(color, sys.stderr)
-    for o in outcomes:
-        if o.result is not None:
-            for line in change_summary(o.result):
-                _err(f"{o.result.filename}: {line}")
-    findings = _print_findings(outcomes, on)
-    changed = sum(1 for o in outcomes if o.result is not None and o.result.changed)
-    _err(summary_line(len(outcomes), changed, findings, verb))
+        on = use_color(color.value, sys.stdout) and output is None
+        _emit("".join(paint_diff(r.diff, on) for r in run.results), output)
+        _print_changes(run, color, "would change")
+    raise _finish(run.exit_code, exit_zero)
 
 
 @app.command()
@@ -343,44 +412,47 @@ def apply(
     skip: Skip = None,
     set_: SetOpt = None,
     adopt_new_defaults: Adopt = False,
+    strict: Strict = False,
     format: FormatOpt = Format.text,
     output: Output = None,
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
+    exit_zero: ExitZero = False,
 ) -> None:
     """Migrate: the new stream on stdout (one file or -), or rewrite files with --in-place."""
     if in_place and check:
-        _err("k8smigrate: --in-place and --check exclude each other")
-        raise typer.Exit(EXIT_USAGE)
-    single = len(paths) == 1 and (paths[0] == "-" or Path(paths[0]).is_file())
+        raise _usage("--in-place and --check exclude each other")
+    single = len(paths) == 1 and (paths[0] == "-" or not Path(paths[0]).is_dir())
     if not (in_place or check or single):
-        _err("k8smigrate: apply writes one file or - to stdout; use --in-place or --check for several files")
-        raise typer.Exit(EXIT_USAGE)
+        raise _usage("apply writes one file or - to stdout; use --in-place or --check for several files")
     if in_place and "-" in paths:
-        _err("k8smigrate: --in-place cannot rewrite stdin")
-        raise typer.Exit(EXIT_USAGE)
-    settings = _settings_or_exit(target_version, min_version, only, skip, set_, adopt_new_defaults)
-    outcomes = _run(paths, settings, in_place=in_place)
-    changed = any(o.result is not None and o.result.changed for o in outcomes)
-    if format is Format.json:
-        _emit(_json(outcomes, settings), output)
+        raise _usage("--in-place cannot rewrite stdin")
+    _check_output(output)
+    settings, source = _settings_or_exit(
+        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
+    )
+    run = _new_run("apply", settings, source)
+    run.outcomes = _migrate(paths, settings, in_place=in_place)
+    run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    verb = "written" if in_place else "would change" if check else "changed"
+    if format is not Format.text:
+        _emit(_report(run, format, verb), output)
     elif not (in_place or check):
-        result = outcomes[0].result
+        result = run.outcomes[0].result
         if result is not None:
             _emit(result.text, output)
-    verb = "written" if in_place else "would change"
     if format is Format.text:
-        _report_text(outcomes, color, verb)
-    raise typer.Exit(_exit_code(outcomes, changed))
+        _print_changes(run, color, verb)
+    raise _finish(run.exit_code, exit_zero)
 
 
 @app.command("list")
 def list_(
-    format: FormatOpt = Format.text,
+    format: Annotated[ListFormat, typer.Option("--format", help="Output format.")] = ListFormat.text,
 ) -> None:
     """The migrations: kinds, from → to, and the releases that gate them."""
     registry = default_registry()
-    if format is Format.json:
+    if format is ListFormat.json:
         import json
 
         rows = [
@@ -393,10 +465,11 @@ def list_(
                 "availableIn": m.available_in,
                 "deprecatedIn": m.deprecated_in,
                 "removedIn": m.removed_in,
+                "summary": m.summary,
             }
             for m in registry.migrations
         ]
-        typer.echo(json.dumps(rows, indent=2))
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for m in registry.migrations:
         gates = f"to available {m.available_in}"
@@ -410,27 +483,29 @@ def list_(
 @app.command()
 def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list'.")]) -> None:
     """What a migration does, its rules, finding codes and decisions."""
-    registry = default_registry()
-    m = registry.get(name)
-    if m is None:
-        _err(f"k8smigrate: unknown migration {name!r} (see 'k8smigrate list')")
-        raise typer.Exit(EXIT_USAGE)
-    typer.echo(f"{m.name}: {', '.join(m.kinds)} {m.from_api} → {m.to_api}")
-    gates = [f"{m.to_api} served from {m.available_in}"]
-    if m.deprecated_in:
-        gates.append(f"{m.from_api} deprecated in {m.deprecated_in}")
-    if m.removed_in:
-        gates.append(f"removed in {m.removed_in}")
-    typer.echo("; ".join(gates))
+    entries = [m for m in default_registry().migrations if m.name == name]
+    if not entries:
+        raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
+    for m in entries:  # one module may declare several steps (MIGRATIONS = [...])
+        typer.echo(f"{m.name}: {', '.join(m.kinds)} {m.from_api} → {m.to_api}")
+        gates = [f"{m.to_api} served from {m.available_in}"]
+        if m.deprecated_in:
+            gates.append(f"{m.from_api} deprecated in {m.deprecated_in}")
+        if m.removed_in:
+            gates.append(f"removed in {m.removed_in}")
+        typer.echo("; ".join(gates))
+    first = entries[0]
     typer.echo("")
-    typer.echo(m.doc or m.summary)
-    if m.codes:
+    typer.echo(first.doc or first.summary)
+    codes = {code: meaning for m in entries for code, meaning in m.codes.items()}
+    if codes:
         typer.echo("\nFindings:")
-        for code, meaning in sorted(m.codes.items()):
+        for code, meaning in sorted(codes.items()):
             typer.echo(f"  {code}  {meaning}")
-    if m.decisions:
+    decisions = {d.name: d for m in entries for d in m.decisions}
+    if decisions:
         typer.echo("\nDecisions:")
-        for d in m.decisions:
+        for d in decisions.values():
             typer.echo(f"  --set {d.name}={'|'.join(d.allowed)}  {d.help}")
 
 
@@ -439,4 +514,13 @@ def main() -> None:
     app(prog_name="k8smigrate")
 
 
-__all__ = ["NEWEST_KNOWN", "app", "main", "unified_diff"]
+__all__ = [
+    "EXIT_CHANGED",
+    "EXIT_HUMAN",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "NEWEST_KNOWN",
+    "app",
+    "build_settings",
+    "main",
+]

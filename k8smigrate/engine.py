@@ -53,7 +53,11 @@ def plan(api_version: str, kind: str, settings: Settings, registry: Registry, wi
     goes to networking.k8s.io/v1 for target 1.22 although networking.k8s.io/v1beta1 is
     gone there, and stops at networking.k8s.io/v1beta1 when the window starts at 1.18.
     """
-    passes = [m for m in registry.passes(api_version, kind) if settings.enabled(m.name, m.opt_in)]
+    passes = [
+        m
+        for m in registry.passes(api_version, kind)
+        if settings.enabled(m.name, m.opt_in) and (m.removed is None or m.removed <= window.target)
+    ]
     chain: list[Migration] = []
     api = api_version
     seen = {api}
@@ -204,11 +208,12 @@ def _migrate_document(
     objects, list_plan = _objects(root, doc, registry, settings, window)
     if not any(p.steps or p.passes for _obj, p in objects) and not (list_plan and list_plan.steps):
         return None
-    try:
-        before = root.to_data()
-    except (TreeError, RecursionError) as exc:
-        run.add("error", "K8SM-GEN-011", f"cannot read the document: {exc}")
-        return None
+    if any(p.steps for _obj, p in objects) or (list_plan and list_plan.steps):
+        try:
+            root.to_data()  # an alias bomb is refused before any body walks it
+        except (TreeError, RecursionError) as exc:
+            run.add("error", "K8SM-GEN-011", f"cannot read the document: {exc}")
+            return None
     notes: list[str] = []
     applied: list[str] = []
     for obj, p in objects:
@@ -242,6 +247,9 @@ def _migrate_document(
     _check_comments(stream.text[root.src.start : root.src.end] if root.src else "", new_text, run)
     doc_result.applied = applied
     doc_result.summary = notes
+    assert root.src is not None
+    original = read_stream(" " * root.src.col + stream.text[root.src.start : root.src.end]).documents
+    before = original[0].root.to_data() if original and original[0].root is not None else None
     doc_result.patch = jsonpatch.make_patch(before, after).patch
     if isinstance(after, dict):
         doc_result.new_api_version = str(after.get("apiVersion"))
@@ -284,13 +292,12 @@ def _is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool
 def _check_render(text: str, root: Mapping, new_text: str, run: _DocRun, settings: Settings) -> Data | None:
     """Read the spliced text back; it must give exactly the edited tree's data."""
     assert root.src is not None
-    candidate = text[: root.src.start] + new_text + text[root.src.end :]
-    reread = [d for d in read_stream(candidate).documents if d.index == run.doc.index]
     problem = ""
     after: Data = None
     try:
         want = root.to_data()
-        if not reread or reread[0].root is None:
+        reread = read_stream(" " * root.src.col + new_text).documents
+        if len(reread) != 1 or reread[0].root is None:
             problem = "the edited document does not parse"
         else:
             after = reread[0].root.to_data()

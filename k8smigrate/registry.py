@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 Body = Callable[["Mapping", "Context"], None]
 
 
+ANY = "*"
+"""Kind and apiVersion of a fixer that applies to every object."""
+
+
 class RegistryError(Exception):
     """The migration graph is inconsistent; raised at import, never at run time."""
 
@@ -106,8 +110,11 @@ class Registry:
         return self.by_step.get((kind, api_version))
 
     def passes(self, api_version: str, kind: str) -> list[Migration]:
-        """The fixers and checks that look at every document of this (apiVersion, kind)."""
-        return self.by_pass.get((kind, api_version), [])
+        """The fixers and checks that look at every document of this (apiVersion, kind).
+
+        A fixer declared with ``kinds=("*",)`` and ``from_api="*"`` looks at every object.
+        """
+        return self.by_pass.get((kind, api_version), []) + self.by_pass.get((ANY, ANY), [])
 
     def get(self, name: str) -> Migration | None:
         for m in self.migrations:

@@ -261,7 +261,7 @@ class Renderer:
         assert s is not None
         text = self.text
         head = self._head(text[s.head_start : s.line_start], col, delta, first)
-        same_value = e.value.src is not None and e.value.src.start == s.value_start
+        same_value = _same_value(e.value, s)
         if not same_value:
             kept = eol_comment(text[s.key_end : s.value_start]) or eol_comment(text[s.value_end : s.end])
             fresh = Entry(e.key, e.value, head_comments=[], eol_comment=kept)
@@ -279,7 +279,7 @@ class Renderer:
         assert s is not None
         text = self.text
         head = self._head(text[s.head_start : s.line_start], col, delta, first)
-        same_value = item.value.src is not None and item.value.src.start == s.value_start
+        same_value = _same_value(item.value, s)
         if not same_value:
             fresh = Item(item.value, eol_comment=eol_comment(text[s.value_end : s.end]))
             return head + self._fresh_item(fresh, col, first=True)
@@ -344,6 +344,16 @@ def _flow_sources(node: Mapping | Sequence) -> list[EntrySource]:
 
 def _last_line_width(sep: str) -> int:
     return len(sep.rsplit("\n", 1)[-1].rstrip("\r"))
+
+
+def _same_value(value: Node, s: EntrySource) -> bool:
+    """The entry still holds its original value, in a shape its original separator fits.
+
+    A block collection that lost every child is written afresh (``key: {}``).
+    """
+    if value.src is None or value.src.start != s.value_start:
+        return False
+    return not (isinstance(value, (Mapping, Sequence)) and not value.flow and not _children(value))
 
 
 def _children(node: Mapping | Sequence) -> list[Entry] | list[Item]:

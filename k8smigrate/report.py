@@ -1,8 +1,9 @@
-"""Turning results into what people and programs read: diffs, summaries, JSON reports.
+"""Turning results into what people and programs read: diffs, summaries, the JSON report.
 
 The unified diff has ``a/`` and ``b/`` headers so that ``git apply`` accepts it; the JSON
 report carries one RFC 6902 patch per changed document and every finding, with stable keys
-(documented in docs/report-format.md).
+(documented in docs/report-format.md, schema in docs/report.schema.json). A ``Run`` is
+what one CLI command did; every output format (text, JSON, Markdown, SARIF) is built from it.
 """
 
 from __future__ import annotations
@@ -11,12 +12,57 @@ import difflib
 import json
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
+from .api import FileOutcome
 from .results import LEVELS, FileResult, Finding
 from .scan import ScanEntry
 
 REPORT_VERSION = 1
+"""Bumped only when a key of the JSON report changes meaning or disappears (never for additions)."""
+
+
+@dataclass
+class Run:
+    """What one command did: its settings, one outcome per file, scan entries, the exit code."""
+
+    command: str
+    target_version: str
+    min_version: str
+    config_file: str | None = None
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    scan: list[ScanEntry] | None = None
+    exit_code: int = 0
+
+    @property
+    def results(self) -> list[FileResult]:
+        return [o.result for o in self.outcomes if o.result is not None]
+
+    @property
+    def errors(self) -> list[Finding]:
+        """Input errors: files that could not be read, or written, at all."""
+        return [o.error for o in self.outcomes if o.error is not None]
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding of the run, input errors included, in file order."""
+        return [f for o in self.outcomes for f in outcome_findings(o)]
+
+    @property
+    def changed(self) -> int:
+        return sum(1 for r in self.results if r.changed)
+
+    @property
+    def written(self) -> int:
+        return sum(1 for o in self.outcomes if o.written)
+
+
+def outcome_findings(outcome: FileOutcome) -> list[Finding]:
+    """The findings of a file, and the input error that stopped it (unlike ``FileOutcome.findings``,
+    a write failure does not hide the findings of the migration before it)."""
+    found = list(outcome.result.findings) if outcome.result is not None else []
+    return found + ([outcome.error] if outcome.error is not None else [])
 
 
 def unified_diff(old: str, new: str, filename: str) -> str:
@@ -39,15 +85,18 @@ def unified_diff(old: str, new: str, filename: str) -> str:
     return "".join(out)
 
 
+def document_label(kind: str | None, name: str | None, index: int) -> str:
+    return f"doc {index} {kind or '?'}" + (f" {name}" if name else "")
+
+
 def change_summary(result: FileResult) -> list[str]:
     """One line per changed document: ``doc 0 Ingress web: extensions/v1beta1 → networking.k8s.io/v1; …``."""
     out: list[str] = []
     for doc in result.documents:
         if not doc.applied:
             continue
-        what = f"doc {doc.index} {doc.kind or '?'}" + (f" {doc.name}" if doc.name else "")
         parts = [f"{doc.api_version} → {doc.new_api_version}", *doc.summary]
-        out.append(f"{what}: " + "; ".join(parts))
+        out.append(f"{document_label(doc.kind, doc.name, doc.index)}: " + "; ".join(parts))
     return out
 
 
@@ -55,13 +104,29 @@ def count_levels(findings: Iterable[Finding]) -> Counter[str]:
     return Counter(f.level for f in findings)
 
 
+def levels_text(findings: Iterable[Finding]) -> str:
+    """``1 error, 0 warnings, 4 info``."""
+    levels = count_levels(findings)
+    return ", ".join(f"{levels[level]} {_plural(level, levels[level])}" for level in reversed(LEVELS))
+
+
 def summary_line(files: int, changed: int, findings: list[Finding], verb: str = "changed") -> str:
     """``3 files, 2 changed, 1 error, 0 warnings, 4 info`` for the end of a run."""
-    levels = count_levels(findings)
-    counts = ", ".join(
-        f"{levels.get(level, 0)} {_plural(level, levels.get(level, 0))}" for level in reversed(LEVELS)
+    return f"{_count(files, 'file')}, {changed} {verb}, {levels_text(findings)}"
+
+
+def scan_summary_line(files: int, entries: list[ScanEntry], findings: list[Finding]) -> str:
+    """``3 files scanned, 2 documents on removed APIs, 1 on deprecated APIs, 0 errors, …``."""
+    removed = sum(1 for e in entries if e.status == "removed")
+    deprecated = len(entries) - removed
+    return (
+        f"{_count(files, 'file')} scanned, {_count(removed, 'document')} on removed APIs, "
+        f"{deprecated} on deprecated APIs, {levels_text(findings)}"
     )
-    return f"{files} file{'s' if files != 1 else ''}, {changed} {verb}, {counts}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _plural(level: str, n: int) -> str:
@@ -70,28 +135,40 @@ def _plural(level: str, n: int) -> str:
     return level + ("s" if n != 1 else "")
 
 
-def json_report(
-    results: list[FileResult],
-    errors: list[Finding],
-    settings: dict[str, Any],
-    scan: list[ScanEntry] | None = None,
-) -> str:
-    """The ``--format json`` report (schema: docs/report-format.md)."""
-    files = [r.as_dict() for r in results]
-    for r, entry in zip(results, files, strict=True):
-        entry["diff"] = r.diff
-    all_findings = [f for r in results for f in r.findings] + errors
+def report_data(run: Run, version: str) -> dict[str, Any]:
+    """The ``--format json`` report as plain data (schema: docs/report.schema.json)."""
+    files: list[dict[str, Any]] = []
+    for o in run.outcomes:
+        if o.result is None:
+            continue
+        entry = o.result.as_dict()
+        entry["written"] = o.written
+        entry["diff"] = o.result.diff
+        files.append(entry)
     report: dict[str, Any] = {
         "version": REPORT_VERSION,
-        "settings": settings,
+        "tool": {"name": "k8smigrate", "version": version},
+        "command": run.command,
+        "settings": {
+            "targetVersion": run.target_version,
+            "minVersion": run.min_version,
+            "configFile": run.config_file,
+        },
         "files": files,
-        "errors": [e.as_dict() for e in errors],
+        "errors": [e.as_dict() for e in run.errors],
         "summary": {
-            "files": len(results) + len(errors),
-            "changed": sum(1 for r in results if r.changed),
-            "findings": {level: count_levels(all_findings).get(level, 0) for level in LEVELS},
+            "files": len(run.outcomes),
+            "changed": run.changed,
+            "written": run.written,
+            "findings": {level: count_levels(run.findings)[level] for level in LEVELS},
+            "exitCode": run.exit_code,
         },
     }
-    if scan is not None:
-        report["scan"] = [s.as_dict() for s in scan]
-    return json.dumps(report, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    if run.scan is not None:
+        report["scan"] = [s.as_dict() for s in run.scan]
+    return report
+
+
+def json_report(run: Run, version: str) -> str:
+    """The ``--format json`` report as text."""
+    return json.dumps(report_data(run, version), indent=2, ensure_ascii=False) + "\n"

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from .engine import LIST_KIND, plan
 from .registry import Registry
+from .results import Finding
 from .settings import Settings
 from .versions import lifecycle
-from .yamlio import read_stream
+from .yamlio import Document, read_stream
 
 Status = Literal["removed", "deprecated"]
 
@@ -35,6 +36,7 @@ class ScanEntry:
     replacement: str | None
     migration: str | None
     templated: bool
+    namespace: str | None = None
 
     def format(self) -> str:
         where = f"{self.filename}:{self.line}"
@@ -44,6 +46,8 @@ class ScanEntry:
             else f"deprecated in {self.deprecated_in}"
         )
         name = f" {self.name}" if self.name else ""
+        if self.name and self.namespace:
+            name = f" {self.namespace}/{self.name}"
         repl = f" -> {self.replacement}" if self.replacement else " (no replacement)"
         how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]"
         tmpl = " (templated)" if self.templated else ""
@@ -57,6 +61,7 @@ class ScanEntry:
             "apiVersion": self.api_version,
             "kind": self.kind,
             "name": self.name,
+            "namespace": self.namespace,
             "status": self.status,
             "deprecatedIn": self.deprecated_in,
             "removedIn": self.removed_in,
@@ -66,10 +71,19 @@ class ScanEntry:
         }
 
 
-def scan_stream(text: str, settings: Settings, filename: str, registry: Registry) -> list[ScanEntry]:
+def scan_stream(
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None = None,
+) -> list[ScanEntry]:
+    """The documents on deprecated or removed APIs; invalid YAML and duplicate keys go to ``problems``."""
     window = settings.window
     out: list[ScanEntry] = []
     for doc in read_stream(text).documents:
+        if problems is not None:
+            problems += _problems(doc, filename)
         api, kind = doc.api_version, doc.kind
         if api is None or kind is None:
             continue
@@ -101,6 +115,21 @@ def scan_stream(text: str, settings: Settings, filename: str, registry: Registry
                 steps[-1].to_api if steps else life.replacement,
                 " -> ".join(s.name for s in steps) or None,
                 doc.templated,
+                namespace=doc.namespace,
             )
         )
     return out
+
+
+def _problems(doc: Document, filename: str) -> list[Finding]:
+    """What makes a document unreadable, as the engine reports it (templates are not read)."""
+    if doc.templated:
+        return []
+    found = []
+    if doc.problem is not None:
+        message = f"invalid YAML: {doc.problem.message}"
+        found.append(Finding("error", "K8SM-GEN-005", message, None, filename, doc.index, doc.problem.line))
+    for dup in doc.duplicates:
+        message = f"{dup.message} (also on line {dup.other_line})"
+        found.append(Finding("error", "K8SM-GEN-006", message, None, filename, doc.index, dup.line))
+    return found

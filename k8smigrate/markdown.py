@@ -1,0 +1,121 @@
+"""``--format markdown``: a report to paste as a pull-request comment (GitHub-flavoured Markdown).
+
+A heading with the counts, a table of changed documents with their human summary, a table
+of findings, then the unified diff folded in a ``<details>`` block. For ``scan``: a table of
+the documents on deprecated or removed APIs instead. Table cells are escaped so that no
+value (a file name, a message) can break the table or start a code span.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .report import Run, document_label, levels_text
+from .scan import ScanEntry
+
+_VERBS = {"diff": "would change", "apply": "changed", "scan": "scanned"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    """An inline code span that survives backticks inside ``text``."""
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{_cell(text)}{pad}{fence}"
+
+
+def _fence(text: str) -> str:
+    longest = max((len(m) for m in re.findall(r"`{3,}", text)), default=2)
+    return "`" * (longest + 1)
+
+
+def markdown_report(run: Run, *, verb: str | None = None) -> str:
+    """The whole report; ``verb`` says what happened to changed files ("written", "would change")."""
+    if run.scan is not None:
+        return _scan_report(run, run.scan)
+    verb = verb or _VERBS.get(run.command, "changed")
+    window = _window(run)
+    lines = [
+        f"### k8smigrate {run.command}: {run.changed} of {len(run.outcomes)} "
+        f"file{'' if len(run.outcomes) == 1 else 's'} {verb}",
+        "",
+        f"Target Kubernetes {window}. Findings: {levels_text(run.findings)}.",
+        "",
+    ]
+    rows = [
+        f"| {_code(r.filename)} | {_cell(document_label(d.kind, d.name, d.index))} | "
+        + _cell("; ".join([f"{d.api_version} → {d.new_api_version}", *d.summary]))
+        + " |"
+        for r in run.results
+        for d in r.documents
+        if d.applied
+    ]
+    if rows:
+        lines += ["| File | Document | Change |", "| --- | --- | --- |", *rows, ""]
+    lines += _findings(run)
+    diffs = "".join(r.diff for r in run.results)
+    if diffs:
+        fence = _fence(diffs)
+        lines += [
+            "<details><summary>Diff</summary>",
+            "",
+            f"{fence}diff",
+            diffs.rstrip("\n"),
+            fence,
+            "",
+            "</details>",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _window(run: Run) -> str:
+    if run.min_version == run.target_version:
+        return run.target_version
+    return f"{run.target_version} (and back to {run.min_version})"
+
+
+def _findings(run: Run) -> list[str]:
+    findings = run.findings
+    if not findings:
+        return []
+    lines = ["#### Findings", "", "| Level | Where | Code | Message |", "| --- | --- | --- | --- |"]
+    for f in findings:
+        where = f"{f.filename}:{f.line}" if f.line else f.filename
+        message = f.message + (f" (at {f.path})" if f.path else "")
+        origin = f" [{f.migration}]" if f.migration else ""
+        lines.append(f"| {f.level} | {_code(where)} | {f.code}{_cell(origin)} | {_cell(message)} |")
+    return [*lines, ""]
+
+
+def _scan_report(run: Run, entries: list[ScanEntry]) -> str:
+    removed = sum(1 for e in entries if e.status == "removed")
+    lines = [
+        f"### k8smigrate scan: {len(entries)} document{'' if len(entries) == 1 else 's'} on deprecated "
+        f"or removed APIs ({removed} removed) in {len(run.outcomes)} "
+        f"file{'' if len(run.outcomes) == 1 else 's'}",
+        "",
+        f"Target Kubernetes {_window(run)}.",
+        "",
+    ]
+    if entries:
+        lines += [
+            "| File | Kind | Name | apiVersion | Status | Replacement | Migration |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for e in entries:
+            status = (
+                f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
+            )
+            lines.append(
+                f"| {_code(f'{e.filename}:{e.line}')} | {_cell(e.kind)} | {_cell(e.name or '')} | "
+                f"{_code(e.api_version)} | {status} | {_cell(e.replacement or 'none')} | "
+                f"{_cell(e.migration or 'manual')}{' (templated)' if e.templated else ''} |"
+            )
+        lines.append("")
+    lines += _findings(run)
+    return "\n".join(lines)
