@@ -67,6 +67,7 @@ class Document:
     api_version: str | None = None
     kind: str | None = None
     name: str | None = None
+    namespace: str | None = None
 
 
 @dataclass
@@ -418,6 +419,8 @@ def _classify(text: str, doc: Document) -> None:
         meta = doc.root.get("metadata")
         name = meta.get("name") if isinstance(meta, Mapping) else None
         doc.name = name.value if isinstance(name, Scalar) else None
+        namespace = meta.get("namespace") if isinstance(meta, Mapping) else None
+        doc.namespace = namespace.value if isinstance(namespace, Scalar) else None
     else:
         doc.api_version = _regex_field(body, "apiVersion")
         doc.kind = _regex_field(body, "kind")

@@ -50,7 +50,10 @@ MIGRATIONS = [
         component="kubeadm",
         fixer=True,
         summary="kubeadm configs: unknown fields (warnings; errors with --strict)",
-        codes={"K8SM-KADM-020": "warning: an unknown field in a kubeadm document (an error with --strict)"},
+        codes={
+            "K8SM-KADM-020": "warning: an unknown field in a kubeadm document (an error with --strict)",
+            "K8SM-GEN-006": "error: a duplicate key (reported by the core for every document)",
+        },
     )
     for api, kinds in KINDS.items()
 ]

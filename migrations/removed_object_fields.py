@@ -25,7 +25,7 @@ def body(obj: Mapping, ctx: Context) -> None:
             where = format_path(path)
             ctx.warn(
                 "K8SM-OBJ-001",
-                "metadata.clusterName was removed in 1.25 and is rejected by strict field validation; removed",
+                "metadata.clusterName was removed in 1.25 and strict field validation rejects it; removed",
                 node,
             )
             node.pop("clusterName")

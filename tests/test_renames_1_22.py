@@ -175,7 +175,6 @@ def test_noop_below_gate(case: str) -> None:
     [
         ("storage.k8s.io/v1beta1", "VolumeAttributesClass"),
         ("coordination.k8s.io/v1beta1", "LeaseCandidate"),
-        ("authentication.k8s.io/v1beta1", "SelfSubjectReview"),
         ("scheduling.k8s.io/v1beta1", "Workload"),
     ],
 )
