@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .engine import migrate_stream
-from .files import InputError, Loaded, iter_manifests, read_manifest, write_atomic
+from .files import InputError, Loaded, Skipped, iter_entries, read_manifest, write_atomic
 from .registry import Registry, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
@@ -120,9 +120,20 @@ def migrate_file(
     return outcome
 
 
+def skipped_outcome(skipped: Skipped) -> FileOutcome:
+    """A path that recursion reported instead of reading (a link out of the tree, an unreadable folder)."""
+    return FileOutcome(skipped.path, error=_input_error(skipped.path, skipped.reason))
+
+
 def migrate_paths(
     paths: Iterable[Path | str], *, in_place: bool = False, settings: Settings | None = None
 ) -> Iterator[FileOutcome]:
-    """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file."""
-    for path in iter_manifests([Path(p) for p in paths]):
-        yield migrate_file(path, in_place=in_place, settings=settings)
+    """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
+
+    A failure costs only its own file: every other file is still migrated (and written).
+    """
+    for entry in iter_entries([Path(p) for p in paths]):
+        if isinstance(entry, Skipped):
+            yield skipped_outcome(entry)
+        else:
+            yield migrate_file(entry, in_place=in_place, settings=settings)

@@ -12,6 +12,7 @@ change summaries, findings and the one-line summary go to stderr. Colour only on
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -20,9 +21,10 @@ from typing import Annotated, Any
 import typer
 
 from . import __version__
-from .api import FileOutcome, migrate_file
+from .api import FileOutcome, skipped_outcome
 from .engine import migrate_stream
-from .files import InputError, decode, iter_manifests, read_manifest
+from .files import InputError, Skipped, decode, iter_entries, read_manifest
+from .parallel import parallel_map, progress
 from .registry import Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import FileResult, Finding
@@ -231,25 +233,40 @@ def _read_stdin() -> bytes:
     return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
 
 
-def _files(raw: str) -> list[Path] | None:
-    """The files behind one PATH argument; None when it does not exist."""
+def _files(raw: str) -> list[Path | Skipped] | None:
+    """The files behind one PATH argument (and what recursion refused); None when it does not exist."""
     path = Path(raw)
     if not path.exists():
         return None
-    return list(iter_manifests([path]))
+    return list(iter_entries([path]))
 
 
-def _migrate(paths: list[str], settings: Settings, in_place: bool) -> list[FileOutcome]:
-    outcomes: list[FileOutcome] = []
+def _migrate(
+    paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep_text: bool = True
+) -> list[FileOutcome]:
+    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
+    todo: list[Path | Skipped | FileOutcome] = []
     for raw in paths:
         if raw == "-":
-            outcomes.append(_stdin_outcome(settings))
+            todo.append(_stdin_outcome(settings))
             continue
         files = _files(raw)
-        if files is None:
-            outcomes.append(_missing(raw))
-            continue
-        outcomes += [migrate_file(file, in_place=in_place, settings=settings) for file in files]
+        todo += [_missing(raw)] if files is None else files
+    work = [t for t in todo if isinstance(t, Path)]
+    done = iter(parallel_map(work, settings, in_place, jobs or os.cpu_count() or 1))
+    outcomes: list[FileOutcome] = []
+    with progress(len(work)) as advance:
+        for item in todo:
+            if isinstance(item, FileOutcome):
+                outcomes.append(item)
+            elif isinstance(item, Skipped):
+                outcomes.append(skipped_outcome(item))
+            else:
+                outcome = next(done)
+                if not keep_text and outcome.result is not None:
+                    outcome.result.slim()
+                outcomes.append(outcome)
+                advance()
     return outcomes
 
 
@@ -264,11 +281,14 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
 def _scan(paths: list[str], settings: Settings, run: Run) -> list[ScanEntry]:
     entries: list[ScanEntry] = []
     for raw in paths:
-        files = [Path("-")] if raw == "-" else _files(raw)
+        files: list[Path | Skipped] | None = [Path("-")] if raw == "-" else _files(raw)
         if files is None:
             run.outcomes.append(_missing(raw))
             continue
         for file in files:
+            if isinstance(file, Skipped):
+                run.outcomes.append(skipped_outcome(file))
+                continue
             name = "<stdin>" if raw == "-" else str(file)
             try:
                 text = decode(_read_stdin()) if raw == "-" else read_manifest(file).text
@@ -386,7 +406,7 @@ def diff(
         target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
     )
     run = _new_run("diff", settings, source)
-    run.outcomes = _migrate(paths, settings, in_place=False)
+    run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     if format is not Format.text:
         _emit(_report(run, format, "would change"), output)
@@ -432,7 +452,8 @@ def apply(
         target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
     )
     run = _new_run("apply", settings, source)
-    run.outcomes = _migrate(paths, settings, in_place=in_place)
+    keep = format is not Format.text or not (in_place or check)
+    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep_text=keep)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import jsonpatch
@@ -24,7 +25,7 @@ from .scalars import Data
 from .settings import Settings
 from .tree import Mapping, Node, Scalar, Sequence, TreeError
 from .versions import Window, lifecycle
-from .yamlio import BOM, Document, Stream, read_stream
+from .yamlio import BOM, EVERY, Document, Stream, directives, read_stream
 
 LIST_KIND = "List"
 
@@ -73,6 +74,28 @@ def plan(api_version: str, kind: str, settings: Settings, registry: Registry, wi
     return Plan(chain[: served[-1] + 1], None, passes)
 
 
+_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], Callable[[str], bool]] = {}
+
+
+def _wanted(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
+    """The raw-text pre-filter for these settings (built once: a run asks for it per file)."""
+    key = (id(registry), settings.only, settings.skip, window)
+    if key not in _WANTED:
+        if len(_WANTED) > 16:
+            _WANTED.clear()
+        _WANTED[key] = registry.wants(_enabled_in(settings, window))
+    return _WANTED[key]
+
+
+def _enabled_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
+    def enabled(m: Migration) -> bool:
+        if not settings.enabled(m.name, m.opt_in):
+            return False
+        return not m.fixer or m.removed is None or m.removed <= window.target
+
+    return enabled
+
+
 def _served(step: Migration, kind: str, window: Window) -> bool:
     target = lifecycle(step.to_api, kind)
     return window.serves(step.available, target.removed_in if target else None)
@@ -116,7 +139,7 @@ def migrate_stream(
     settings = settings or Settings()
     registry = registry or default_registry()
     window = settings.window
-    stream = read_stream(text)
+    stream = read_stream(text, wanted=_wanted(registry, settings, window))
     pieces: list[str] = []
     pos = 0
     result = FileResult(filename, text, text)
@@ -157,7 +180,7 @@ class _Siblings:
     def __call__(self) -> list[Sibling]:
         if self.data is None:
             self.data = []
-            for doc in read_stream(self.text).documents:
+            for doc in read_stream(self.text, wanted=EVERY).documents:
                 if doc.root is not None and not doc.templated:
                     try:
                         self.data.append((doc.api_version, doc.kind, doc.root.to_data()))
@@ -187,7 +210,8 @@ def _migrate_document(
         )
         return None
     if doc.problem is not None:
-        run.add("error", "K8SM-GEN-005", f"invalid YAML: {doc.problem.message}", doc.problem.line)
+        what = "invalid YAML" if doc.problem.code == "K8SM-GEN-005" else "cannot read the document"
+        run.add("error", doc.problem.code, f"{what}: {doc.problem.message}", doc.problem.line)
         return None
     if not stream.whole:
         # Pieces of a file that is not YAML as a whole may sit inside template control blocks:
@@ -208,9 +232,10 @@ def _migrate_document(
     objects, list_plan = _objects(root, doc, registry, settings, window)
     if not any(p.steps or p.passes for _obj, p in objects) and not (list_plan and list_plan.steps):
         return None
+    before: Data = None
     if any(p.steps for _obj, p in objects) or (list_plan and list_plan.steps):
         try:
-            root.to_data()  # an alias bomb is refused before any body walks it
+            before = root.to_data()  # and an alias bomb is refused before any body walks it
         except (TreeError, RecursionError) as exc:
             run.add("error", "K8SM-GEN-011", f"cannot read the document: {exc}")
             return None
@@ -241,15 +266,18 @@ def _migrate_document(
     if root.pristine():
         return None  # only checks ran
     new_text = Renderer(stream.text, detect_style(stream.text, root)).document(root)
-    after = _check_render(stream.text, root, new_text, run, settings)
+    lead = directives(stream.text, root.src.start if root.src else 0)  # %TAG handles, to read it alone
+    after = _check_render(stream.text, root, new_text, run, settings, lead)
     if after is None:
         return None
     _check_comments(stream.text[root.src.start : root.src.end] if root.src else "", new_text, run)
     doc_result.applied = applied
     doc_result.summary = notes
-    assert root.src is not None
-    original = read_stream(" " * root.src.col + stream.text[root.src.start : root.src.end]).documents
-    before = original[0].root.to_data() if original and original[0].root is not None else None
+    if before is None:  # only fixers ran: read the original back (rare, so not done up front)
+        assert root.src is not None
+        original_text = lead + " " * root.src.col + stream.text[root.src.start : root.src.end]
+        original = read_stream(original_text, wanted=EVERY).documents
+        before = original[0].root.to_data() if original and original[0].root is not None else None
     doc_result.patch = jsonpatch.make_patch(before, after).patch
     if isinstance(after, dict):
         doc_result.new_api_version = str(after.get("apiVersion"))
@@ -289,14 +317,16 @@ def _is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool
     return registry.step(api, element) is not None or lifecycle(api, kind) is not None
 
 
-def _check_render(text: str, root: Mapping, new_text: str, run: _DocRun, settings: Settings) -> Data | None:
+def _check_render(
+    text: str, root: Mapping, new_text: str, run: _DocRun, settings: Settings, lead: str = ""
+) -> Data | None:
     """Read the spliced text back; it must give exactly the edited tree's data."""
     assert root.src is not None
     problem = ""
     after: Data = None
     try:
         want = root.to_data()
-        reread = read_stream(" " * root.src.col + new_text).documents
+        reread = read_stream(lead + " " * root.src.col + new_text, wanted=EVERY).documents
         if len(reread) != 1 or reread[0].root is None:
             problem = "the edited document does not parse"
         else:

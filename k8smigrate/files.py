@@ -3,6 +3,12 @@
 A file that cannot be decoded is reported, never guessed at; a file is written through a
 temporary file in the same folder and a rename, keeps its mode, and is written only when
 its text changed and its bytes on disk are still those that were read.
+
+Symbolic links: a link given by name is followed, its target rewritten in place and the link
+kept. When a folder is recursed, links to folders are never entered, a link to a file inside
+the folder is skipped (its target is found under its own name), and a link to a file outside
+the folder is reported and neither read nor written: a run never leaves the trees it was
+given (give the target itself to migrate it). A folder that cannot be listed is reported.
 """
 
 from __future__ import annotations
@@ -22,6 +28,14 @@ class InputError(Exception):
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A path found while recursing that is reported instead of read (a link out, an unreadable folder)."""
+
+    path: Path
+    reason: str
+
+
+@dataclass(frozen=True)
 class Loaded:
     """A file's text with what is needed to write it back: its original bytes and line ending."""
 
@@ -31,20 +45,53 @@ class Loaded:
 
 
 def iter_manifests(paths: list[Path]) -> Iterator[Path]:
-    """Files given, and ``*.yaml``/``*.yml``/``*.json`` below given folders, sorted.
+    """Files given, and ``*.yaml``/``*.yml``/``*.json`` below given folders, sorted (see ``iter_entries``)."""
+    for entry in iter_entries(paths):
+        if isinstance(entry, Path):
+            yield entry
 
-    Links to files are followed (and rewritten in place, the link kept); links to folders
-    are not recursed into, so a run never leaves the trees it was given.
+
+def iter_entries(paths: list[Path]) -> Iterator[Path | Skipped]:
+    """Like ``iter_manifests``, with what recursion refused to read as ``Skipped`` entries, in order.
+
+    Links to folders are not recursed into; links to files are followed only when given by
+    name, so a run never leaves the trees it was given (module docstring).
     """
     for path in paths:
-        if path.is_dir():
-            found: list[Path] = []
-            for folder, dirs, files in os.walk(path, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") or d in (".", ".."))
-                found += [Path(folder, f) for f in files if f.endswith(SUFFIXES)]
-            yield from sorted(found)
-        else:
+        if not path.is_dir():
             yield path
+            continue
+        yield from sorted(_walk(path), key=lambda e: e.path if isinstance(e, Skipped) else e)
+
+
+def _walk(path: Path) -> list[Path | Skipped]:
+    found: list[Path | Skipped] = []
+    root = path.resolve()
+
+    def unlistable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else path
+        found.append(Skipped(where, f"cannot read folder: {exc.strerror or exc}"))
+
+    for folder, dirs, files in os.walk(path, onerror=unlistable, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if name.endswith(SUFFIXES):
+                entry = _entry(Path(folder, name), root)
+                if entry is not None:
+                    found.append(entry)
+    return found
+
+
+def _entry(file: Path, root: Path) -> Path | Skipped | None:
+    """A file found below ``root``: itself, None for a link into the tree, Skipped for a link out of it."""
+    if not file.is_symlink():
+        return file
+    target = file.resolve()
+    if not target.exists():
+        return file  # a dangling link: reading it reports the missing target
+    if target.is_relative_to(root):
+        return None
+    return Skipped(file, f"symbolic link to {target}, outside {root}; not followed (give the target to migrate it)")
 
 
 def read_manifest(path: Path) -> Loaded:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -35,6 +36,8 @@ Body = Callable[["Mapping", "Context"], None]
 
 ANY = "*"
 """Kind and apiVersion of a fixer that applies to every object."""
+
+_API_VALUE = re.compile(r"""["']?apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
 
 
 class RegistryError(Exception):
@@ -69,6 +72,9 @@ class Migration:
     doc: str = ""
     opt_in: bool = False
     """Runs only when named in ``--only`` (a fixer the user must ask for)."""
+    trigger: str = ""
+    """For a fixer: text that must appear in a document for it to matter (the field or
+    annotation it fixes); documents without it are never parsed for this fixer."""
     fixer: bool = False
     """Not a version step: a pass over every document of ``from_api`` (``to_api`` is the same API)
     that runs before the version chain, whatever the window; a check is a fixer that only reports."""
@@ -127,7 +133,27 @@ class Registry:
 
     def source_apis(self) -> frozenset[str]:
         """Every apiVersion some migration accepts: the raw-text pre-filter uses this."""
-        return frozenset(m.from_api for m in self.migrations)
+        return frozenset(m.from_api for m in self.migrations if m.from_api != ANY)
+
+    def wants(self, enabled: Callable[[Migration], bool]) -> Callable[[str], bool]:
+        """A predicate over a document's raw text: could any enabled migration need its tree?
+
+        True when the text names an apiVersion some enabled step accepts, or holds the
+        ``trigger`` of an enabled fixer (a fixer without one wants every document of its
+        apiVersion; one for every object without one wants all documents).
+        """
+        active = [m for m in self.migrations if enabled(m)]
+        apis = frozenset(m.from_api for m in active if m.from_api != ANY and not (m.fixer and m.trigger))
+        triggers = sorted({m.trigger for m in active if m.fixer and (m.trigger or m.from_api == ANY)})
+        if "" in triggers:
+            return lambda _piece: True
+
+        def wanted(piece: str) -> bool:
+            if any(t in piece for t in triggers):
+                return True
+            return any(api in apis for api in _API_VALUE.findall(piece))
+
+        return wanted
 
 
 def validate(migrations: Iterable[Migration]) -> None:

@@ -90,14 +90,26 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     documents: list[DocumentResult] = field(default_factory=list)
 
+    _slim: tuple[bool, str] | None = field(default=None, repr=False, compare=False)
+
     @property
     def changed(self) -> bool:
+        if self._slim is not None:
+            return self._slim[0]
         return self.text != self.original
+
+    def slim(self) -> None:
+        """Keep whether it changed and its diff, drop both texts: memory stays bounded by one file."""
+        if self._slim is None:
+            self._slim = (self.changed, self.diff)
+            self.text = self.original = ""
 
     @property
     def diff(self) -> str:
         from .report import unified_diff
 
+        if self._slim is not None:
+            return self._slim[1]
         return unified_diff(self.original, self.text, self.filename)
 
     @property

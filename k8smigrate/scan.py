@@ -7,6 +7,7 @@ table, saying for each whether k8smigrate can migrate it inside the window.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -81,7 +82,10 @@ def scan_stream(
     """The documents on deprecated or removed APIs; invalid YAML and duplicate keys go to ``problems``."""
     window = settings.window
     out: list[ScanEntry] = []
-    for doc in read_stream(text).documents:
+    def wanted(piece: str) -> bool:  # a tree only for documents on a table API (name, namespace)
+        return any(lifecycle(api, kind) for api, kind in _api_kinds(piece))
+
+    for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:
             problems += _problems(doc, filename)
         api, kind = doc.api_version, doc.kind
@@ -133,3 +137,12 @@ def _problems(doc: Document, filename: str) -> list[Finding]:
         message = f"{dup.message} (also on line {dup.other_line})"
         found.append(Finding("error", "K8SM-GEN-006", message, None, filename, doc.index, dup.line))
     return found
+
+
+_API = re.compile(r"""["']?apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
+_KIND = re.compile(r"""["']?kind["']?[ \t]*:[ \t]*["']?(\w+)""")
+
+
+def _api_kinds(piece: str) -> list[tuple[str, str]]:
+    """Every (apiVersion, kind) pair a document's text could mean (List items included)."""
+    return [(api, kind) for api in set(_API.findall(piece)) for kind in set(_KIND.findall(piece))]

@@ -14,12 +14,17 @@ from __future__ import annotations
 import bisect
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
 from ruamel.yaml import YAML
+
+try:  # libyaml through ruamel.yaml.clib: the same events and marks, at C speed
+    from _ruamel_yaml import CParser
+except ImportError:  # pragma: no cover - a Python without the C extension
+    CParser = None
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
@@ -41,6 +46,8 @@ BOM = "\ufeff"
 TEMPLATE_MARKERS = re.compile(r"\{\{|\{%|\{#")
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 MAX_DEPTH = 500
+_PARSE_ERRORS = (YAMLError, RecursionError, ValueError, AssertionError)
+"""What reading a stream may raise: ruamel asserts on some directives (``%YAML 1.3``)."""
 
 
 @dataclass
@@ -50,6 +57,8 @@ class Problem:
     message: str
     line: int
     other_line: int | None = None
+    code: str = "K8SM-GEN-005"
+    """K8SM-GEN-005 for invalid YAML; K8SM-GEN-011 for valid YAML this tool does not read."""
 
 
 @dataclass
@@ -107,19 +116,115 @@ def column_of(text: str, index: int) -> int:
     return index - (text.rfind("\n", 0, index) + 1)
 
 
-def read_stream(text: str) -> Stream:
-    """Split ``text`` into documents and build the tree of every document that parses."""
+def EVERY(_piece: str) -> bool:
+    """A ``wanted`` predicate that builds the tree of every document (at libyaml speed)."""
+    return True
+
+
+def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Stream:
+    """Split ``text`` into documents and build the tree of every document that parses.
+
+    With ``wanted``, a predicate over a document's raw text, only the documents it accepts
+    (and those with template markers, to classify them) get a tree: the stream is checked
+    by libyaml at C speed, cut at its column-0 document markers, and the wanted pieces are
+    parsed on their own. The others keep ``root=None`` and what a look at their text says
+    (apiVersion, kind). Without libyaml, or when the fast reading disagrees with itself, the
+    whole stream is parsed as below.
+    """
     bom = text.startswith(BOM)
     body = text[1:] if bom else text
+    if wanted is not None and CParser is not None:
+        fast = _read_fast(body, wanted)
+        if fast is not None:
+            return Stream(body, bom, fast, True)
     whole = True
     try:
         documents = list(_parse(body, 0, 0))
-    except (YAMLError, RecursionError, ValueError):
+    except _PARSE_ERRORS:
         documents = _parse_pieces(body)
         whole = False
     for doc in documents:
         _classify(body, doc)
     return Stream(body, bom, documents, whole)
+
+
+def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | None:
+    """The documents of a stream that libyaml accepts, trees only where wanted; None to fall back."""
+    assert CParser is not None
+    try:
+        parser = CParser(text)
+        try:
+            parser.raw_parse()
+        finally:
+            parser.dispose()
+    except Exception:  # any complaint: the careful path reports it precisely
+        return None
+    documents: list[Document] = []
+    for start, end, content in _pieces(text):
+        index = len(documents)
+        piece = text[start:end]
+        if wanted(piece) or TEMPLATE_MARKERS.search(piece):
+            try:
+                found = list(_parse(text[:end], start, index, fast=True))
+            except _PARSE_ERRORS:
+                return None
+            if len(found) != 1:
+                return None
+            doc = found[0]
+        else:
+            doc = Document(index, start, end, line_of(text, content))
+        _classify(text, doc)
+        documents.append(doc)
+    return documents
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
+    """(start, end, first content index) of every document, cut at column-0 markers.
+
+    A ``---`` line always starts a document (YAML forbids it inside any scalar); text before
+    the first marker, or after a ``...``, is a document only when it has content. Directive
+    lines stay with the ``---`` they precede.
+    """
+    marks = [(m.start(), m.group(0)) for m in _DOC_MARKER.finditer(text)]
+    cuts: list[tuple[int, bool]] = [(0, False)]
+    for pos, marker in marks:
+        if marker == "---":
+            pos = _directives_start(text, pos)
+        cuts.append((pos, marker == "---"))
+    bounds = [*cuts, (len(text), False)]
+    for (start, explicit), (end, _next) in pairwise(bounds):
+        content = _first_content(text, start, end, explicit)
+        if explicit or content is not None:
+            yield start, end, content if content is not None else start
+
+
+def _directives_start(text: str, pos: int) -> int:
+    """Move a cut before the ``%`` directive lines that belong to the ``---`` at ``pos``."""
+    while pos > 0:
+        prev = text.rfind("\n", 0, pos - 1) + 1
+        if not text.startswith("%", prev):
+            break
+        pos = prev
+    return pos
+
+
+def _first_content(text: str, start: int, end: int, explicit: bool) -> int | None:
+    """Index of the first line that is not blank, a comment, a directive or a marker."""
+    pos = start
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        stop = end if nl < 0 else nl
+        line = text[pos:stop].strip()
+        if line.startswith("---") and explicit:
+            rest = line[3:].strip()
+            if rest and not rest.startswith("#"):
+                return pos
+        elif line and not line.startswith(("#", "%", "...")):
+            return pos
+        if nl < 0:
+            break
+        pos = nl + 1
+    return None
 
 
 def _parse_pieces(text: str) -> list[Document]:
@@ -137,8 +242,9 @@ def _parse_pieces(text: str) -> list[Document]:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + line_of(text, start) if mark is not None else line_of(text, start)
             found = [Document(index, start, end, line_of(text, start), problem=Problem(_message(exc), line))]
-        except (YAMLError, RecursionError, ValueError) as exc:
-            found = [Document(index, start, end, line_of(text, start), problem=Problem(str(exc), 1))]
+        except Exception as exc:  # never let one piece stop the file: it becomes a finding
+            line = line_of(text, start)
+            found = [Document(index, start, end, line, problem=Problem(f"{type(exc).__name__}: {exc}", line))]
         for doc in found:
             doc.index = len(documents)
             documents.append(doc)
@@ -158,10 +264,12 @@ def _message(exc: MarkedYAMLError) -> str:
     return ", ".join(str(p) for p in parts) or "invalid YAML"
 
 
-def _parse(text: str, offset: int, first_index: int, require_start: int | None = None) -> Iterator[Document]:
+def _parse(
+    text: str, offset: int, first_index: int, require_start: int | None = None, fast: bool = False
+) -> Iterator[Document]:
     """Documents of ``text`` (or, for a piece, of ``text[offset:]`` with indices into ``text``)."""
     source = text[offset:] if offset else text
-    events = YAML(typ="rt").parse(io.StringIO(source))
+    events = _c_events(source) if fast and CParser is not None else YAML(typ="rt").parse(io.StringIO(source))
     builder = _Builder(text, offset)
     index = first_index
     doc: Document | None = None
@@ -178,15 +286,41 @@ def _parse(text: str, offset: int, first_index: int, require_start: int | None =
         if isinstance(event, DocumentEndEvent):
             assert doc is not None
             doc.end = event.end_mark.index + offset
-            doc.root = builder.root
+            doc.root = builder.root if builder.problem is None else None
+            doc.problem = builder.problem
             doc.duplicates = builder.duplicates
-            if builder.root is not None and builder.root.src is not None:
-                doc.line = line_of(text, builder.root.src.start)
+            if doc.root is not None and doc.root.src is not None:
+                doc.line = line_of(text, doc.root.src.start)
             yield doc
             index += 1
             doc = None
             continue
         builder.feed(event, stack)
+
+
+def _c_events(source: str) -> Iterator[Any]:
+    """libyaml's events for ``source`` (same classes and marks as ruamel's own parser)."""
+    assert CParser is not None
+    parser = CParser(source)
+    try:
+        while True:
+            event = parser.get_event()
+            yield event
+            if isinstance(event, StreamEndEvent):
+                return
+    finally:
+        parser.dispose()
+
+
+class _Unsupported(Exception):
+    """Valid YAML that the tree cannot hold (complex or explicit keys, deep nesting): one document's problem."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+_EXPLICIT_KEY_LINE = re.compile(r"^[ \t]*(?:-[ \t]+)*\?[ \t]*(?:#.*)?$")
 
 
 class _Builder:
@@ -198,21 +332,32 @@ class _Builder:
         self.root: Node | None = None
         self.duplicates: list[Problem] = []
         self.anchors: dict[str, Node] = {}
+        self.problem: Problem | None = None
 
     def reset(self) -> None:
         self.root = None
         self.duplicates = []
         self.anchors = {}
+        self.problem = None
 
     def feed(self, event: Any, stack: list[Any]) -> None:
+        """Build from one event; a construct the tree cannot hold stops this document only."""
+        if self.problem is not None:
+            return  # the rest of the document is skipped; the parser still checks its syntax
+        try:
+            self._feed(event, stack)
+        except _Unsupported as exc:
+            self.problem = Problem(f"{exc}; the document is left unchanged", exc.line, code="K8SM-GEN-011")
+
+    def _feed(self, event: Any, stack: list[Any]) -> None:
         if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
             done, _pending = stack.pop()
             self._finish(done, event)
             self._attach(done, stack)
             return
-        if len(stack) > MAX_DEPTH:
-            raise ValueError(f"nesting deeper than {MAX_DEPTH} levels")
         start = event.start_mark.index + self.offset
+        if len(stack) > MAX_DEPTH:
+            raise _Unsupported(f"nesting deeper than {MAX_DEPTH} levels", line_of(self.text, start))
         if isinstance(event, MappingStartEvent):
             m = Mapping(flow=bool(event.flow_style))
             m.src = Source(start, start, 0)
@@ -231,8 +376,9 @@ class _Builder:
             node = Alias(str(event.anchor), self.anchors.get(str(event.anchor)))
         else:
             assert isinstance(event, ScalarEvent)
-            node = Scalar(str(event.value), event.style, event.tag if event.tag not in (None, "!") else None)
-            if event.value == "" and event.style is None and start == end:
+            style = event.style or None  # libyaml says "" for plain
+            node = Scalar(str(event.value), style, event.tag if event.tag not in (None, "!") else None)
+            if event.value == "" and style is None and start == end:
                 start = end = -1  # an empty value: placed after its key's colon below
         node.anchor = None if isinstance(node, Alias) else event.anchor
         if node.anchor:
@@ -257,16 +403,22 @@ class _Builder:
         if isinstance(parent, Sequence):
             parent.items.append(Item(node))
         elif pending is None:
+            line = node.line or self._line_of_collection(stack)
             if not isinstance(node, Scalar):
-                raise ValueError(f"line {node.line}: complex mapping keys are not supported")
+                raise _Unsupported("complex mapping keys (a collection or alias as key) are not supported", line)
+            if node.src is None or node.src.start < 0 or self._explicit_key(node.src.start):
+                raise _Unsupported("explicit '? key' mapping keys are not supported", line)
             stack[-1][1] = node
         else:
             assert isinstance(parent, Mapping)
             key: Scalar = pending
             if node.src is not None and node.src.start < 0:
-                colon = self.text.index(":", key.src.end if key.src else 0)
-                node.src = Source(colon + 1, colon + 1, 0)
-                node.line = key.line
+                colon = self._colon_after(key)
+                if colon >= 0:
+                    node.src = Source(colon + 1, colon + 1, 0)
+                    node.line = key.line
+                elif not parent.flow:  # a flow entry without a value ({a, b}) is placed in _finish_flow
+                    raise _Unsupported("a mapping key without ':'", key.line)
             for e in parent.entries:
                 if e.name == key.value:
                     self.duplicates.append(
@@ -274,6 +426,32 @@ class _Builder:
                     )
             parent.entries.append(Entry(key, node))
             stack[-1][1] = None
+
+    def _line_of_collection(self, stack: list[Any]) -> int:
+        parent = stack[-1][0]
+        return line_of(self.text, parent.src.start) if parent.src is not None else 0
+
+    def _explicit_key(self, start: int) -> bool:
+        """True when a key is written after a ``?`` indicator, on its line or alone on the line above."""
+        text = self.text
+        i = start
+        while i > 0 and text[i - 1] in " \t":
+            i -= 1
+        if i > 0 and text[i - 1] == "?" and (i == 1 or text[i - 2] in " \t\n\r{,["):
+            return True
+        if i == 0 or text[i - 1] != "\n":
+            return False
+        above = text[text.rfind("\n", 0, i - 1) + 1 : i - 1].rstrip("\r")
+        return bool(_EXPLICIT_KEY_LINE.match(above))
+
+    def _colon_after(self, key: Scalar) -> int:
+        """The ``:`` indicator right after a key (spaces allowed), or -1."""
+        if key.src is None:
+            return -1
+        i, text = key.src.end, self.text
+        while i < len(text) and text[i] in " \t":
+            i += 1
+        return i if i < len(text) and text[i] == ":" else -1
 
     def _finish(self, node: Node, event: Any) -> None:
         """Fix the span of a finished collection and record where each entry or item stands."""
@@ -453,6 +631,28 @@ def _markers_inside_safe_scalars(text: str, doc: Document) -> bool:
         if not any(a <= m.start() < b for a, b in spans):
             return False
     return True
+
+
+def directives(text: str, start: int) -> str:
+    """The ``%`` directive lines above a document's root at ``start``, with a ``---`` after them.
+
+    A root's own text does not parse without them when it uses a ``%TAG`` handle, so a root
+    read back alone is prefixed with this ("" when there are none). Walks up over blank,
+    comment and marker lines only: bounded by the document's head, never the whole file.
+    """
+    found: list[str] = []
+    end = start
+    while end > 0:
+        begin = text.rfind("\n", 0, end - 1) + 1
+        line = text[begin:end]
+        stripped = line.strip()
+        marker = _DOC_MARKER.match(stripped) is not None
+        if stripped.startswith("%"):
+            found.append(line.rstrip("\r\n") + "\n")
+        elif (marker and found) or (stripped and not marker and not stripped.startswith("#")):
+            break  # the previous document's marker, or content: no more directives above
+        end = begin
+    return "".join(reversed(found)) + "---\n" if found else ""
 
 
 def parse_error_line(text: str) -> int:

@@ -40,6 +40,7 @@ MIGRATION = Migration(
     removed_in="1.25",
     body=body,
     fixer=True,
+    trigger="clusterName",
     summary="metadata.clusterName removed for targets from 1.25",
     codes={"K8SM-OBJ-001": "warning: metadata.clusterName removed (gone from the API in 1.25)"},
 )

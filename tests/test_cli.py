@@ -317,8 +317,10 @@ def test_scan_stdin() -> None:
         pytest.param(
             b"a: caf\xe9\n", "invalid.yaml:1: error K8SM-GEN-013 not UTF-8 (byte 0xe9)", id="latin-1"
         ),
-        pytest.param(
-            "a: 1\na: 2\n", "invalid.yaml:2: error K8SM-GEN-006 duplicate key 'a'", id="duplicate-key"
+        pytest.param(  # duplicate keys are looked for where a migration would read the document
+            "apiVersion: extensions/v1beta1\nkind: Ingress\nspec: {}\nspec: {}\n",
+            "invalid.yaml:4: error K8SM-GEN-006 duplicate key 'spec'",
+            id="duplicate-key",
         ),
     ],
 )

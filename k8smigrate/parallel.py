@@ -1,0 +1,62 @@
+"""Spreading files over processes, and a progress bar for long runs on a terminal.
+
+Results come back in input order, so a parallel run prints exactly what a serial one does;
+each worker holds one file at a time, so memory follows the largest file, not the repository.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from .api import FileOutcome, migrate_file
+from .settings import Settings
+
+SERIAL_BELOW = 16
+"""Fewer files than this are done in-process: starting workers would cost more than it saves."""
+
+
+def _one(job: tuple[Path, Settings, bool]) -> FileOutcome:
+    path, settings, in_place = job
+    return migrate_file(path, in_place=in_place, settings=settings)
+
+
+def parallel_map(paths: list[Path], settings: Settings, in_place: bool, jobs: int) -> Iterator[FileOutcome]:
+    """``migrate_file`` over ``paths`` with ``jobs`` processes, yielding outcomes in order."""
+    jobs_list = [(p, settings, in_place) for p in paths]
+    if jobs <= 1 or len(paths) < SERIAL_BELOW:
+        yield from map(_one, jobs_list)
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(32, len(paths) // (jobs * 8)))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        yield from pool.map(_one, jobs_list, chunksize=chunk)
+
+
+PROGRESS_FROM = 50
+"""Runs over at least this many files show a progress bar (on a terminal only)."""
+
+
+@contextmanager
+def progress(total: int) -> Iterator[Callable[[], None]]:
+    """A callback that advances a progress bar on stderr; silent when stderr is not a terminal."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=None,
+    ) as bar:
+        task = bar.add_task("migrating", total=total)
+        yield lambda: bar.advance(task)
