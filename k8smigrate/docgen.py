@@ -22,10 +22,9 @@ def _section(group: list[Migration]) -> list[str]:
         if m.fixer:
             rows.append(f"| {', '.join(m.kinds)} | {m.from_api} | (same) | - | - | applies from {removed} |")
         else:
-            rows.append(
-                f"| {', '.join(m.kinds)} | `{m.from_api}` | `{m.to_api}` | {m.available_in} | {deprecated} | {removed} |"
-            )
-    out += rows + [""]
+            kinds = ", ".join(m.kinds)
+            rows.append(f"| {kinds} | `{m.from_api}` | `{m.to_api}` | {m.available_in} | {deprecated} | {removed} |")
+    out += [*rows, ""]
     flags = [f for f, on in (("component: " + first.component, first.component != "kubernetes"),
                              ("opt-in: runs only with `--only`", first.opt_in),
                              ("fixer: runs on every matching document, whatever its version", first.fixer)) if on]

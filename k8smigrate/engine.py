@@ -25,7 +25,7 @@ from .scalars import Data
 from .settings import Settings
 from .tree import Mapping, Node, Scalar, Sequence, TreeError
 from .versions import Window, lifecycle
-from .yamlio import BOM, EVERY, Document, Stream, directives, read_stream
+from .yamlio import BOM, EVERY, Document, Stream, directives, read_data, read_stream
 
 LIST_KIND = "List"
 
@@ -326,15 +326,15 @@ def _check_render(
     after: Data = None
     try:
         want = root.to_data()
-        reread = read_stream(lead + " " * root.src.col + new_text, wanted=EVERY).documents
-        if len(reread) != 1 or reread[0].root is None:
-            problem = "the edited document does not parse"
+        reread = read_data(lead + " " * root.src.col + new_text)
+        if len(reread) != 1:
+            problem = "the edited document does not read back as one document"
         else:
-            after = reread[0].root.to_data()
+            after = reread[0]
             if after != want:
                 problem = "the edited document does not read back as intended"
-    except (TreeError, RecursionError) as exc:
-        problem = str(exc)
+    except (TreeError, RecursionError, ValueError) as exc:
+        problem = f"the edited document does not parse: {exc}"
     if problem:
         if settings.raise_errors:
             raise RenderCheckError(problem)
