@@ -264,7 +264,7 @@ def _migrate(
             else:
                 outcome = next(done)
                 if not keep_text and outcome.result is not None:
-                    outcome.result.slim()
+                    outcome.result.slim(keep_diff=False)
                 outcomes.append(outcome)
                 advance()
     return outcomes

@@ -360,8 +360,19 @@ def _comments(text: str) -> Counter[str]:
 
 
 def _check_comments(old: str, new: str, run: _DocRun) -> None:
+    if "#" not in old:
+        return
     for comment in _comments(old) - _comments(new):
         run.add("warning", "K8SM-GEN-004", f"comment dropped with a removed field: {comment}")
+
+
+def _full_chain(api: str, kind: str, registry: Registry) -> list[Migration]:
+    """Every step from ``api`` on, enabled or not."""
+    chain: list[Migration] = []
+    while (step := registry.step(api, kind)) is not None and step not in chain:
+        chain.append(step)
+        api = step.to_api
+    return chain
 
 
 def _check_lifecycle(
@@ -382,9 +393,10 @@ def _check_lifecycle(
         return
     element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
     step = registry.step(api, element)
+    disabled = [s.name for s in _full_chain(api, element, registry) if not settings.enabled(s.name, s.opt_in)]
     if life.removed_in is not None and life.removed_in <= window.target:
-        if step is not None and not settings.enabled(step.name, step.opt_in):
-            why = f"migration {step.name} is disabled"
+        if disabled:
+            why = f"migration {disabled[0]} is disabled"
         elif step is not None and plan(api, element, settings, registry, window).steps:
             why = f"left in place (templated or not YAML as a whole); {step.name} migrates it once rendered"
         elif step is not None:

@@ -27,12 +27,18 @@ class Style:
     json: bool = False
 
 
+STYLE_SAMPLE = 400
+"""Nodes looked at to learn a document's layout: enough to outvote oddities, bounded for huge CRDs."""
+
+
 def detect_style(text: str, root: Node) -> Style:
     """Read the layout conventions of a document from its own tree."""
     steps: Counter[int] = Counter()
     offsets: Counter[int] = Counter()
     quotes: Counter[str] = Counter()
-    for _path, node in walk(root):
+    for seen, (_path, node) in enumerate(walk(root)):
+        if seen >= STYLE_SAMPLE:
+            break
         if isinstance(node, Mapping) and not node.flow and node.src is not None:
             for e in node.entries:
                 child = e.value

@@ -98,10 +98,10 @@ class FileResult:
             return self._slim[0]
         return self.text != self.original
 
-    def slim(self) -> None:
-        """Keep whether it changed and its diff, drop both texts: memory stays bounded by one file."""
+    def slim(self, keep_diff: bool = True) -> None:
+        """Keep whether it changed (and its diff), drop both texts: memory stays bounded by one file."""
         if self._slim is None:
-            self._slim = (self.changed, self.diff)
+            self._slim = (self.changed, self.diff if keep_diff else "")
             self.text = self.original = ""
 
     @property

@@ -1,0 +1,96 @@
+"""Spec: the chain walk, its window gating, and the lifecycle findings (DESIGN.md "Versions")."""
+
+from __future__ import annotations
+
+import pytest
+
+from k8smigrate import migrate_text
+from tests.helpers import codes
+
+INGRESS = "apiVersion: extensions/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n"
+PSP = "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: p\n"
+
+
+def api_of(text: str) -> str:
+    return text.splitlines()[0].split(": ")[1]
+
+
+@pytest.mark.parametrize(
+    ("target", "minimum", "expected"),
+    [
+        ("1.13", None, "extensions/v1beta1"),  # networking.k8s.io/v1beta1 arrives in 1.14
+        ("1.16", None, "networking.k8s.io/v1beta1"),
+        ("1.19", "1.16", "networking.k8s.io/v1beta1"),  # v1 is not served by 1.16..1.18
+        ("1.19", None, "networking.k8s.io/v1"),
+        ("1.22", None, "networking.k8s.io/v1"),  # the intermediate version is gone: only a stage
+        ("1.29", "1.19", "networking.k8s.io/v1"),
+    ],
+)
+def test_the_chain_stops_at_the_newest_api_the_whole_window_serves(
+    target: str, minimum: str | None, expected: str
+) -> None:
+    result = migrate_text(INGRESS, target_version=target, min_version=minimum)
+    assert api_of(result.text) == expected
+
+
+def test_removed_with_replacement_unavailable_in_the_window_is_an_error() -> None:
+    result = migrate_text(INGRESS, target_version="1.22", min_version="1.13")
+    assert result.text == INGRESS
+    assert "K8SM-GEN-009" in codes(result, "error")
+
+
+def test_removed_without_replacement_is_an_error() -> None:
+    result = migrate_text(PSP, target_version="1.25")
+    assert result.text == PSP
+    assert codes(result, "error") == ["K8SM-GEN-007"]
+
+
+def test_deprecated_at_the_target_is_a_warning_below_removal() -> None:
+    assert codes(migrate_text(PSP, target_version="1.22"), "warning") == ["K8SM-GEN-008"]
+
+
+def test_skip_leaves_the_document_and_says_why() -> None:
+    result = migrate_text(INGRESS, target_version="1.22", skip=["ingress_networking_v1beta1"])
+    assert api_of(result.text) == "extensions/v1beta1"
+    assert any("disabled" in f.message for f in result.findings if f.code == "K8SM-GEN-007")
+
+
+def test_only_runs_the_named_steps() -> None:
+    result = migrate_text(INGRESS, target_version="1.19", only=["ingress_extensions_v1beta1"])
+    assert api_of(result.text) == "networking.k8s.io/v1beta1"
+
+
+def test_false_friends_keyed_on_kind_stay_untouched() -> None:
+    vap = "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: p\n"
+    result = migrate_text(vap, target_version="1.29")
+    assert result.text == vap
+    assert codes(result) == []
+
+
+def test_findings_carry_file_document_line_and_path() -> None:
+    ingress = INGRESS.replace("spec:\n", "spec:\n  rules:\n  - http:\n      paths:\n      - backend: {serviceName: a, servicePort: 80}\n")
+    text = "apiVersion: v1\nkind: ConfigMap\n---\n" + ingress
+    result = migrate_text(text, target_version="1.22", filename="x.yaml")
+    (finding,) = [f for f in result.findings if f.code == "K8SM-ING-001"]
+    assert (finding.filename, finding.document, finding.line) == ("x.yaml", 1, 10)
+    assert finding.path == "spec.rules[0].http.paths[0].pathType"
+    assert finding.migration == "ingress_networking_v1beta1" and finding.level == "info"
+    doc = result.documents[1]
+    assert doc.applied == ["ingress_extensions_v1beta1", "ingress_networking_v1beta1"]
+    assert {op["path"] for op in doc.patch} >= {"/apiVersion", "/spec/backend", "/spec/defaultBackend"}
+
+
+def test_the_patch_turns_the_old_document_into_the_new_one() -> None:
+    import jsonpatch
+    import yaml
+
+    result = migrate_text(INGRESS, target_version="1.22")
+    old, new = yaml.safe_load(INGRESS), yaml.safe_load(result.text)
+    assert jsonpatch.apply_patch(old, result.documents[0].patch) == new
+
+
+def test_a_bad_target_is_a_usage_error() -> None:
+    from k8smigrate.settings import SettingsError
+
+    with pytest.raises(SettingsError):
+        migrate_text(INGRESS, target_version="1.20", min_version="1.22")
