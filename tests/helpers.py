@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 import kubernetes_validate
+from deepdiff import DeepDiff
 import yaml
 
 import k8smigrate
@@ -40,7 +41,7 @@ def check_noop(text: str, **kwargs: Any) -> FileResult:
 
 def check_transformed(before: str, after: str, **kwargs: Any) -> FileResult:
     result = run(before, **kwargs)
-    assert result.text == dedent(after)
+    assert result.text == dedent(after), data_diff(dedent(after), result.text)
     again = k8smigrate.migrate_text(result.text, **{k: v for k, v in kwargs.items() if k != "filename"}
                                     | {"target_version": kwargs.get("target_version", "1.29")})
     assert again.text == result.text, "a second run changed the output"
@@ -63,3 +64,12 @@ def validate(text: str, version: str = VALIDATE_VERSION) -> None:
                 kubernetes_validate.validate(item, version, strict=True)
         elif obj.get("kind"):
             kubernetes_validate.validate(obj, version, strict=True)
+
+
+def data_diff(expected: str, got: str) -> str:
+    """What differs between two streams as data (DeepDiff), to read beside the text diff."""
+    try:
+        want, have = list(yaml.safe_load_all(expected)), list(yaml.safe_load_all(got))
+    except yaml.YAMLError as exc:
+        return f"output does not parse: {exc}"
+    return DeepDiff(want, have, verbose_level=2).pretty() or "same data, different text"
