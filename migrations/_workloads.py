@@ -161,6 +161,18 @@ def _move_before(mapping: Mapping, key: str, before: str) -> None:
         mapping.insert(entry, before=before)
 
 
+def deployment_spec(obj: Mapping, ctx: Context) -> Mapping | None:
+    """The spec of an extensions/apps v1beta1 Deployment once its selector is explicit and
+    ``rollbackTo`` (which apps/v1 does not have) is gone; None when there is nothing to do."""
+    default_selector(obj, ctx)
+    spec = obj.mapping("spec")
+    if spec is None or ctx.failed:
+        return None
+    message = "spec.rollbackTo dropped: apps/v1 has no such field; use `kubectl rollout undo`"
+    drop(spec, "rollbackTo", "warning", "K8SM-APPS-010", message, ctx)
+    return spec
+
+
 def drop(spec: Mapping, key: str, level: Level, code: str, message: str, ctx: Context) -> None:
     """Remove a field the target API does not have, with a finding at ``level``."""
     node = spec.get(key)

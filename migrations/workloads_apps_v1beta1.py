@@ -24,7 +24,7 @@ from k8smigrate.context import Context
 from k8smigrate.registry import Migration
 from k8smigrate.tree import Mapping
 
-from ._workloads import CODES, default_selector, drop, pin_path
+from ._workloads import CODES, default_selector, deployment_spec, pin_path
 
 BASE = Migration(
     kinds=(),
@@ -38,18 +38,9 @@ BASE = Migration(
 
 
 def deployment(obj: Mapping, ctx: Context) -> None:
-    default_selector(obj, ctx)
-    spec = obj.mapping("spec")
-    if spec is None or ctx.failed:
+    spec = deployment_spec(obj, ctx)
+    if spec is None:
         return
-    drop(
-        spec,
-        "rollbackTo",
-        "warning",
-        "K8SM-APPS-010",
-        "spec.rollbackTo dropped: apps/v1 has no such field; use `kubectl rollout undo`",
-        ctx,
-    )
     pin_path(
         ctx,
         spec,

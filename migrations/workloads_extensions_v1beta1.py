@@ -30,7 +30,7 @@ from k8smigrate.context import Context
 from k8smigrate.registry import Migration
 from k8smigrate.tree import Mapping
 
-from ._workloads import CODES, MAX_INT32, default_selector, drop, pin_path
+from ._workloads import CODES, MAX_INT32, default_selector, deployment_spec, drop, pin_path
 
 BASE = Migration(
     kinds=(),
@@ -44,18 +44,9 @@ BASE = Migration(
 
 
 def deployment(obj: Mapping, ctx: Context) -> None:
-    default_selector(obj, ctx)
-    spec = obj.mapping("spec")
-    if spec is None or ctx.failed:
+    spec = deployment_spec(obj, ctx)
+    if spec is None:
         return
-    drop(
-        spec,
-        "rollbackTo",
-        "warning",
-        "K8SM-APPS-010",
-        "spec.rollbackTo dropped: apps/v1 has no such field; use `kubectl rollout undo`",
-        ctx,
-    )
     strategy = spec.mapping("strategy")
     kind = strategy.data("type") if strategy is not None else None
     if kind in (None, "RollingUpdate"):
