@@ -91,8 +91,9 @@ def is_ambiguous(text: str) -> bool:
         return True
     if _TIMESTAMP_RE.match(text):
         return True
-    # Also quote what YAML 1.2 readers (ruamel, kubectl's newer decoders) would not read as a string.
-    return text.lower() in {"true", "false", "null", "yes", "no", "on", "off"}
+    # Also quote what YAML 1.2 readers (ruamel, kubectl's newer decoders) would not read as a string,
+    # and YAML 1.1's value and merge indicators, which PyYAML-based tools refuse as plain scalars.
+    return text.lower() in {"true", "false", "null", "yes", "no", "on", "off"} or text in ("=", "<<")
 
 
 def needs_quotes(text: str) -> bool:
