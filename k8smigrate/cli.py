@@ -242,9 +242,14 @@ def _files(raw: str) -> list[Path | Skipped] | None:
 
 
 def _migrate(
-    paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep_text: bool = True
+    paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
 ) -> list[FileOutcome]:
-    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
+    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores).
+
+    ``keep`` says what of each result the command still needs once the file is done: "all",
+    "diff" (texts dropped) or "none" (only whether it changed), so memory follows the largest
+    file rather than the repository.
+    """
     todo: list[Path | Skipped | FileOutcome] = []
     for raw in paths:
         if raw == "-":
@@ -263,8 +268,8 @@ def _migrate(
                 outcomes.append(skipped_outcome(item))
             else:
                 outcome = next(done)
-                if not keep_text and outcome.result is not None:
-                    outcome.result.slim(keep_diff=False)
+                if keep != "all" and outcome.result is not None:
+                    outcome.result.slim(keep_diff=keep == "diff")
                 outcomes.append(outcome)
                 advance()
     return outcomes
@@ -406,7 +411,7 @@ def diff(
         target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
     )
     run = _new_run("diff", settings, source)
-    run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs)
+    run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs, keep="diff" if format is Format.text else "all")
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     if format is not Format.text:
         _emit(_report(run, format, "would change"), output)
@@ -452,8 +457,8 @@ def apply(
         target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
     )
     run = _new_run("apply", settings, source)
-    keep = format is not Format.text or not (in_place or check)
-    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep_text=keep)
+    keep = "all" if format is not Format.text or not (in_place or check) else "none"
+    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
