@@ -12,6 +12,7 @@ change summaries, findings and the one-line summary go to stderr. Colour only on
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from enum import Enum
@@ -537,6 +538,10 @@ def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8s
 
 def main() -> None:
     """Console-script entry point."""
+    # Trees are acyclic and freed by reference counting; the cyclic collector only rescans
+    # them. Rarer collections save about a seventh of a large run (the library leaves GC alone).
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
     app(prog_name="k8smigrate")
 
 

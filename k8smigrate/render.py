@@ -250,7 +250,7 @@ class Renderer:
 
     def _close(self, node: Node, out: str) -> str:
         """Keep a missing final newline missing when the collection ended the file."""
-        if node.src is not None and not self.text[: node.src.end].endswith("\n"):
+        if node.src is not None and not self.text.endswith("\n", 0, node.src.end):
             return out[: -len(self.nl)] if out.endswith(self.nl) else out
         return out if out.endswith("\n") else out + self.nl
 

@@ -82,8 +82,10 @@ def scan_stream(
     """The documents on deprecated or removed APIs; invalid YAML and duplicate keys go to ``problems``."""
     window = settings.window
     out: list[ScanEntry] = []
-    def wanted(piece: str) -> bool:  # a tree only for documents on a table API (name, namespace)
-        return any(lifecycle(api, kind) for api, kind in _api_kinds(piece))
+    def wanted(piece: str) -> bool:
+        # Block YAML is read by a look at its text; JSON (and flow) documents need the parser.
+        head = piece.lstrip(" \t\r\n-")
+        return head.startswith(("{", "[")) and any(lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
     for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:

@@ -166,7 +166,7 @@ def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | Non
         piece = text[start:end]
         if wanted(piece) or TEMPLATE_MARKERS.search(piece):
             try:
-                found = list(_parse(text[:end], start, index, fast=True))
+                found = list(_parse(text, start, index, fast=True, end=end))
             except _PARSE_ERRORS:
                 return None
             if len(found) != 1:
@@ -238,13 +238,14 @@ def _parse_pieces(text: str) -> list[Document]:
             continue
         index = len(documents)
         try:
-            found = list(_parse(text[:end], start, index, require_start=start))
+            found = list(_parse(text, start, index, require_start=start, end=end))
         except MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + line_of(text, start) if mark is not None else line_of(text, start)
             found = [Document(index, start, end, line_of(text, start), problem=Problem(_message(exc), line))]
         except Exception as exc:  # never let one piece stop the file: it becomes a finding
-            line = line_of(text, start)
+            position = getattr(exc, "position", None)  # a ReaderError (NUL, control character) has no mark
+            line = line_of(text, start + position if isinstance(position, int) else start)
             found = [Document(index, start, end, line, problem=Problem(f"{type(exc).__name__}: {exc}", line))]
         for doc in found:
             doc.index = len(documents)
@@ -266,10 +267,19 @@ def _message(exc: MarkedYAMLError) -> str:
 
 
 def _parse(
-    text: str, offset: int, first_index: int, require_start: int | None = None, fast: bool = False
+    text: str,
+    offset: int,
+    first_index: int,
+    require_start: int | None = None,
+    fast: bool = False,
+    end: int | None = None,
 ) -> Iterator[Document]:
-    """Documents of ``text`` (or, for a piece, of ``text[offset:]`` with indices into ``text``)."""
-    source = text[offset:] if offset else text
+    """Documents of ``text``, or of the piece ``text[offset:end]`` with indices into ``text``.
+
+    The builder keeps the whole ``text`` (not a slice of it), so that line numbers come from
+    one cached table of newlines instead of one per piece, which made large files quadratic.
+    """
+    source = text[offset:end] if offset or end is not None else text
     events = _c_events(source) if fast and CParser is not None else YAML(typ="rt").parse(io.StringIO(source))
     builder = _Builder(text, offset)
     index = first_index
@@ -610,6 +620,35 @@ def _classify(text: str, doc: Document) -> None:
     else:
         doc.api_version = _regex_field(body, "apiVersion")
         doc.kind = _regex_field(body, "kind")
+        doc.name, doc.namespace = _regex_metadata(body)
+
+
+_METADATA = re.compile(r"^metadata:[ \t]*(?:#[^\n]*)?\r?\n", re.M)
+_TOP_LEVEL = re.compile(r"\n(?=[^ \t\r\n#])")
+
+
+def _regex_metadata(body: str) -> tuple[str | None, str | None]:
+    """metadata.name and .namespace of a block-style document read without parsing it (for scan)."""
+    m = _METADATA.search(body)
+    if m is None:
+        return None, None
+    end = _TOP_LEVEL.search(body, m.end())
+    block = body[m.end() : end.start() if end else len(body)]
+    found: dict[str, str] = {}
+    indent = -1
+    for line in block.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(line) - len(line.lstrip(" "))
+        indent = width if indent < 0 else indent
+        if width != indent:
+            continue
+        key, sep, value = stripped.partition(":")
+        if sep and key in ("name", "namespace"):
+            value = value.split(" #", 1)[0].strip().strip("'\"")
+            found[key] = value
+    return found.get("name"), found.get("namespace")
 
 
 def _regex_field(body: str, name: str) -> str | None:

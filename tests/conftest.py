@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,3 +14,13 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not beside the project (only CI and sessions have it)")
     return CORPUS
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (a 20 MB file…) run only with K8SMIGRATE_SLOW=1: the default suite stays fast."""
+    if os.environ.get("K8SMIGRATE_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow; set K8SMIGRATE_SLOW=1 to run it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

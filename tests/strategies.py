@@ -13,6 +13,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from k8smigrate.scalars import is_ambiguous
+
 NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12).filter(
     lambda s: s[0].isalpha() and not s.endswith("-")
 )
@@ -117,7 +119,7 @@ class Layout:
             return str(value)
         text = str(value)
         plain_ok = text.replace("-", "").replace(".", "").replace("/", "").replace("*", "x").isalnum() and not text[0].isdigit()
-        if self.quote == "plain" and plain_ok and text not in {"yes", "no", "on", "off", "y", "n", "true", "null"} and text != "*":
+        if self.quote == "plain" and plain_ok and not is_ambiguous(text) and text != "*":
             return text
         if self.quote == "'" :
             return "'" + text.replace("'", "''") + "'"
@@ -188,3 +190,283 @@ def streams(draw: st.DrawFn, objects: st.SearchStrategy[dict[str, Any]] | None =
 def join(docs: list[str]) -> str:
     nl = "\r\n" if any("\r\n" in d for d in docs) else "\n"
     return ("---" + nl).join(docs)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole migration table (issue 7): one small, valid object per (apiVersion, kind), written
+# with anchors, flow/block mixes, JSON documents and comments in every place a comment can go.
+
+
+class Anchor:
+    """A value written with ``&name`` where it first appears."""
+
+    def __init__(self, name: str, value: Any) -> None:
+        self.name = name
+        self.value = value
+
+
+class Ref:
+    """An alias ``*name`` of an earlier ``Anchor`` (PyYAML resolves it when validating)."""
+
+    def __init__(self, anchor: Anchor) -> None:
+        self.anchor = anchor
+
+
+def _plain(value: Any) -> Any:
+    """The data of a value with anchors resolved (what a YAML reader sees)."""
+    if isinstance(value, Anchor):
+        return _plain(value.value)
+    if isinstance(value, Ref):
+        return _plain(value.anchor.value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+LABEL_VALUES = st.one_of(NAMES, TRICKY)
+
+
+@st.composite
+def _labels(draw: st.DrawFn, anchored: bool) -> Any:
+    labels = {"app": draw(NAMES)}
+    if draw(st.booleans()):
+        labels["tier"] = draw(LABEL_VALUES)
+    return Anchor("labels", labels) if anchored else labels
+
+
+def _pod(name: str, labels: Any, restart: str | None = None) -> dict[str, Any]:
+    spec: dict[str, Any] = {"containers": [{"name": name, "image": "nginx:1.25", "ports": [{"containerPort": 80}]}]}
+    if restart:
+        spec["restartPolicy"] = restart
+    return {"metadata": {"labels": labels}, "spec": spec}
+
+
+@st.composite
+def workload(draw: st.DrawFn) -> dict[str, Any]:
+    api, kind = draw(
+        st.sampled_from(
+            [
+                ("extensions/v1beta1", "Deployment"),
+                ("extensions/v1beta1", "DaemonSet"),
+                ("extensions/v1beta1", "ReplicaSet"),
+                ("apps/v1beta1", "Deployment"),
+                ("apps/v1beta1", "StatefulSet"),
+                ("apps/v1beta2", "Deployment"),
+                ("apps/v1beta2", "DaemonSet"),
+                ("apps/v1beta2", "ReplicaSet"),
+                ("apps/v1beta2", "StatefulSet"),
+            ]
+        )
+    )
+    name = draw(NAMES)
+    anchored = draw(st.booleans())
+    labels = draw(_labels(anchored))
+    template_labels: Any = labels
+    spec: dict[str, Any] = {}
+    if kind != "DaemonSet" and draw(st.booleans()):
+        spec["replicas"] = draw(st.integers(0, 5))
+    if api == "apps/v1beta2" or draw(st.booleans()):
+        # the anchor where the labels are first written (the selector), the alias below it
+        spec["selector"] = {"matchLabels": labels}
+        template_labels = Ref(labels) if anchored else dict(_plain(labels))
+    if kind == "StatefulSet":
+        spec["serviceName"] = name
+    spec["template"] = _pod(name, template_labels)
+    return {"apiVersion": api, "kind": kind, "metadata": {"name": name}, "spec": spec}
+
+
+@st.composite
+def batch_and_autoscaling(draw: st.DrawFn) -> dict[str, Any]:
+    name = draw(NAMES)
+    which = draw(st.sampled_from(["cronjob", "hpa1", "hpa2", "pdb"]))
+    if which == "cronjob":
+        job = {"template": _pod(name, {"app": name}, restart="OnFailure")}
+        return {
+            "apiVersion": "batch/v1beta1",
+            "kind": "CronJob",
+            "metadata": {"name": name},
+            "spec": {"schedule": draw(st.sampled_from(["*/5 * * * *", "0 0 * * *"])), "jobTemplate": {"spec": job}},
+        }
+    if which == "pdb":
+        budget = draw(st.one_of(st.integers(0, 3), st.just("50%")))
+        return {
+            "apiVersion": "policy/v1beta1",
+            "kind": "PodDisruptionBudget",
+            "metadata": {"name": name},
+            "spec": {"minAvailable": budget, "selector": {"matchLabels": {"app": name}}},
+        }
+    target = {"apiVersion": "apps/v1", "kind": "Deployment", "name": name}
+    spec: dict[str, Any] = {"scaleTargetRef": target, "maxReplicas": draw(st.integers(2, 10))}
+    if draw(st.booleans()):
+        spec["minReplicas"] = 1
+    utilization = draw(st.integers(10, 90))
+    if which == "hpa1":
+        metric = {"type": "Resource", "resource": {"name": "cpu", "targetAverageUtilization": utilization}}
+        api = "autoscaling/v2beta1"
+    else:
+        metric = {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": utilization}}}
+        api = "autoscaling/v2beta2"
+    spec["metrics"] = [metric]
+    return {"apiVersion": api, "kind": "HorizontalPodAutoscaler", "metadata": {"name": name}, "spec": spec}
+
+
+@st.composite
+def cluster_objects(draw: st.DrawFn) -> dict[str, Any]:
+    """Small objects of the 1.16–1.29 removals whose conversion is (nearly) a rename."""
+    name = draw(NAMES)
+    meta = {"name": name}
+    choices: list[dict[str, Any]] = [
+        {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PriorityClass", "metadata": meta,
+         "value": draw(st.integers(0, 1000000)), "description": draw(NAMES)},
+        {"apiVersion": "storage.k8s.io/v1beta1", "kind": "StorageClass", "metadata": meta,
+         "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer"},
+        {"apiVersion": "storage.k8s.io/v1beta1", "kind": "CSIDriver", "metadata": meta,
+         "spec": {"attachRequired": draw(st.booleans())}},
+        {"apiVersion": "coordination.k8s.io/v1beta1", "kind": "Lease", "metadata": meta,
+         "spec": {"holderIdentity": draw(NAMES), "leaseDurationSeconds": 15}},
+        {"apiVersion": "node.k8s.io/v1beta1", "kind": "RuntimeClass", "metadata": meta, "handler": draw(NAMES)},
+        {"apiVersion": "networking.k8s.io/v1beta1", "kind": "IngressClass", "metadata": meta,
+         "spec": {"controller": "example.com/ingress-controller"}},
+        {"apiVersion": "extensions/v1beta1", "kind": "NetworkPolicy", "metadata": meta,
+         "spec": {"podSelector": {"matchLabels": {"app": name}},
+                  "ingress": [{"from": [{"podSelector": {}}], "ports": [{"port": 80}]}]}},
+        {"apiVersion": "apiregistration.k8s.io/v1beta1", "kind": "APIService", "metadata": {"name": "v1." + name + ".example.com"},
+         "spec": {"group": name + ".example.com", "version": "v1", "groupPriorityMinimum": 1000,
+                  "versionPriority": 15, "service": {"name": name, "namespace": "default"}}},
+        {"apiVersion": "authorization.k8s.io/v1beta1", "kind": "SelfSubjectAccessReview",
+         "spec": {"resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "default"}}},
+        {"apiVersion": "discovery.k8s.io/v1beta1", "kind": "EndpointSlice", "metadata": meta,
+         "addressType": "IPv4", "endpoints": [{"addresses": ["10.0.0.1"], "conditions": {"ready": True}}],
+         "ports": [{"name": "http", "port": 80, "protocol": "TCP"}]},
+        {"apiVersion": "flowcontrol.apiserver.k8s.io/" + draw(st.sampled_from(["v1beta1", "v1beta2"])),
+         "kind": "PriorityLevelConfiguration", "metadata": meta,
+         "spec": {"type": "Limited", "limited": {"assuredConcurrencyShares": draw(st.integers(1, 50)),
+                                                  "limitResponse": {"type": "Reject"}}}},
+        {"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "ValidatingWebhookConfiguration", "metadata": meta,
+         "webhooks": [{"name": name + ".example.com", "clientConfig": {"service": {"name": name, "namespace": "default"}},
+                       "rules": [{"operations": ["CREATE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"]}],
+                       "sideEffects": "None", "admissionReviewVersions": ["v1"]}]},
+        {"apiVersion": "extensions/v1beta1", "kind": "PodSecurityPolicy", "metadata": meta,
+         "spec": {"privileged": False, "seLinux": {"rule": "RunAsAny"}, "runAsUser": {"rule": "RunAsAny"},
+                  "supplementalGroups": {"rule": "RunAsAny"}, "fsGroup": {"rule": "RunAsAny"}, "volumes": ["*"]}},
+    ]
+    return draw(st.sampled_from(choices))
+
+
+def table() -> st.SearchStrategy[dict[str, Any]]:
+    """Any object of the migration table, or one that must stay untouched."""
+    return st.one_of(ingress(), rbac(), workload(), batch_and_autoscaling(), cluster_objects(), current())
+
+
+class RichLayout(Layout):
+    """A layout that also mixes flow and block per collection, writes anchors, JSON documents,
+    and puts comments above documents, after markers, between items and at the end."""
+
+    def __init__(self, base: Layout, flow_bits: list[bool], json_doc: bool, doc_comments: bool) -> None:
+        super().__init__(base.indent, base.seq_offset, base.quote, base.flow_small, base.comments, base.crlf)
+        self.flow_bits = flow_bits or [False]
+        self.json_doc = json_doc
+        self.doc_comments = doc_comments
+        self.k = 0
+
+    def _flow_here(self) -> bool:
+        self.k += 1
+        return self.flow_bits[self.k % len(self.flow_bits)]
+
+    def emit(self, obj: dict[str, Any]) -> str:
+        nl = "\r\n" if self.crlf else "\n"
+        if self.json_doc:
+            data = _plain(obj)
+            return (json.dumps(data, indent=self.indent) if self.indent == 2 else json.dumps(data)) + nl
+        body = super().emit(obj)
+        if self.doc_comments and self.comments:
+            body = self.comments[0] + nl + body + self.comments[-1] + nl
+        return body
+
+    def _inline(self, value: Any) -> str:
+        if isinstance(value, Anchor):
+            return f"&{value.name} " + self._inline(value.value)
+        if isinstance(value, Ref):
+            return f"*{value.anchor.name}"
+        return super()._inline(value)
+
+    def _small(self, value: Any) -> bool:
+        if isinstance(value, (Anchor, Ref)):
+            return True if isinstance(value, Ref) else self._small(value.value)
+        if isinstance(value, (dict, list)) and value and self._flow_here():
+            return True
+        return super()._small(value)
+
+    def _map(self, obj: dict[str, Any], col: int, lines: list[str], first_prefix: str | None = None) -> None:
+        for i, (key, value) in enumerate(obj.items()):
+            lead = first_prefix if (i == 0 and first_prefix is not None) else " " * col
+            if self.comments and self.n % 5 == 4 and i > 0:
+                lines.append(" " * col + self.comments[0])
+            anchor = ""
+            if isinstance(value, Anchor):
+                anchor, value = f"&{value.name}", value.value
+            if isinstance(value, (dict, list)) and value and not self._small(value):
+                lines.append(f"{lead}{key}:{' ' + anchor if anchor else ''}{self.comment()}")
+                if isinstance(value, dict):
+                    self._map(value, col + self.indent, lines)
+                else:
+                    self._seq(value, col + self.seq_offset, lines)
+            else:
+                lines.append(f"{lead}{key}: {anchor + ' ' if anchor else ''}{self._inline(value)}{self.comment()}")
+
+    def _seq(self, items: list[Any], col: int, lines: list[str]) -> None:
+        for i, item in enumerate(items):
+            if i and self.comments and self.n % 2:
+                lines.append(" " * col + self.comments[-1])
+            if isinstance(item, dict) and item:
+                self._map(item, col + 2, lines, first_prefix=" " * col + "- ")
+            else:
+                lines.append(" " * col + "- " + self._inline(item) + self.comment())
+
+
+@st.composite
+def rich_layouts(draw: st.DrawFn) -> RichLayout:
+    return RichLayout(
+        draw(layouts()),
+        draw(st.lists(st.booleans(), max_size=5)),
+        draw(st.integers(0, 9)) == 0,
+        draw(st.booleans()),
+    )
+
+
+@st.composite
+def rich_streams(draw: st.DrawFn, objects: st.SearchStrategy[dict[str, Any]] | None = None) -> list[str]:
+    """Like ``streams``, over the whole table and in a ``RichLayout``."""
+    layout = draw(rich_layouts())
+    objs = draw(st.lists(objects if objects is not None else table(), min_size=1, max_size=4))
+    out = []
+    for obj in objs:
+        layout.k = layout.n = 0  # each document laid out on its own (independence of documents)
+        out.append(layout.emit(obj))
+    return out
+
+
+MUTATIONS = st.sampled_from([*":-{}[]#&*!|>'\"%@`\t\n?,\\ \r\ufeff\x00", "---\n", "...\n", "? ", "<<: ", "{{ x }}"])
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    """A realistic stream with a few random edits: what a half-edited working tree holds."""
+    text = join(draw(rich_streams()))
+    for _ in range(draw(st.integers(1, 4))):
+        if not text:
+            break
+        at = draw(st.integers(0, len(text)))
+        op = draw(st.sampled_from(["insert", "delete", "dup-line"]))
+        if op == "insert":
+            text = text[:at] + draw(MUTATIONS) + text[at:]
+        elif op == "delete":
+            text = text[:at] + text[at + draw(st.integers(1, 8)) :]
+        else:
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end + 1
+            text = text[:end] + text[start:end] + text[end:]
+    return text
