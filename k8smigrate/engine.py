@@ -267,7 +267,7 @@ def _migrate_document(
         return None  # only checks ran
     new_text = Renderer(stream.text, detect_style(stream.text, root)).document(root)
     lead = directives(stream.text, root.src.start if root.src else 0)  # %TAG handles, to read it alone
-    after = _check_render(stream.text, root, new_text, run, settings, lead)
+    after = _check_render(stream.text, root, new_text, run, settings, lead, stream.libyaml)
     if after is None:
         return None
     _check_comments(stream.text[root.src.start : root.src.end] if root.src else "", new_text, run)
@@ -318,7 +318,13 @@ def _is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool
 
 
 def _check_render(
-    text: str, root: Mapping, new_text: str, run: _DocRun, settings: Settings, lead: str = ""
+    text: str,
+    root: Mapping,
+    new_text: str,
+    run: _DocRun,
+    settings: Settings,
+    lead: str = "",
+    libyaml: bool = True,
 ) -> Data | None:
     """Read the spliced text back; it must give exactly the edited tree's data."""
     assert root.src is not None
@@ -326,7 +332,7 @@ def _check_render(
     after: Data = None
     try:
         want = root.to_data()
-        reread = read_data(lead + " " * root.src.col + new_text)
+        reread = read_data(lead + " " * root.src.col + new_text, libyaml)
         if len(reread) != 1:
             problem = "the edited document does not read back as one document"
         else:

@@ -89,6 +89,9 @@ class Stream:
     documents: list[Document]
     whole: bool = True
     """False when the stream only parsed piece by piece (a template, or a broken document)."""
+    libyaml: bool = False
+    """True when libyaml read it; edits are then read back with libyaml too (the two parsers
+    disagree on a few corners, such as tabs)."""
 
     @property
     def newline(self) -> str:
@@ -137,7 +140,7 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     if wanted is not None and CParser is not None:
         fast = _read_fast(body, wanted)
         if fast is not None:
-            return Stream(body, bom, fast, True)
+            return Stream(body, bom, fast, True, libyaml=True)
     whole = True
     try:
         documents = list(_parse(body, 0, 0))
@@ -711,7 +714,7 @@ def parse_error_line(text: str) -> int:
     return 0
 
 
-def read_data(text: str) -> list[Data]:
+def read_data(text: str, libyaml: bool = True) -> list[Data]:
     """The data of every document of ``text``, read as the tree reads it, without building one.
 
     The engine checks every edited document by reading its new text back; this does that at
@@ -719,15 +722,15 @@ def read_data(text: str) -> list[Data]:
     Text that does not parse raises ``ValueError``.
     """
     try:
-        return _read_data(text)
+        return _read_data(text, libyaml)
     except YAMLError as exc:
         raise ValueError(str(exc)) from exc
 
 
-def _read_data(text: str) -> list[Data]:
-    if CParser is not None:
+def _read_data(text: str, libyaml: bool) -> list[Data]:
+    if CParser is not None and libyaml:
         events: Iterator[Any] = _c_events(text)
-    else:  # pragma: no cover - a Python without the C extension
+    else:
         events = YAML(typ="rt").parse(io.StringIO(text))
     docs: list[Data] = []
     stack: list[list[Any]] = []  # [container, pending key] per open collection
