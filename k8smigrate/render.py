@@ -273,12 +273,13 @@ class Renderer:
             fresh = Entry(e.key, e.value, head_comments=[], eol_comment=kept)
             return head + self._fresh_entry(self.key(e.key), fresh, e.value, col, first=True)
         key = self.key(e.key)
+        marker = text[s.line_start : s.key_start].lstrip(" ")  # "? " before an explicit key
         sep = text[s.key_end : s.value_start]
         if s.value_start == s.value_end and isinstance(e.value, Scalar) and e.value.has_new_data:
             sep = ": "
         value = self.node(e.value, self._child_col(e.value, col, delta), delta)
         tail = text[s.value_end : s.end] if _is_scalar_like(e.value) else ""
-        return head + key + reindent(sep, delta) + value + tail
+        return head + marker + key + reindent(sep, delta) + value + tail
 
     def _original_item(self, item: Item, col: int, delta: int, first: bool) -> str:
         s = item.src

@@ -334,16 +334,12 @@ class _Unsupported(Exception):
         self.line = line
 
 
-_EXPLICIT_KEY_LINE = re.compile(r"^[ \t]*(?:-[ \t]+)*\?[ \t]*(?:#.*)?$")
-
-
 class _Builder:
     """Turns parser events into a tree with source spans."""
 
     def __init__(self, text: str, offset: int) -> None:
         self.text = text
         self.offset = offset
-        self.may_have_explicit_keys = "?" in text
         self.root: Node | None = None
         self.duplicates: list[Problem] = []
         self.anchors: dict[str, Node] = {}
@@ -421,8 +417,8 @@ class _Builder:
             line = node.line or self._line_of_collection(stack)
             if not isinstance(node, Scalar):
                 raise _Unsupported("complex mapping keys (a collection or alias as key) are not supported", line)
-            if node.src is None or node.src.start < 0 or self._explicit_key(node.src.start):
-                raise _Unsupported("explicit '? key' mapping keys are not supported", line)
+            if node.src is None or node.src.start < 0:
+                raise _Unsupported("an empty mapping key is not supported", line)
             stack[-1][1] = node
         else:
             assert isinstance(parent, Mapping)
@@ -445,21 +441,6 @@ class _Builder:
     def _line_of_collection(self, stack: list[Any]) -> int:
         parent = stack[-1][0]
         return line_of(self.text, parent.src.start) if parent.src is not None else 0
-
-    def _explicit_key(self, start: int) -> bool:
-        """True when a key is written after a ``?`` indicator, on its line or alone on the line above."""
-        if not self.may_have_explicit_keys:
-            return False
-        text = self.text
-        i = start
-        while i > 0 and text[i - 1] in " \t":
-            i -= 1
-        if i > 0 and text[i - 1] == "?" and (i == 1 or text[i - 2] in " \t\n\r{,["):
-            return True
-        if i == 0 or text[i - 1] != "\n":
-            return False
-        above = text[text.rfind("\n", 0, i - 1) + 1 : i - 1].rstrip("\r")
-        return bool(_EXPLICIT_KEY_LINE.match(above))
 
     def _colon_after(self, key: Scalar) -> int:
         """The ``:`` indicator right after a key (spaces allowed), or -1."""
@@ -516,7 +497,7 @@ class _Builder:
             return
         first = node.entries[0].key
         assert first.src is not None
-        node.src.start = first.src.start
+        node.src.start = _explicit_indicator(text, first.src.start)
         node.src.col = first.src.col
         node.line = first.line
         prev_end = node.src.start
@@ -524,10 +505,10 @@ class _Builder:
             ks = e.key.src
             vs = e.value.src
             assert ks is not None and vs is not None
-            line_start = text.rfind("\n", 0, ks.start) + 1 if i else ks.start
+            line_start = text.rfind("\n", 0, ks.start) + 1 if i else node.src.start
             end = entry_end(text, e.value)
             e.src = EntrySource(
-                id(node), i, prev_end if i else ks.start, line_start, ks.start, ks.end, vs.start, vs.end, end
+                id(node), i, prev_end if i else node.src.start, line_start, ks.start, ks.end, vs.start, vs.end, end
             )
             if text.find("#", e.src.head_start, line_start) >= 0:  # find: no slice for the common case
                 e.head_comments = comment_lines(text[e.src.head_start : line_start])
@@ -564,6 +545,16 @@ class _Builder:
         node.src.col = column_of(text, node.src.start)
         node.line = line_of(text, node.src.start)
         node.src.end = prev_end
+
+
+def _explicit_indicator(text: str, key_start: int) -> int:
+    """Where a key's entry starts: at its ``?`` indicator when it is an explicit key on that line."""
+    line_start = text.rfind("\n", 0, key_start) + 1
+    prefix = text[line_start:key_start]
+    q = prefix.rfind("?")
+    if q >= 0 and not prefix[q + 1 :].strip() and (q == 0 or prefix[q - 1] in " \t-"):
+        return line_start + q
+    return key_start
 
 
 def _inline(node: Node) -> bool:

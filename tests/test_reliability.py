@@ -139,8 +139,6 @@ def test_block_scalars_with_hash_lines_keep_them_and_report_no_lost_comment() ->
     ("body", "line"),
     [
         pytest.param("? [a, b]\n: c\n", 6, id="collection-key"),
-        pytest.param("? apiVersion\n: x\n", 6, id="explicit-simple-key"),
-        pytest.param("x:\n  ?\n    k\n  : v\n", 8, id="explicit-key-on-its-own-line"),
         pytest.param("k: &k key\n*k : v\n", 7, id="alias-key"),
     ],
 )
@@ -151,6 +149,26 @@ def test_explicit_and_complex_keys_leave_the_document_alone_with_a_finding(body:
     (finding,) = [f for f in result.findings if f.code == "K8SM-GEN-011"]
     assert (finding.document, finding.line, finding.level) == (0, line, "error")
     assert "not supported" in finding.message
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["? long.example.com/key\n: x\n", "x:\n  ?\n    k\n  : v\n  other: w\n"],
+    ids=["explicit-simple-key", "explicit-key-on-its-own-line"],
+)
+def test_explicit_scalar_keys_are_kept_as_written(body: str) -> None:
+    # PyYAML writes keys longer than 128 characters this way; the text is kept, edits around it work.
+    text = ROLE + body
+    assert migrate(text) == ROLE_V1 + body
+
+
+def test_an_explicit_key_in_a_mapping_that_changes_keeps_its_indicator() -> None:
+    text = INGRESS.replace(
+        "    serviceName: web\n", "    ? serviceName\n    : web\n"
+    )
+    result = migrate_text(text, target_version="1.29")
+    assert "K8SM-GEN-012" not in codes(result)
+    validate(result.text, "1.29.0")
 
 
 def test_a_question_mark_ending_a_value_is_not_an_explicit_key() -> None:
