@@ -34,10 +34,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "files"
 DEPRECATED_APIS = (
-    "extensions/v1beta1", "apps/v1beta1", "apps/v1beta2", "networking.k8s.io/v1beta1",
-    "rbac.authorization.k8s.io/v1beta1", "apiextensions.k8s.io/v1beta1", "policy/v1beta1",
-    "batch/v1beta1", "autoscaling/v2beta1", "autoscaling/v2beta2", "admissionregistration.k8s.io/v1beta1",
-    "storage.k8s.io/v1beta1", "scheduling.k8s.io/v1beta1",
+    "extensions/v1beta1",
+    "apps/v1beta1",
+    "apps/v1beta2",
+    "networking.k8s.io/v1beta1",
+    "rbac.authorization.k8s.io/v1beta1",
+    "apiextensions.k8s.io/v1beta1",
+    "policy/v1beta1",
+    "batch/v1beta1",
+    "autoscaling/v2beta1",
+    "autoscaling/v2beta2",
+    "admissionregistration.k8s.io/v1beta1",
+    "storage.k8s.io/v1beta1",
+    "scheduling.k8s.io/v1beta1",
 )
 
 NAIVE = """
@@ -150,7 +159,9 @@ def build_realistic(folder: Path, docs: int, seed: int, pool: list[str]) -> int:
 
 def build_deprecated(folder: Path, megabytes: float) -> int:
     files = [p for p in sorted(CORPUS.iterdir()) if p.name.endswith((".yaml", ".yml"))]
-    files = [p for p in files if "{{" not in p.read_text(errors="replace") and "{%" not in p.read_text(errors="replace")]
+    files = [
+        p for p in files if "{{" not in p.read_text(errors="replace") and "{%" not in p.read_text(errors="replace")
+    ]
     written, copy = 0, 0
     while written < megabytes * 1e6:
         for p in files:
@@ -208,8 +219,10 @@ def main() -> int:
             seconds, peak, code = timed(cmd, base)
             mb = sizes[repo] / 1e6
             rows.append((repo, label, seconds, mb / seconds, peak))
-            print(f"{repo:13} {label:24} {seconds:7.2f} s {mb / seconds:7.2f} MB/s  peak {peak:6.0f} MB  exit {code}",
-                  flush=True)
+            print(
+                f"{repo:13} {label:24} {seconds:7.2f} s {mb / seconds:7.2f} MB/s  peak {peak:6.0f} MB  exit {code}",
+                flush=True,
+            )
             return seconds
 
         results: dict[tuple[str, str], float] = {}
@@ -219,19 +232,21 @@ def main() -> int:
             if repo == "realistic-4x":
                 continue
             shutil.copytree(base / repo, base / f"{repo}-copy")
-            results[(repo, "inplace")] = run(
-                "k8smigrate apply -i", repo, f"{exe} apply --in-place {repo}-copy {flags}"
-            )
+            results[(repo, "inplace")] = run("k8smigrate apply -i", repo, f"{exe} apply --in-place {repo}-copy {flags}")
             if kpt:
-                results[(repo, "kpt")] = run("kpt source|sink", repo, f"{kpt} fn source {repo} | {kpt} fn sink {repo}-kpt")
+                results[(repo, "kpt")] = run(
+                    "kpt source|sink", repo, f"{kpt} fn source {repo} | {kpt} fn sink {repo}-kpt"
+                )
             if not args.no_naive:
                 script = base / "naive.py"
                 script.write_text(NAIVE)
                 results[(repo, "naive")] = run("naive ruamel round trip", repo, f"{py} {script} {repo}")
 
     print()
-    print(f"sizes: realistic {sizes['realistic'] / 1e6:.1f} MB ({args.docs} documents), "
-          f"deprecated {sizes['deprecated'] / 1e6:.1f} MB; cores {os.cpu_count()}")
+    print(
+        f"sizes: realistic {sizes['realistic'] / 1e6:.1f} MB ({args.docs} documents), "
+        f"deprecated {sizes['deprecated'] / 1e6:.1f} MB; cores {os.cpu_count()}"
+    )
     for repo in ("realistic", "deprecated"):
         for base_name in ("kpt", "naive"):
             if (repo, base_name) not in results:

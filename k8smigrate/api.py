@@ -99,9 +99,7 @@ def _input_error(path: Path, message: str) -> Finding:
     return Finding("error", "K8SM-GEN-013", message, None, str(path), 0, line, "")
 
 
-def migrate_file(
-    path: Path | str, *, in_place: bool = False, settings: Settings | None = None
-) -> FileOutcome:
+def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings | None = None) -> FileOutcome:
     """Migrate one file; with ``in_place`` write it atomically when it changed and had no error."""
     p = Path(path)
     settings = settings or Settings()

@@ -68,9 +68,7 @@ class FailOn(str, Enum):
     never = "never"
 
 
-Paths = Annotated[
-    list[str], typer.Argument(help="Files, folders (recursed: *.yaml, *.yml, *.json) or - for stdin.")
-]
+Paths = Annotated[list[str], typer.Argument(help="Files, folders (recursed: *.yaml, *.yml, *.json) or - for stdin.")]
 Target = Annotated[
     str | None, typer.Option("--target-version", help="Release the manifests must run on after the upgrade.")
 ]
@@ -80,18 +78,10 @@ MinVersion = Annotated[
 ]
 Only = Annotated[list[str] | None, typer.Option("--only", help="Run only this migration (repeatable).")]
 Skip = Annotated[list[str] | None, typer.Option("--skip", help="Do not run this migration (repeatable).")]
-SetOpt = Annotated[
-    list[str] | None, typer.Option("--set", help="Settle a decision: NAME=VALUE (repeatable).")
-]
-Adopt = Annotated[
-    bool, typer.Option("--adopt-new-defaults", help="Do not pin old defaults; say what changes.")
-]
-Strict = Annotated[
-    bool, typer.Option("--strict", help="Unknown fields in kubeadm configs are errors, not warnings.")
-]
-FormatOpt = Annotated[
-    Format, typer.Option("--format", help="text, or a report: json, markdown (PR comments), sarif.")
-]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Settle a decision: NAME=VALUE (repeatable).")]
+Adopt = Annotated[bool, typer.Option("--adopt-new-defaults", help="Do not pin old defaults; say what changes.")]
+Strict = Annotated[bool, typer.Option("--strict", help="Unknown fields in kubeadm configs are errors, not warnings.")]
+FormatOpt = Annotated[Format, typer.Option("--format", help="text, or a report: json, markdown (PR comments), sarif.")]
 Output = Annotated[
     Path | None,
     typer.Option("--output", "-o", help="Write the output (diff, stream or report) to this file."),
@@ -196,9 +186,7 @@ def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
         raise _usage(str(exc)) from exc
     window = settings.window
     default = "" if settings.target_version else " (newest known; set --target-version)"
-    span = (
-        f"{window.min_version}–{window.target}" if window.min_version != window.target else f"{window.target}"
-    )
+    span = f"{window.min_version}–{window.target}" if window.min_version != window.target else f"{window.target}"
     _err(f"k8smigrate: target {span}{default}" + (f"; settings from {source}" if source else ""))
     return settings, source
 
@@ -426,12 +414,8 @@ def diff(
 @app.command()
 def apply(
     paths: Paths,
-    in_place: Annotated[
-        bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")
-    ] = False,
-    check: Annotated[
-        bool, typer.Option("--check", help="Write nothing; exit 1 if anything would change.")
-    ] = False,
+    in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 if anything would change.")] = False,
     target_version: Target = None,
     min_version: MinVersion = None,
     only: Only = None,

@@ -104,9 +104,7 @@ class Context:
         )
         return None
 
-    def pin(
-        self, mapping: Mapping, key: str, value: Data, code: str, why: str, *, after: str | None = None
-    ) -> bool:
+    def pin(self, mapping: Mapping, key: str, value: Data, code: str, why: str, *, after: str | None = None) -> bool:
         """Write an old default explicitly where the key is absent, unless new defaults are adopted."""
         if key in mapping:
             return False

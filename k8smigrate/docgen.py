@@ -25,9 +25,15 @@ def _section(group: list[Migration]) -> list[str]:
             kinds = ", ".join(m.kinds)
             rows.append(f"| {kinds} | `{m.from_api}` | `{m.to_api}` | {m.available_in} | {deprecated} | {removed} |")
     out += [*rows, ""]
-    flags = [f for f, on in (("component: " + first.component, first.component != "kubernetes"),
-                             ("opt-in: runs only with `--only`", first.opt_in),
-                             ("fixer: runs on every matching document, whatever its version", first.fixer)) if on]
+    flags = [
+        f
+        for f, on in (
+            ("component: " + first.component, first.component != "kubernetes"),
+            ("opt-in: runs only with `--only`", first.opt_in),
+            ("fixer: runs on every matching document, whatever its version", first.fixer),
+        )
+        if on
+    ]
     if flags:
         out += ["; ".join(flags), ""]
     out += [first.doc.strip() or first.summary, ""]

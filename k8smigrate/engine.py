@@ -119,9 +119,7 @@ class _DocRun:
         migration: str | None = None,
     ) -> None:
         self.findings.append(
-            Finding(
-                level, code, message, migration, self.filename, self.doc.index, line or self.doc.line, path
-            )
+            Finding(level, code, message, migration, self.filename, self.doc.index, line or self.doc.line, path)
         )
 
     @property
@@ -418,9 +416,7 @@ def _check_lifecycle(
             why = f"no automatic migration; move to {life.replacement} by hand"
         else:
             why = "it has no replacement"
-        run.add(
-            "error", "K8SM-GEN-007", f"{api} {kind} is removed in {life.removed_in}: {why}{hint(api, kind)}"
-        )
+        run.add("error", "K8SM-GEN-007", f"{api} {kind} is removed in {life.removed_in}: {why}{hint(api, kind)}")
     elif life.deprecated_in is not None and life.deprecated_in <= window.target and not doc_result.applied:
         repl = f"; use {life.replacement}" if life.replacement else ""
         repl += hint(api, kind)

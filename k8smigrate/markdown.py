@@ -108,9 +108,7 @@ def _scan_report(run: Run, entries: list[ScanEntry]) -> str:
             "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         for e in entries:
-            status = (
-                f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
-            )
+            status = f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
             lines.append(
                 f"| {_code(f'{e.filename}:{e.line}')} | {_cell(e.kind)} | {_cell(e.name or '')} | "
                 f"{_code(e.api_version)} | {status} | {_cell(e.replacement or 'none')} | "

@@ -170,9 +170,7 @@ def validate(migrations: Iterable[Migration]) -> None:
         if m.from_api == m.to_api:
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
         if m.removed is not None and m.available > m.removed:
-            raise RegistryError(
-                f"{m.name}: {m.to_api} available in {m.available} after removal in {m.removed}"
-            )
+            raise RegistryError(f"{m.name}: {m.to_api} available in {m.available} after removal in {m.removed}")
         for kind in m.kinds:
             key = (m.component, kind, m.from_api)
             if key in claims:

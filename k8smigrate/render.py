@@ -309,9 +309,7 @@ class Renderer:
         if out or not first:
             out += " " * col
         eol = _eol(e.eol_comment)
-        if _is_scalar_like(value) or (
-            isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))
-        ):
+        if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
             return out + key + ": " + self.node(value, col, 0) + eol + self.nl
         props = self._props(value).rstrip()
         head = key + ":" + (" " + props if props else "") + eol + self.nl
@@ -325,9 +323,7 @@ class Renderer:
             out += " " * col
         eol = _eol(item.eol_comment)
         value = item.value
-        if _is_scalar_like(value) or (
-            isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))
-        ):
+        if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
             return out + "- " + self.node(value, col + 2, 0) + eol + self.nl
         moved_delta = col + 2 - value.src.col if value.src is not None else 0
         return out + "- " + self._body(value, col + 2, moved_delta)

@@ -41,11 +41,7 @@ class ScanEntry:
 
     def format(self) -> str:
         where = f"{self.filename}:{self.line}"
-        when = (
-            f"removed in {self.removed_in}"
-            if self.status == "removed"
-            else f"deprecated in {self.deprecated_in}"
-        )
+        when = f"removed in {self.removed_in}" if self.status == "removed" else f"deprecated in {self.deprecated_in}"
         name = f" {self.name}" if self.name else ""
         if self.name and self.namespace:
             name = f" {self.namespace}/{self.name}"
@@ -82,6 +78,7 @@ def scan_stream(
     """The documents on deprecated or removed APIs; invalid YAML and duplicate keys go to ``problems``."""
     window = settings.window
     out: list[ScanEntry] = []
+
     def wanted(piece: str) -> bool:
         # Block YAML is read by a look at its text; JSON (and flow) documents need the parser.
         head = piece.lstrip(" \t\r\n-")

@@ -432,9 +432,7 @@ class _Builder:
                     raise _Unsupported("a mapping key without ':'", key.line)
             for e in parent.entries:
                 if e.name == key.value:
-                    self.duplicates.append(
-                        Problem(f"duplicate key {key.value!r}", key.line, other_line=e.key.line)
-                    )
+                    self.duplicates.append(Problem(f"duplicate key {key.value!r}", key.line, other_line=e.key.line))
             parent.entries.append(Entry(key, node))
             stack[-1][1] = None
 

@@ -110,9 +110,7 @@ def judge(name: str, value: bool, window: Window, gates: dict[str, Gate] | None 
     setting = f"{name}={str(value).lower()}"
     target = window.target
     if gate is None:
-        return Verdict(
-            False, "warning", "K8SM-GATE-006", f"feature gate {name} is unknown; check its spelling"
-        )
+        return Verdict(False, "warning", "K8SM-GATE-006", f"feature gate {name} is unknown; check its spelling")
     if gate.removed is not None and gate.removed <= target:
         return _removed(gate, value, setting, window)
     if gate.locked is not None and gate.locked <= target:
@@ -127,9 +125,7 @@ def judge(name: str, value: bool, window: Window, gates: dict[str, Gate] | None 
         later = f" and removed in {gate.removed}" if gate.removed else ""
         return Verdict(False, "info", "K8SM-GATE-004", f"{setting}: locked from {gate.locked}{later}; can go")
     if gate.first_seen is not None and gate.first_seen > target:
-        return Verdict(
-            False, "warning", "K8SM-GATE-008", f"{setting}: the gate first appears in {gate.first_seen}"
-        )
+        return Verdict(False, "warning", "K8SM-GATE-008", f"{setting}: the gate first appears in {gate.first_seen}")
     if gate.ga is not None and gate.ga <= target and (gate.locked or gate.removed):
         plans = [
             f"locked in {gate.locked}" if gate.locked else "",

@@ -88,9 +88,7 @@ _COMMON: dict[str, Struct] = {
 }
 
 
-def _derive(
-    base: dict[str, Struct], add: dict[str, Struct], drop: dict[str, tuple[str, ...]]
-) -> dict[str, Struct]:
+def _derive(base: dict[str, Struct], add: dict[str, Struct], drop: dict[str, tuple[str, ...]]) -> dict[str, Struct]:
     out = {name: dict(fields) for name, fields in base.items()}
     for name, fields in add.items():
         out.setdefault(name, {}).update(fields)
@@ -235,9 +233,7 @@ def unknown_fields(node: Node, api: str, struct: str) -> Iterator[tuple[str, Sca
     yield from _walk(node, table, struct, "")
 
 
-def _walk(
-    node: Node, table: dict[str, Struct], struct: str, path: str
-) -> Iterator[tuple[str, Scalar, str | None]]:
+def _walk(node: Node, table: dict[str, Struct], struct: str, path: str) -> Iterator[tuple[str, Scalar, str | None]]:
     if not isinstance(node, Mapping):
         return
     fields = table[struct]
@@ -285,9 +281,7 @@ def args_to_list(parent: Mapping, key: str, ctx: Context, where: str) -> None:
         value = e.value
         if not isinstance(value, Scalar):
             what = "an alias" if isinstance(value, Alias) else "not a scalar"
-            ctx.error(
-                "K8SM-KADM-006", f"{where}.{key}.{e.name} is {what}; a flag value must be a string", value
-            )
+            ctx.error("K8SM-KADM-006", f"{where}.{key}.{e.name} is {what}; a flag value must be a string", value)
             return
         text, new = arg_value(value, f"{where}.{key}.{e.name}", ctx)
         pair = Mapping.of({"name": e.name}, flow=node.flow)
@@ -318,8 +312,7 @@ def arg_value(value: Scalar, where: str, ctx: Context) -> tuple[str, Node]:
     if read != text:
         ctx.warn(
             "K8SM-KADM-005",
-            f"{where}: {value.value!r} is read as {data!r} by a YAML 1.1 reader; "
-            f"written as the string {text!r}",
+            f"{where}: {value.value!r} is read as {data!r} by a YAML 1.1 reader; written as the string {text!r}",
             value,
         )
     return text, Scalar.of(text)

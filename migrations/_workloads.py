@@ -63,9 +63,7 @@ def default_selector(obj: Mapping, ctx: Context) -> None:
             return
         selector = Mapping.of({"matchLabels": labels.to_data()})
         spec.set("selector", selector, before="template")
-        ctx.info(
-            "K8SM-APPS-003", "spec.selector written from the template labels (the old default)", selector
-        )
+        ctx.info("K8SM-APPS-003", "spec.selector written from the template labels (the old default)", selector)
         ctx.note("spec.selector written from spec.template.metadata.labels")
     if labels is not None and len(labels) > 0:
         pin_object_labels(obj, labels.to_data(), ctx)

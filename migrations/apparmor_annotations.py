@@ -65,17 +65,11 @@ def body(obj: Mapping, ctx: Context) -> None:
             context = child(container, "securityContext")
             current = context.get("appArmorProfile") if context is not None else None
             if context is None or (current is not None and current.to_data() != wanted):
-                ctx.error(
-                    "K8SM-FLD-043", f"annotation {key} disagrees with the container's securityContext", node
-                )
+                ctx.error("K8SM-FLD-043", f"annotation {key} disagrees with the container's securityContext", node)
                 return
-            ctx.info(
-                "K8SM-FLD-009", f"annotation {key}: {value} moved to the container's appArmorProfile", node
-            )
+            ctx.info("K8SM-FLD-009", f"annotation {key}: {value} moved to the container's appArmorProfile", node)
             if current is None:
-                context.set(
-                    "appArmorProfile", wanted, comments_from=notes.entry(key) if notes is not None else None
-                )
+                context.set("appArmorProfile", wanted, comments_from=notes.entry(key) if notes is not None else None)
             drop_annotation(metadata, key)
             ctx.note(f"{key} → containers[{name}].securityContext.appArmorProfile")
 

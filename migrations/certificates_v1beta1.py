@@ -65,9 +65,7 @@ KNOWN_USAGES = frozenset(
     }
 )  # fmt: skip
 # Go's encoding/pem: a BEGIN line, optional "Key: value" headers, base64 lines, the END line.
-_PEM_BLOCK = re.compile(
-    r"(?:^|\n)-----BEGIN ([^\n-][^\n]*?)-----[ \t\r]*\n(.*?)(?:^|\n)-----END \1-----", re.S
-)
+_PEM_BLOCK = re.compile(r"(?:^|\n)-----BEGIN ([^\n-][^\n]*?)-----[ \t\r]*\n(.*?)(?:^|\n)-----END \1-----", re.S)
 
 
 class RequestError(ValueError):
@@ -183,9 +181,7 @@ def computed_signer(spec: Mapping, usages: list[str], ctx: Context) -> str | Non
     try:
         return default_signer_name(parse_request(request.data), set(usages))
     except RequestError as exc:
-        ctx.error(
-            "K8SM-CSR-002", f"spec.request is not a valid CSR ({exc}); any API version rejects it", request
-        )
+        ctx.error("K8SM-CSR-002", f"spec.request is not a valid CSR ({exc}); any API version rejects it", request)
     except MissingCryptography:
         ctx.error(
             "K8SM-CSR-005",
@@ -200,9 +196,7 @@ def pin_condition_status(obj: Mapping, ctx: Context) -> None:
     for condition in mappings_at(obj, "status", "conditions"):
         if is_unset(condition.get("status")):
             condition.set("status", "True", after="type")
-            ctx.info(
-                "K8SM-CSR-007", 'status: "True" written (the v1beta1 default, required in v1)', condition
-            )
+            ctx.info("K8SM-CSR-007", 'status: "True" written (the v1beta1 default, required in v1)', condition)
 
 
 def body(csr: Mapping, ctx: Context) -> None:

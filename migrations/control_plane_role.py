@@ -64,14 +64,10 @@ def fix_node_selector(spec: Mapping, ctx: Context) -> None:
     if selector is None or MASTER not in selector:
         return
     if CONTROL_PLANE in selector:
-        ctx.info(
-            "K8SM-FLD-035", f"nodeSelector {MASTER} dropped beside {CONTROL_PLANE}", selector.get(MASTER)
-        )
+        ctx.info("K8SM-FLD-035", f"nodeSelector {MASTER} dropped beside {CONTROL_PLANE}", selector.get(MASTER))
         selector.pop(MASTER)
     elif ctx.settings.window.min_version >= LABEL_SINCE:
-        ctx.info(
-            "K8SM-FLD-017", f"nodeSelector {MASTER} → {CONTROL_PLANE} (master label gone from 1.24)", selector
-        )
+        ctx.info("K8SM-FLD-017", f"nodeSelector {MASTER} → {CONTROL_PLANE} (master label gone from 1.24)", selector)
         selector.rename(MASTER, CONTROL_PLANE)
     else:
         ctx.warn(
@@ -110,9 +106,7 @@ def fix_term(terms: Sequence, item: Item, term: Mapping, ctx: Context) -> None:
             continue
         if ctx.settings.window.min_version >= LABEL_SINCE:
             key.set(CONTROL_PLANE)
-            ctx.info(
-                "K8SM-FLD-017", f"node affinity {MASTER} → {CONTROL_PLANE} (master label gone from 1.24)", key
-            )
+            ctx.info("K8SM-FLD-017", f"node affinity {MASTER} → {CONTROL_PLANE} (master label gone from 1.24)", key)
         elif expression.data("operator") in NEGATIVE:
             twin = from_data(expression.to_data())
             assert isinstance(twin, Mapping)

@@ -63,9 +63,7 @@ def move_series(event: Mapping, ctx: Context) -> None:
     number = count.data if count is not None else None
     if isinstance(number, int) and number >= 2 and last is not None and last.data and "series" not in event:
         series = Mapping.of({"count": number, "lastObservedTime": micro_time(str(last.value))})
-        event.set(
-            "series", series, after="deprecatedCount" if count is not None else "deprecatedLastTimestamp"
-        )
+        event.set("series", series, after="deprecatedCount" if count is not None else "deprecatedLastTimestamp")
         ctx.warn("K8SM-EVT-003", "deprecatedLastTimestamp/deprecatedCount → series", series)
     else:
         ctx.warn(

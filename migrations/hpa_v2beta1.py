@@ -105,9 +105,7 @@ def convert_metric(metric: Mapping, ctx: Context) -> None:
         if reference is not None and "describedObject" not in obj:
             obj.rename("target", "describedObject")
         metric_identifier(obj, "selector")
-        target_from(
-            obj, ctx, ("averageValue", "AverageValue", "averageValue"), ("targetValue", "Value", "value")
-        )
+        target_from(obj, ctx, ("averageValue", "AverageValue", "averageValue"), ("targetValue", "Value", "value"))
     external = metric.mapping("external")
     if external is not None:
         metric_identifier(external, "metricSelector")
@@ -183,9 +181,7 @@ def lift_behavior(hpa: Mapping, spec: Mapping | None, ctx: Context) -> None:
         annotations.pop(BEHAVIOR)
     for key in DROPPED:
         if key in annotations:
-            ctx.warn(
-                "K8SM-HPA-004", f"round-trip annotation {key} dropped, as upstream does", annotations.get(key)
-            )
+            ctx.warn("K8SM-HPA-004", f"round-trip annotation {key} dropped, as upstream does", annotations.get(key))
             annotations.pop(key)
     if len(annotations) == 0:
         metadata.pop("annotations")

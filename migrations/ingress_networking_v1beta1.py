@@ -115,9 +115,7 @@ def convert_backend(backend: Mapping, ctx: Context) -> None:
     port_node.set(port[0], port[1], comments_from=port_entry)
     service.set("port", port_node)
     backend.insert(Entry(Scalar("service"), service), at=at)
-    ctx.note(
-        f"backend.serviceName → backend.service.name; backend.servicePort → backend.service.port.{port[0]}"
-    )
+    ctx.note(f"backend.serviceName → backend.service.name; backend.servicePort → backend.service.port.{port[0]}")
 
 
 def port_field(value: Node, ctx: Context) -> tuple[str, Node | int] | None:
@@ -157,15 +155,11 @@ def port_field(value: Node, ctx: Context) -> tuple[str, Node | int] | None:
         ctx.error("K8SM-ING-004", "servicePort is empty", node)
         return None
     if len(text) > 15 or not _PORT_NAME.match(text) or not re.search("[a-z]", text):
-        ctx.warn(
-            "K8SM-ING-009", f"servicePort {text!r} is not a valid port name; v1 validation rejects it", node
-        )
+        ctx.warn("K8SM-ING-009", f"servicePort {text!r} is not a valid port name; v1 validation rejects it", node)
     return "name", value
 
 
-def check_number(
-    number: int, node: Node, ctx: Context, keep: Node | None = None
-) -> tuple[str, Node | int] | None:
+def check_number(number: int, node: Node, ctx: Context, keep: Node | None = None) -> tuple[str, Node | int] | None:
     if not 1 <= number <= 65535:
         ctx.error("K8SM-ING-004", f"servicePort {number} is not a port number (1-65535)", node)
         return None

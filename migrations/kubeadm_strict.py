@@ -35,9 +35,7 @@ def check(obj: Mapping, ctx: Context) -> None:
     level: Level = "error" if ctx.settings.strict else "warning"
     for path, key, suggestion in unknown_fields(obj, api, kind):
         hint = f"; did you mean {suggestion}?" if suggestion else ""
-        ctx.report(
-            level, "K8SM-KADM-020", f"unknown field {path} in {api} {kind}: kubeadm ignores it{hint}", key
-        )
+        ctx.report(level, "K8SM-KADM-020", f"unknown field {path} in {api} {kind}: kubeadm ignores it{hint}", key)
 
 
 MIGRATIONS = [

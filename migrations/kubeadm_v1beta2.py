@@ -39,8 +39,7 @@ def body(obj: Mapping, ctx: Context) -> None:
         ctx.error(
             "K8SM-KADM-003",
             "kind ClusterStatus does not exist in kubeadm.k8s.io/v1beta3 (kubeadm 1.22+): delete this "
-            "document; kubeadm reads API endpoints from the pod annotations "
-            + " and ".join(ENDPOINT_ANNOTATIONS),
+            "document; kubeadm reads API endpoints from the pod annotations " + " and ".join(ENDPOINT_ANNOTATIONS),
             obj.get("kind"),
         )
         return
@@ -61,9 +60,7 @@ def drop_hyperkube(obj: Mapping, ctx: Context) -> None:
             entry.value,
         )
     else:
-        ctx.info(
-            "K8SM-KADM-004", "useHyperKubeImage dropped (removed in v1beta3; it was not set)", entry.value
-        )
+        ctx.info("K8SM-KADM-004", "useHyperKubeImage dropped (removed in v1beta3; it was not set)", entry.value)
     obj.pop("useHyperKubeImage")
     ctx.note("useHyperKubeImage removed")
 

@@ -67,10 +67,7 @@ def move_out_control_plane_timeout(obj: Mapping, ctx: Context) -> None:
     if value is None or secs == 0:
         ctx.note("apiServer.timeoutForControlPlane removed (unset: kubeadm ignores it)")
     elif carried:
-        ctx.note(
-            "apiServer.timeoutForControlPlane → "
-            "Init/JoinConfiguration timeouts.controlPlaneComponentHealthCheck"
-        )
+        ctx.note("apiServer.timeoutForControlPlane → Init/JoinConfiguration timeouts.controlPlaneComponentHealthCheck")
     elif secs == DEFAULT_HEALTH_CHECK:
         ctx.note("apiServer.timeoutForControlPlane removed (4m0s is the v1beta4 default)")
     else:

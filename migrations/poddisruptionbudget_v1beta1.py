@@ -36,9 +36,7 @@ PDB_V1BETA1_LABEL = "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match"
 
 def _is_empty(selector: Mapping) -> bool:
     keys = selector.keys()
-    return all(k in ("matchLabels", "matchExpressions") for k in keys) and not any(
-        selector.data(k) for k in keys
-    )
+    return all(k in ("matchLabels", "matchExpressions") for k in keys) and not any(selector.data(k) for k in keys)
 
 
 def _requirement(selector: Mapping, operator: str) -> bool:

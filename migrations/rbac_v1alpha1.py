@@ -43,9 +43,7 @@ def convert_subject(subject: Mapping, ctx: Context) -> None:
     elif api is not None:
         group = parse_group(str(api.data or ""))
         if group is None:
-            ctx.warn(
-                "K8SM-RBAC-002", f"subject apiVersion {api.value!r} does not parse; apiGroup left empty", api
-            )
+            ctx.warn("K8SM-RBAC-002", f"subject apiVersion {api.value!r} does not parse; apiGroup left empty", api)
             group = ""
     else:
         group = None

@@ -50,9 +50,7 @@ def profile(value: str) -> dict[str, Data] | None:
 
 def body(obj: Mapping, ctx: Context) -> None:
     for metadata, spec in pod_specs(obj):
-        found = [
-            (k, v) for k, v in string_annotations(metadata) if k == POD_KEY or k.startswith(CONTAINER_PREFIX)
-        ]
+        found = [(k, v) for k, v in string_annotations(metadata) if k == POD_KEY or k.startswith(CONTAINER_PREFIX)]
         if not found or metadata is None:
             continue
         if ctx.settings.window.min_version < FIELD_SINCE:
@@ -80,15 +78,11 @@ def body(obj: Mapping, ctx: Context) -> None:
             move(metadata, key, node, target, code, where, ctx)
 
 
-def move(
-    metadata: Mapping, key: str, node: Scalar, target: Mapping, code: str, where: str, ctx: Context
-) -> None:
+def move(metadata: Mapping, key: str, node: Scalar, target: Mapping, code: str, where: str, ctx: Context) -> None:
     value = str(node.data)
     wanted = profile(value)
     if wanted is None:
-        ctx.error(
-            "K8SM-FLD-030", f"annotation {key}: {value!r} is not a seccomp profile Kubernetes knows", node
-        )
+        ctx.error("K8SM-FLD-030", f"annotation {key}: {value!r} is not a seccomp profile Kubernetes knows", node)
         return
     existing = target.mapping("securityContext")
     current = existing.get("seccompProfile") if existing is not None else None
@@ -108,9 +102,7 @@ def move(
             return
         notes = metadata.mapping("annotations")
         context.set("seccompProfile", wanted, comments_from=notes.entry(key) if notes is not None else None)
-    ctx.info(
-        code, f"annotation {key}: {value} moved to {where} (the annotation is non-functional from 1.27)", node
-    )
+    ctx.info(code, f"annotation {key}: {value} moved to {where} (the annotation is non-functional from 1.27)", node)
     drop_annotation(metadata, key)
     ctx.note(f"{key} → {where}")
 

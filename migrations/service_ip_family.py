@@ -35,9 +35,7 @@ def body(service: Mapping, ctx: Context) -> None:
         if not (isinstance(data, list) and data and data[0] == family):
             ctx.error("K8SM-FLD-038", f"spec.ipFamily {family} disagrees with spec.ipFamilies {data}", node)
             return
-        ctx.info(
-            "K8SM-FLD-006", "spec.ipFamily (removed in 1.20) deleted; spec.ipFamilies says the same", node
-        )
+        ctx.info("K8SM-FLD-006", "spec.ipFamily (removed in 1.20) deleted; spec.ipFamilies says the same", node)
     elif spec.data("type") == "ExternalName":
         ctx.info(
             "K8SM-FLD-006",

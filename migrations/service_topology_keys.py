@@ -87,9 +87,7 @@ def body(service: Mapping, ctx: Context) -> None:
     if isinstance(plan, tuple):
         where, key, value = plan
         metadata = child(service, "metadata") if where == "annotations" else None
-        target = (
-            spec if where == "spec" else (child(metadata, "annotations") if metadata is not None else None)
-        )
+        target = spec if where == "spec" else (child(metadata, "annotations") if metadata is not None else None)
         if target is None or (key in target and target.data(key) != value):
             ctx.error("K8SM-FLD-037", f"spec.topologyKeys: {key} is already set to something else", node)
             return
@@ -112,9 +110,7 @@ def body(service: Mapping, ctx: Context) -> None:
             node,
         )
     else:
-        ctx.info(
-            "K8SM-FLD-001", 'spec.topologyKeys ["*"] (removed in 1.22) deleted: it meant no preference', node
-        )
+        ctx.info("K8SM-FLD-001", 'spec.topologyKeys ["*"] (removed in 1.22) deleted: it meant no preference', node)
     spec.pop("topologyKeys")
     ctx.note("spec.topologyKeys removed")
 

@@ -51,9 +51,7 @@ def body(obj: Mapping, ctx: Context) -> None:
         spec = child(holder, "spec")
         current = spec.get("storageClassName") if spec is not None else None
         if spec is None or (current is not None and current.to_data() != value):
-            ctx.error(
-                "K8SM-FLD-045", f"annotation {KEY}: {value!r} disagrees with spec.storageClassName", node
-            )
+            ctx.error("K8SM-FLD-045", f"annotation {KEY}: {value!r} disagrees with spec.storageClassName", node)
             return
         ctx.warn(
             "K8SM-FLD-013",

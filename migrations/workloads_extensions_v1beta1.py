@@ -52,9 +52,7 @@ def deployment(obj: Mapping, ctx: Context) -> None:
     if kind in (None, "RollingUpdate"):
         why = "extensions/v1beta1 defaulted it to 1; apps/v1 uses 25%"
         for key in ("maxUnavailable", "maxSurge"):
-            pin_path(
-                ctx, spec, ("strategy", "rollingUpdate"), key, 1, "K8SM-APPS-007", why, before="template"
-            )
+            pin_path(ctx, spec, ("strategy", "rollingUpdate"), key, 1, "K8SM-APPS-007", why, before="template")
     pin_path(
         ctx,
         spec,

@@ -11,8 +11,8 @@ import textwrap
 from typing import Any
 
 import kubernetes_validate
-from deepdiff import DeepDiff
 import yaml
+from deepdiff import DeepDiff
 
 import k8smigrate
 from k8smigrate.results import FileResult
@@ -42,8 +42,11 @@ def check_noop(text: str, **kwargs: Any) -> FileResult:
 def check_transformed(before: str, after: str, **kwargs: Any) -> FileResult:
     result = run(before, **kwargs)
     assert result.text == dedent(after), data_diff(dedent(after), result.text)
-    again = k8smigrate.migrate_text(result.text, **{k: v for k, v in kwargs.items() if k != "filename"}
-                                    | {"target_version": kwargs.get("target_version", "1.29")})
+    again = k8smigrate.migrate_text(
+        result.text,
+        **{k: v for k, v in kwargs.items() if k != "filename"}
+        | {"target_version": kwargs.get("target_version", "1.29")},
+    )
     assert again.text == result.text, "a second run changed the output"
     return result
 

@@ -19,7 +19,9 @@ NAMES = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, ma
     lambda s: s[0].isalpha() and not s.endswith("-")
 )
 # Strings that YAML 1.1 readers misread when written plain.
-TRICKY = st.sampled_from(["yes", "no", "on", "off", "y", "n", "true", "null", "~", "1.10", "010", "0x1f", "12:30", "1e3"])
+TRICKY = st.sampled_from(
+    ["yes", "no", "on", "off", "y", "n", "true", "null", "~", "1.10", "010", "0x1f", "12:30", "1e3"]
+)
 VALUES = st.one_of(NAMES, TRICKY, st.integers(0, 70000), st.booleans())
 COMMENTS = st.text(alphabet="abcdefghij klmnop", min_size=1, max_size=15).map(lambda s: "# " + s.strip())
 
@@ -60,7 +62,13 @@ def rbac(draw: st.DrawFn) -> dict[str, Any]:
         obj["subjects"] = [subject]
         obj["roleRef"] = {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": draw(NAMES)}
     else:
-        obj["rules"] = [{"apiGroups": [""], "resources": ["pods"], "verbs": draw(st.lists(st.sampled_from(["get", "list"]), min_size=1, max_size=2, unique=True))}]
+        obj["rules"] = [
+            {
+                "apiGroups": [""],
+                "resources": ["pods"],
+                "verbs": draw(st.lists(st.sampled_from(["get", "list"]), min_size=1, max_size=2, unique=True)),
+            }
+        ]
     return obj
 
 
@@ -71,15 +79,31 @@ def current(draw: st.DrawFn) -> dict[str, Any]:
         st.sampled_from(
             [
                 {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"k": draw(VALUES)}},
-                {"apiVersion": "v1", "kind": "Service", "metadata": {"name": draw(NAMES)},
-                 "spec": {"ports": [{"port": 80, "targetPort": draw(VALUES)}], "selector": {"app": "x"}}},
-                {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
-                 "spec": {"selector": {"matchLabels": {"app": "d"}},
-                          "template": {"metadata": {"labels": {"app": "d"}},
-                                       "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}},
+                {
+                    "apiVersion": "v1",
+                    "kind": "Service",
+                    "metadata": {"name": draw(NAMES)},
+                    "spec": {"ports": [{"port": 80, "targetPort": draw(VALUES)}], "selector": {"app": "x"}},
+                },
+                {
+                    "apiVersion": "apps/v1",
+                    "kind": "Deployment",
+                    "metadata": {"name": "d"},
+                    "spec": {
+                        "selector": {"matchLabels": {"app": "d"}},
+                        "template": {
+                            "metadata": {"labels": {"app": "d"}},
+                            "spec": {"containers": [{"name": "c", "image": "nginx"}]},
+                        },
+                    },
+                },
                 ingress_v1(draw(NAMES)),
-                {"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "ValidatingAdmissionPolicy",
-                 "metadata": {"name": "p"}, "spec": {"validations": [{"expression": "true"}]}},
+                {
+                    "apiVersion": "admissionregistration.k8s.io/v1beta1",
+                    "kind": "ValidatingAdmissionPolicy",
+                    "metadata": {"name": "p"},
+                    "spec": {"validations": [{"expression": "true"}]},
+                },
             ]
         )
     )
@@ -118,10 +142,13 @@ class Layout:
         if isinstance(value, int):
             return str(value)
         text = str(value)
-        plain_ok = text.replace("-", "").replace(".", "").replace("/", "").replace("*", "x").isalnum() and not text[0].isdigit()
+        plain_ok = (
+            text.replace("-", "").replace(".", "").replace("/", "").replace("*", "x").isalnum()
+            and not text[0].isdigit()
+        )
         if self.quote == "plain" and plain_ok and not is_ambiguous(text) and text != "*":
             return text
-        if self.quote == "'" :
+        if self.quote == "'":
             return "'" + text.replace("'", "''") + "'"
         return json.dumps(text)
 
@@ -139,8 +166,11 @@ class Layout:
         return self.scalar(value)
 
     def _small(self, value: Any) -> bool:
-        return self.flow_small and isinstance(value, (dict, list)) and len(value) <= 2 and all(
-            not isinstance(v, (dict, list)) for v in (value.values() if isinstance(value, dict) else value)
+        return (
+            self.flow_small
+            and isinstance(value, (dict, list))
+            and len(value) <= 2
+            and all(not isinstance(v, (dict, list)) for v in (value.values() if isinstance(value, dict) else value))
         )
 
     def _map(self, obj: dict[str, Any], col: int, lines: list[str], first_prefix: str | None = None) -> None:
@@ -306,7 +336,10 @@ def batch_and_autoscaling(draw: st.DrawFn) -> dict[str, Any]:
         metric = {"type": "Resource", "resource": {"name": "cpu", "targetAverageUtilization": utilization}}
         api = "autoscaling/v2beta1"
     else:
-        metric = {"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": utilization}}}
+        metric = {
+            "type": "Resource",
+            "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": utilization}},
+        }
         api = "autoscaling/v2beta2"
     spec["metrics"] = [metric]
     return {"apiVersion": api, "kind": "HorizontalPodAutoscaler", "metadata": {"name": name}, "spec": spec}
@@ -318,39 +351,111 @@ def cluster_objects(draw: st.DrawFn) -> dict[str, Any]:
     name = draw(NAMES)
     meta = {"name": name}
     choices: list[dict[str, Any]] = [
-        {"apiVersion": "scheduling.k8s.io/v1beta1", "kind": "PriorityClass", "metadata": meta,
-         "value": draw(st.integers(0, 1000000)), "description": draw(NAMES)},
-        {"apiVersion": "storage.k8s.io/v1beta1", "kind": "StorageClass", "metadata": meta,
-         "provisioner": "kubernetes.io/no-provisioner", "volumeBindingMode": "WaitForFirstConsumer"},
-        {"apiVersion": "storage.k8s.io/v1beta1", "kind": "CSIDriver", "metadata": meta,
-         "spec": {"attachRequired": draw(st.booleans())}},
-        {"apiVersion": "coordination.k8s.io/v1beta1", "kind": "Lease", "metadata": meta,
-         "spec": {"holderIdentity": draw(NAMES), "leaseDurationSeconds": 15}},
+        {
+            "apiVersion": "scheduling.k8s.io/v1beta1",
+            "kind": "PriorityClass",
+            "metadata": meta,
+            "value": draw(st.integers(0, 1000000)),
+            "description": draw(NAMES),
+        },
+        {
+            "apiVersion": "storage.k8s.io/v1beta1",
+            "kind": "StorageClass",
+            "metadata": meta,
+            "provisioner": "kubernetes.io/no-provisioner",
+            "volumeBindingMode": "WaitForFirstConsumer",
+        },
+        {
+            "apiVersion": "storage.k8s.io/v1beta1",
+            "kind": "CSIDriver",
+            "metadata": meta,
+            "spec": {"attachRequired": draw(st.booleans())},
+        },
+        {
+            "apiVersion": "coordination.k8s.io/v1beta1",
+            "kind": "Lease",
+            "metadata": meta,
+            "spec": {"holderIdentity": draw(NAMES), "leaseDurationSeconds": 15},
+        },
         {"apiVersion": "node.k8s.io/v1beta1", "kind": "RuntimeClass", "metadata": meta, "handler": draw(NAMES)},
-        {"apiVersion": "networking.k8s.io/v1beta1", "kind": "IngressClass", "metadata": meta,
-         "spec": {"controller": "example.com/ingress-controller"}},
-        {"apiVersion": "extensions/v1beta1", "kind": "NetworkPolicy", "metadata": meta,
-         "spec": {"podSelector": {"matchLabels": {"app": name}},
-                  "ingress": [{"from": [{"podSelector": {}}], "ports": [{"port": 80}]}]}},
-        {"apiVersion": "apiregistration.k8s.io/v1beta1", "kind": "APIService", "metadata": {"name": "v1." + name + ".example.com"},
-         "spec": {"group": name + ".example.com", "version": "v1", "groupPriorityMinimum": 1000,
-                  "versionPriority": 15, "service": {"name": name, "namespace": "default"}}},
-        {"apiVersion": "authorization.k8s.io/v1beta1", "kind": "SelfSubjectAccessReview",
-         "spec": {"resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "default"}}},
-        {"apiVersion": "discovery.k8s.io/v1beta1", "kind": "EndpointSlice", "metadata": meta,
-         "addressType": "IPv4", "endpoints": [{"addresses": ["10.0.0.1"], "conditions": {"ready": True}}],
-         "ports": [{"name": "http", "port": 80, "protocol": "TCP"}]},
-        {"apiVersion": "flowcontrol.apiserver.k8s.io/" + draw(st.sampled_from(["v1beta1", "v1beta2"])),
-         "kind": "PriorityLevelConfiguration", "metadata": meta,
-         "spec": {"type": "Limited", "limited": {"assuredConcurrencyShares": draw(st.integers(1, 50)),
-                                                  "limitResponse": {"type": "Reject"}}}},
-        {"apiVersion": "admissionregistration.k8s.io/v1beta1", "kind": "ValidatingWebhookConfiguration", "metadata": meta,
-         "webhooks": [{"name": name + ".example.com", "clientConfig": {"service": {"name": name, "namespace": "default"}},
-                       "rules": [{"operations": ["CREATE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"]}],
-                       "sideEffects": "None", "admissionReviewVersions": ["v1"]}]},
-        {"apiVersion": "extensions/v1beta1", "kind": "PodSecurityPolicy", "metadata": meta,
-         "spec": {"privileged": False, "seLinux": {"rule": "RunAsAny"}, "runAsUser": {"rule": "RunAsAny"},
-                  "supplementalGroups": {"rule": "RunAsAny"}, "fsGroup": {"rule": "RunAsAny"}, "volumes": ["*"]}},
+        {
+            "apiVersion": "networking.k8s.io/v1beta1",
+            "kind": "IngressClass",
+            "metadata": meta,
+            "spec": {"controller": "example.com/ingress-controller"},
+        },
+        {
+            "apiVersion": "extensions/v1beta1",
+            "kind": "NetworkPolicy",
+            "metadata": meta,
+            "spec": {
+                "podSelector": {"matchLabels": {"app": name}},
+                "ingress": [{"from": [{"podSelector": {}}], "ports": [{"port": 80}]}],
+            },
+        },
+        {
+            "apiVersion": "apiregistration.k8s.io/v1beta1",
+            "kind": "APIService",
+            "metadata": {"name": "v1." + name + ".example.com"},
+            "spec": {
+                "group": name + ".example.com",
+                "version": "v1",
+                "groupPriorityMinimum": 1000,
+                "versionPriority": 15,
+                "service": {"name": name, "namespace": "default"},
+            },
+        },
+        {
+            "apiVersion": "authorization.k8s.io/v1beta1",
+            "kind": "SelfSubjectAccessReview",
+            "spec": {"resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "default"}},
+        },
+        {
+            "apiVersion": "discovery.k8s.io/v1beta1",
+            "kind": "EndpointSlice",
+            "metadata": meta,
+            "addressType": "IPv4",
+            "endpoints": [{"addresses": ["10.0.0.1"], "conditions": {"ready": True}}],
+            "ports": [{"name": "http", "port": 80, "protocol": "TCP"}],
+        },
+        {
+            "apiVersion": "flowcontrol.apiserver.k8s.io/" + draw(st.sampled_from(["v1beta1", "v1beta2"])),
+            "kind": "PriorityLevelConfiguration",
+            "metadata": meta,
+            "spec": {
+                "type": "Limited",
+                "limited": {"assuredConcurrencyShares": draw(st.integers(1, 50)), "limitResponse": {"type": "Reject"}},
+            },
+        },
+        {
+            "apiVersion": "admissionregistration.k8s.io/v1beta1",
+            "kind": "ValidatingWebhookConfiguration",
+            "metadata": meta,
+            "webhooks": [
+                {
+                    "name": name + ".example.com",
+                    "clientConfig": {"service": {"name": name, "namespace": "default"}},
+                    "rules": [
+                        {"operations": ["CREATE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"]}
+                    ],
+                    "sideEffects": "None",
+                    "admissionReviewVersions": ["v1"],
+                }
+            ],
+        },
+        {
+            "apiVersion": "extensions/v1beta1",
+            "kind": "PodSecurityPolicy",
+            "metadata": meta,
+            "spec": {
+                "privileged": False,
+                "seLinux": {"rule": "RunAsAny"},
+                "runAsUser": {"rule": "RunAsAny"},
+                "supplementalGroups": {"rule": "RunAsAny"},
+                "fsGroup": {"rule": "RunAsAny"},
+                "volumes": ["*"],
+            },
+        },
     ]
     return draw(st.sampled_from(choices))
 

@@ -96,9 +96,7 @@ def test_noop_templated() -> None:
 def test_kubelet_client_signer_computed() -> None:
     result = check_transformed(
         csr(KUBELET, usages=CLIENT),
-        csr(KUBELET, "  signerName: kubernetes.io/kube-apiserver-client-kubelet\n", CLIENT).replace(
-            V1BETA1, V1
-        ),
+        csr(KUBELET, "  signerName: kubernetes.io/kube-apiserver-client-kubelet\n", CLIENT).replace(V1BETA1, V1),
     )
     validate(result.text)
     assert codes(result) == ["K8SM-CSR-006"]
@@ -197,9 +195,7 @@ def test_missing_cryptography_is_a_finding_not_an_import_error(monkeypatch: pyte
 
 
 def test_corpus_csrs(corpus: Path) -> None:
-    for path in sorted(corpus.glob("*ertificate*igning*")) + sorted(
-        corpus.glob("*certificatesigningrequest*")
-    ):
+    for path in sorted(corpus.glob("*ertificate*igning*")) + sorted(corpus.glob("*certificatesigningrequest*")):
         text = path.read_text(encoding="utf-8")
         result = migrate_text(text, target_version="1.29", filename=path.name)
         assert result.text == text, path.name  # fuzz data and a fake request: errors, untouched

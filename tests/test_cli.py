@@ -247,12 +247,8 @@ def test_explain_shows_decisions(widgets: Registry) -> None:
 
 def test_explain_a_module_with_several_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     steps = [
-        Migration(
-            ("Gadget",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.20", name="gadgets"
-        ),
-        Migration(
-            ("GadgetClass",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.21", name="gadgets"
-        ),
+        Migration(("Gadget",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.20", name="gadgets"),
+        Migration(("GadgetClass",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.21", name="gadgets"),
     ]
     monkeypatch.setattr(registry_module, "_REGISTRY", Registry(steps))
     lines = cli("explain", "gadgets").stdout.splitlines()
@@ -314,9 +310,7 @@ def test_scan_stdin() -> None:
     [
         pytest.param(INVALID, "invalid.yaml:4: error K8SM-GEN-005 invalid YAML", id="invalid-yaml"),
         pytest.param(b"\x00\x01\x02binary", "invalid.yaml: error K8SM-GEN-013 binary file", id="binary"),
-        pytest.param(
-            b"a: caf\xe9\n", "invalid.yaml:1: error K8SM-GEN-013 not UTF-8 (byte 0xe9)", id="latin-1"
-        ),
+        pytest.param(b"a: caf\xe9\n", "invalid.yaml:1: error K8SM-GEN-013 not UTF-8 (byte 0xe9)", id="latin-1"),
     ],
 )
 def test_scan_bad_input_exits_3_and_wins_over_1(content: str | bytes, message: str) -> None:
@@ -370,8 +364,7 @@ def test_diff_would_change_exits_1_and_writes_nothing() -> None:
     stderr = result.stderr.splitlines()
     assert stderr[0] == "k8smigrate: target 1.22"
     assert stderr[1].startswith(
-        "web.yaml: doc 0 Ingress web: extensions/v1beta1 → networking.k8s.io/v1; "
-        "spec.backend → spec.defaultBackend"
+        "web.yaml: doc 0 Ingress web: extensions/v1beta1 → networking.k8s.io/v1; spec.backend → spec.defaultBackend"
     )
     assert stderr[-1] == "1 file, 1 would change, 0 errors, 0 warnings, 0 info"
 
@@ -382,10 +375,7 @@ def test_diff_removed_api_left_in_place_exits_3_and_still_diffs_the_rest() -> No
     result = cli("diff", ".", "--target-version", "1.29")
     assert result.exit_code == 3
     assert "--- a/b-web.yaml" in result.stdout
-    assert (
-        "a-psp.yaml:1: error K8SM-GEN-007 policy/v1beta1 PodSecurityPolicy is removed in 1.25"
-        in result.stderr
-    )
+    assert "a-psp.yaml:1: error K8SM-GEN-007 policy/v1beta1 PodSecurityPolicy is removed in 1.25" in result.stderr
     assert result.stderr.splitlines()[-1] == "2 files, 1 would change, 1 error, 0 warnings, 0 info"
 
 
@@ -491,9 +481,7 @@ def test_apply_missing_file_exits_3() -> None:
         pytest.param(["apply", "a.yaml", "--only", "no_such_migration"], id="unknown-only"),
         pytest.param(["apply", "a.yaml", "--skip", "no_such_migration"], id="unknown-skip"),
         pytest.param(["apply", "a.yaml", "--target-version", "one.22"], id="bad-version"),
-        pytest.param(
-            ["apply", "a.yaml", "--target-version", "1.20", "--min-version", "1.22"], id="min-above"
-        ),
+        pytest.param(["apply", "a.yaml", "--target-version", "1.20", "--min-version", "1.22"], id="min-above"),
         pytest.param(["apply", "a.yaml", "--set", "sideEffects"], id="set-without-value"),
         pytest.param(["apply", "a.yaml", "--set", "noSuchDecision=1"], id="unknown-decision"),
         pytest.param(["apply", "a.yaml", "--output", "no/such/folder/out.yaml"], id="output-folder"),
@@ -571,9 +559,8 @@ def test_apply_decision_missing_exits_3_and_leaves_the_document(widgets: Registr
     result = cli("apply", "-i", "w.yaml")
     assert result.exit_code == 3
     assert path.read_text() == WIDGET
-    assert (
-        "w.yaml:6: error [widgets_v1alpha1] K8SM-GEN-010 needs a decision: --set widgetMode=fast | safe"
-        in (result.stderr)
+    assert "w.yaml:6: error [widgets_v1alpha1] K8SM-GEN-010 needs a decision: --set widgetMode=fast | safe" in (
+        result.stderr
     )
 
 
@@ -714,9 +701,7 @@ def test_json_report_of_stdin() -> None:
 
 def test_output_file_gets_the_report_and_stdout_stays_empty() -> None:
     write("web.yaml", INGRESS)
-    result = cli(
-        "diff", "web.yaml", "--format", "json", "--output", "report.json", "--target-version", "1.22"
-    )
+    result = cli("diff", "web.yaml", "--format", "json", "--output", "report.json", "--target-version", "1.22")
     assert result.exit_code == 1
     assert result.stdout == ""
     assert json.loads(Path("report.json").read_text())["summary"]["changed"] == 1
@@ -806,9 +791,7 @@ SARIF_SUBSET: dict[str, Any] = {
                                                 "properties": {
                                                     "region": {
                                                         "type": "object",
-                                                        "properties": {
-                                                            "startLine": {"type": "integer", "minimum": 1}
-                                                        },
+                                                        "properties": {"startLine": {"type": "integer", "minimum": 1}},
                                                     }
                                                 },
                                             }
@@ -886,10 +869,7 @@ def test_settings_from_pyproject(tmp_path: Path) -> None:
         f"k8smigrate: target 1.16–1.20; settings from {tmp_path / 'pyproject.toml'}"
     )
     # an explicit option wins over the file
-    assert (
-        "apiVersion: networking.k8s.io/v1\n"
-        in cli("apply", "deploy/web.yaml", "--min-version", "1.20").stdout
-    )
+    assert "apiVersion: networking.k8s.io/v1\n" in cli("apply", "deploy/web.yaml", "--min-version", "1.20").stdout
 
 
 def test_pyproject_without_our_table_is_ignored() -> None:
@@ -899,17 +879,13 @@ def test_pyproject_without_our_table_is_ignored() -> None:
     assert result.stderr.splitlines()[0] == "k8smigrate: target 1.22"
 
 
-def test_settings_from_dot_k8smigrate_toml_in_a_parent_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_settings_from_dot_k8smigrate_toml_in_a_parent_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(".k8smigrate.toml", 'target-version = "1.22"\nskip = ["rbac_v1beta1"]\n')
     write("deploy/role.yaml", ROLE)
     write("deploy/web.yaml", INGRESS)
     monkeypatch.chdir(tmp_path / "deploy")
     result = cli("diff", ".")
-    assert result.stderr.splitlines()[0] == (
-        f"k8smigrate: target 1.22; settings from {tmp_path / '.k8smigrate.toml'}"
-    )
+    assert result.stderr.splitlines()[0] == (f"k8smigrate: target 1.22; settings from {tmp_path / '.k8smigrate.toml'}")
     assert [x for x in result.stdout.splitlines() if x.startswith("+++")] == ["+++ b/web.yaml"]
     assert result.exit_code == 3  # the Role stays on a removed API, as configured
 
@@ -917,15 +893,9 @@ def test_settings_from_dot_k8smigrate_toml_in_a_parent_folder(
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        pytest.param(
-            'target-version = "1.22"\ncolour = "always"\n', "unknown setting 'colour'", id="unknown-key"
-        ),
-        pytest.param(
-            'only = ["no_such_migration"]\n', "unknown migration 'no_such_migration'", id="unknown-only"
-        ),
-        pytest.param(
-            "[decisions]\nwidgetMode = 'fast'\n", "unknown decision 'widgetMode'", id="unknown-decision"
-        ),
+        pytest.param('target-version = "1.22"\ncolour = "always"\n', "unknown setting 'colour'", id="unknown-key"),
+        pytest.param('only = ["no_such_migration"]\n', "unknown migration 'no_such_migration'", id="unknown-only"),
+        pytest.param("[decisions]\nwidgetMode = 'fast'\n", "unknown decision 'widgetMode'", id="unknown-decision"),
         pytest.param('target-version = "one"\n', "not a Kubernetes version: 'one'", id="bad-version"),
         pytest.param("target-version = \n", ".k8smigrate.toml: ", id="not-toml"),
     ],

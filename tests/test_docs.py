@@ -38,8 +38,12 @@ def _module_of(migration: Migration) -> ModuleType:
     for name, module in sorted(sys.modules.items()):
         if name.startswith("k8smigrate.migrations.") and module is not None:
             declared = getattr(module, "MIGRATIONS", None) or [getattr(module, "MIGRATION", None)]
-            if any(isinstance(m, Migration) and (m.name or name.rsplit(".", 1)[-1]) == migration.name
-                   and m.from_api == migration.from_api for m in declared):
+            if any(
+                isinstance(m, Migration)
+                and (m.name or name.rsplit(".", 1)[-1]) == migration.name
+                and m.from_api == migration.from_api
+                for m in declared
+            ):
                 return module
     raise LookupError(migration.name)
 

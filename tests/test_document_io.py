@@ -151,7 +151,9 @@ def test_json_manifest_stays_json() -> None:
             "apiVersion": "networking.k8s.io/v1beta1",
             "kind": "Ingress",
             "metadata": {"name": "x"},
-            "spec": {"rules": [{"http": {"paths": [{"path": "/", "backend": {"serviceName": "web", "servicePort": 80}}]}}]},
+            "spec": {
+                "rules": [{"http": {"paths": [{"path": "/", "backend": {"serviceName": "web", "servicePort": 80}}]}}]
+            },
         },
         indent=2,
     )
@@ -257,7 +259,9 @@ def test_comments_travel_with_restructured_keys() -> None:
 # ------------------------------------------------------------------ YAML 1.1 safety of new strings
 
 
-@pytest.mark.parametrize("name", ["yes", "no", "on", "off", "y", "n", "true", "null", "~", "1.10", "1e3", "0x1f", "2024-01-01"])
+@pytest.mark.parametrize(
+    "name", ["yes", "no", "on", "off", "y", "n", "true", "null", "~", "1.10", "1e3", "0x1f", "2024-01-01"]
+)
 def test_new_strings_read_back_as_strings_in_yaml_1_1(name: str) -> None:
     text = dedent(
         f"""

@@ -26,9 +26,7 @@ def test_noop_below_gate() -> None:
 
 
 def test_no_topology_is_a_rename() -> None:
-    result = check_transformed(
-        HEAD.format(api="discovery.k8s.io/v1beta1"), HEAD.format(api="discovery.k8s.io/v1")
-    )
+    result = check_transformed(HEAD.format(api="discovery.k8s.io/v1beta1"), HEAD.format(api="discovery.k8s.io/v1"))
     validate(result.text)
 
 

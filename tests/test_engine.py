@@ -7,7 +7,9 @@ import pytest
 from k8smigrate import migrate_text
 from tests.helpers import codes
 
-INGRESS = "apiVersion: extensions/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n"
+INGRESS = (
+    "apiVersion: extensions/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n"
+)
 PSP = "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: p\n"
 
 
@@ -68,7 +70,9 @@ def test_false_friends_keyed_on_kind_stay_untouched() -> None:
 
 
 def test_findings_carry_file_document_line_and_path() -> None:
-    ingress = INGRESS.replace("spec:\n", "spec:\n  rules:\n  - http:\n      paths:\n      - backend: {serviceName: a, servicePort: 80}\n")
+    ingress = INGRESS.replace(
+        "spec:\n", "spec:\n  rules:\n  - http:\n      paths:\n      - backend: {serviceName: a, servicePort: 80}\n"
+    )
     text = "apiVersion: v1\nkind: ConfigMap\n---\n" + ingress
     result = migrate_text(text, target_version="1.22", filename="x.yaml")
     (finding,) = [f for f in result.findings if f.code == "K8SM-ING-001"]

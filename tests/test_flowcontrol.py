@@ -51,17 +51,13 @@ def test_noop_already_v1() -> None:
 
 
 def test_noop_window_before_v1beta2() -> None:
-    result = check_noop(
-        PLC.format(api=f"{GROUP}/v1beta1", shares="assuredConcurrencyShares: 5"), target_version="1.22"
-    )
+    result = check_noop(PLC.format(api=f"{GROUP}/v1beta1", shares="assuredConcurrencyShares: 5"), target_version="1.22")
     assert codes(result) == []
 
 
 @pytest.mark.parametrize("version", ["v1alpha1", "v1beta1", "v1beta2", "v1beta3"])
 def test_flow_schema_is_renamed(version: str) -> None:
-    result = check_transformed(
-        FLOW_SCHEMA.format(api=f"{GROUP}/{version}"), FLOW_SCHEMA.format(api=f"{GROUP}/v1")
-    )
+    result = check_transformed(FLOW_SCHEMA.format(api=f"{GROUP}/{version}"), FLOW_SCHEMA.format(api=f"{GROUP}/v1"))
     assert codes(result) == []
     validate(result.text)
 
@@ -140,9 +136,7 @@ def test_v1beta3_zero_with_annotation_kept_and_annotation_removed() -> None:
 
 def test_both_share_fields_is_an_error() -> None:
     result = check_noop(
-        PLC.format(
-            api=f"{GROUP}/v1beta2", shares="assuredConcurrencyShares: 1\n        nominalConcurrencyShares: 2"
-        )
+        PLC.format(api=f"{GROUP}/v1beta2", shares="assuredConcurrencyShares: 1\n        nominalConcurrencyShares: 2")
     )
     assert codes(result, "error") == ["K8SM-GEN-003"]
 

@@ -187,8 +187,7 @@ def test_status_dropped() -> None:
 
 
 BEHAVIOR = (
-    '{"ScaleDown":{"StabilizationWindowSeconds":60,'
-    '"Policies":[{"Type":"Percent","Value":10,"PeriodSeconds":60}]}}'
+    '{"ScaleDown":{"StabilizationWindowSeconds":60,"Policies":[{"Type":"Percent","Value":10,"PeriodSeconds":60}]}}'
 )
 
 

@@ -39,9 +39,7 @@ def test_window_from_1_22_keeps_v2beta2() -> None:
 
 
 def test_status_dropped() -> None:
-    result = run(
-        HPA.format(api="autoscaling/v2beta2").rstrip(" ") + "    status:\n      currentReplicas: 1\n"
-    )
+    result = run(HPA.format(api="autoscaling/v2beta2").rstrip(" ") + "    status:\n      currentReplicas: 1\n")
     assert "status" not in result.text
     assert codes(result) == ["K8SM-HPA-005"]
 

@@ -130,12 +130,8 @@ def test_min_version_keeps_a_version_every_release_reads() -> None:
         apiVersion: kubeadm.k8s.io/v1beta1
         kind: InitConfiguration
         """
-    assert run(text, target_version="1.31", min_version="1.22").text.startswith(
-        "apiVersion: kubeadm.k8s.io/v1beta3"
-    )
-    assert run(text, target_version="1.26", min_version="1.15").text.startswith(
-        "apiVersion: kubeadm.k8s.io/v1beta2"
-    )
+    assert run(text, target_version="1.31", min_version="1.22").text.startswith("apiVersion: kubeadm.k8s.io/v1beta3")
+    assert run(text, target_version="1.26", min_version="1.15").text.startswith("apiVersion: kubeadm.k8s.io/v1beta2")
 
 
 def test_min_version_with_no_common_version_says_so() -> None:

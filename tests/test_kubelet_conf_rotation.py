@@ -52,9 +52,7 @@ def test_noop_for_an_admin_kubeconfig() -> None:
 
 
 def test_noop_without_current_context() -> None:
-    result = check_noop(
-        KUBELET_CONF.replace("current-context: default-context\n", ""), only=["kubelet-conf-rotation"]
-    )
+    result = check_noop(KUBELET_CONF.replace("current-context: default-context\n", ""), only=["kubelet-conf-rotation"])
     assert codes(result) == ["K8SM-NODE-003"]
 
 

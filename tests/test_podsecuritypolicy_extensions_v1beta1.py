@@ -24,9 +24,7 @@ def test_hop_to_policy_v1beta1_before_1_25() -> None:
     assert codes(result, "error") == []
 
 
-@pytest.mark.parametrize(
-    ("api", "code"), [("policy/v1beta1", "K8SM-GEN-007"), ("extensions/v1beta1", "K8SM-GEN-009")]
-)
+@pytest.mark.parametrize(("api", "code"), [("policy/v1beta1", "K8SM-GEN-007"), ("extensions/v1beta1", "K8SM-GEN-009")])
 def test_error_with_pod_security_admission_hint_from_1_25(api: str, code: str) -> None:
     result = check_noop(PSP.format(api=api), target_version="1.25")
     assert codes(result) == [code]

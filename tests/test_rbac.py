@@ -84,12 +84,18 @@ def test_aggregation_rule_and_non_resource_urls_are_kept() -> None:
 @pytest.mark.parametrize(
     ("subject", "expected"),
     [
-        ("- kind: ServiceAccount\n  apiVersion: v1\n  name: sa\n  namespace: ns",
-         '- kind: ServiceAccount\n  apiGroup: ""\n  name: sa\n  namespace: ns'),
-        ("- kind: User\n  apiVersion: rbac.authorization.k8s.io/v1alpha1\n  name: jane",
-         "- kind: User\n  apiGroup: rbac.authorization.k8s.io\n  name: jane"),
-        ("- kind: Group\n  apiVersion: rbac.authorization.k8s.io/v1alpha1\n  name: devs",
-         "- kind: Group\n  apiGroup: rbac.authorization.k8s.io\n  name: devs"),
+        (
+            "- kind: ServiceAccount\n  apiVersion: v1\n  name: sa\n  namespace: ns",
+            '- kind: ServiceAccount\n  apiGroup: ""\n  name: sa\n  namespace: ns',
+        ),
+        (
+            "- kind: User\n  apiVersion: rbac.authorization.k8s.io/v1alpha1\n  name: jane",
+            "- kind: User\n  apiGroup: rbac.authorization.k8s.io\n  name: jane",
+        ),
+        (
+            "- kind: Group\n  apiVersion: rbac.authorization.k8s.io/v1alpha1\n  name: devs",
+            "- kind: Group\n  apiGroup: rbac.authorization.k8s.io\n  name: devs",
+        ),
         ("- kind: Group\n  name: devs", "- kind: Group\n  name: devs"),
     ],
     ids=["service-account", "user", "group", "no-apiversion"],

@@ -75,7 +75,7 @@ def test_mixed_line_endings_in_a_restructured_document_parse_and_validate() -> N
 
 def test_tabs_inside_quoted_and_block_scalars_survive() -> None:
     text = ROLE.replace(
-        "  name: a\n", '  name: a\n  annotations:\n    q: "a\tb"\n    s: \'a\tb\'\n    b: |\n      indented\tby tab\n'
+        "  name: a\n", "  name: a\n  annotations:\n    q: \"a\tb\"\n    s: 'a\tb'\n    b: |\n      indented\tby tab\n"
     )
     assert migrate(text) == text.replace("v1beta1", "v1")
 
@@ -163,9 +163,7 @@ def test_explicit_scalar_keys_are_kept_as_written(body: str) -> None:
 
 
 def test_an_explicit_key_in_a_mapping_that_changes_keeps_its_indicator() -> None:
-    text = INGRESS.replace(
-        "    serviceName: web\n", "    ? serviceName\n    : web\n"
-    )
+    text = INGRESS.replace("    serviceName: web\n", "    ? serviceName\n    : web\n")
     result = migrate_text(text, target_version="1.29")
     assert "K8SM-GEN-012" not in codes(result)
     validate(result.text, "1.29.0")
@@ -226,7 +224,9 @@ def test_a_control_character_deep_in_a_file_names_its_line() -> None:
         pytest.param(bytes(range(256)) * 64, "binary file", id="noise"),
     ],
 )
-def test_undecodable_files_are_named_with_exit_3_and_the_others_still_run(tmp_path: Path, raw: bytes, message: str) -> None:
+def test_undecodable_files_are_named_with_exit_3_and_the_others_still_run(
+    tmp_path: Path, raw: bytes, message: str
+) -> None:
     (tmp_path / "a.yaml").write_bytes(raw)
     (tmp_path / "b.yaml").write_text(ROLE)
     proc = subprocess.run(
@@ -340,7 +340,10 @@ def test_cli_reports_a_link_out_of_the_tree_with_exit_3(tmp_path: Path) -> None:
     (tmp_path / "tree").mkdir()
     (tmp_path / "tree" / "link.yaml").symlink_to(tmp_path / "outside.yaml")
     proc = subprocess.run(
-        [sys.executable, "-m", "k8smigrate", "scan", str(tmp_path / "tree")], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "k8smigrate", "scan", str(tmp_path / "tree")],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 3
     assert f"{tmp_path / 'tree' / 'link.yaml'}: error K8SM-GEN-013 symbolic link to" in proc.stderr
@@ -351,7 +354,9 @@ def test_cli_reports_a_link_out_of_the_tree_with_exit_3(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_20_mb_file_finishes_in_bounded_time_and_memory(tmp_path: Path) -> None:
-    chunk = ROLE + "---\n" + "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: " + "v" * 2000 + "\n---\n"
+    chunk = (
+        ROLE + "---\n" + "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: " + "v" * 2000 + "\n---\n"
+    )
     path = tmp_path / "big.yaml"
     path.write_text(chunk * (20_000_000 // len(chunk)) + ROLE)
     code = (
@@ -359,7 +364,9 @@ def test_a_20_mb_file_finishes_in_bounded_time_and_memory(tmp_path: Path) -> Non
         "o = migrate_file(sys.argv[1], in_place=True);"
         "print(time.monotonic() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, o.written, o.error)"
     )
-    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=900, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=900, check=True
+    )
     seconds, kilobytes, written, error = proc.stdout.split()
     assert (written, error) == ("True", "None")
     assert float(seconds) < 600

@@ -157,9 +157,7 @@ def new_api(old: str) -> str:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_only_api_version_changes(case: str) -> None:
     old, rest, _below = CASES[case]
-    result = check_transformed(
-        f"apiVersion: {old}\n" + dedent(rest), f"apiVersion: {new_api(old)}\n" + dedent(rest)
-    )
+    result = check_transformed(f"apiVersion: {old}\n" + dedent(rest), f"apiVersion: {new_api(old)}\n" + dedent(rest))
     validate(result.text)
     assert codes(result) == []
 

@@ -53,17 +53,12 @@ def test_migrated_at_1_34(text: str) -> None:
 
 
 def test_window_from_1_29_to_1_34_has_no_replacement() -> None:
-    result = run(
-        POLICY.format(api="admissionregistration.k8s.io/v1beta1"), target_version="1.34", min_version="1.29"
-    )
+    result = run(POLICY.format(api="admissionregistration.k8s.io/v1beta1"), target_version="1.34", min_version="1.29")
     assert codes(result, "error") == ["K8SM-GEN-009"]
 
 
 def test_corpus_negative_fixture(corpus) -> None:  # type: ignore[no-untyped-def]
-    path = (
-        corpus
-        / "k8s-api-10b39a3__testdata_HEAD_admissionregistration.k8s.io.v1beta1.ValidatingAdmissionPolicy.yaml"
-    )
+    path = corpus / "k8s-api-10b39a3__testdata_HEAD_admissionregistration.k8s.io.v1beta1.ValidatingAdmissionPolicy.yaml"
     text = path.read_text()
     result = run(text, target_version="1.29")
     assert result.text == text and not result.changed
