@@ -23,12 +23,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,13 +172,19 @@ def build_deprecated(folder: Path, megabytes: float) -> int:
 
 
 def timed(cmd: str, cwd: Path) -> tuple[float, float, int]:
-    """Wall time, peak RSS in MB, exit code of one shell command (run in a fresh process)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, shell=True, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    elapsed = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return elapsed, max(peak, before) / 1024, proc.returncode
+    """Wall time, peak RSS in MB, exit code of one shell command (run in a fresh process).
+
+    A small wrapper process runs the command and reports the peak of its own children, so
+    each figure is that command's alone.
+    """
+    wrapper = (
+        "import resource, subprocess, sys, time; t = time.perf_counter(); "
+        "rc = subprocess.run(sys.argv[1], shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode; "
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)"
+    )
+    out = subprocess.run([sys.executable, "-c", wrapper, cmd], cwd=cwd, capture_output=True, text=True, check=True)
+    seconds, peak_kb, code = out.stdout.split()
+    return float(seconds), int(peak_kb) / 1024, int(code)
 
 
 def main() -> int:

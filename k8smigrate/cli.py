@@ -291,7 +291,9 @@ def _scan(paths: list[str], settings: Settings, run: Run) -> list[ScanEntry]:
                 continue
             problems: list[Finding] = []
             entries += scan_stream(text, settings, name, default_registry(), problems)
-            run.outcomes.append(FileOutcome(file, FileResult(name, text, text, problems)))
+            result = FileResult(name, text, text, problems)
+            result.slim(keep_diff=False)  # scan keeps findings only: memory follows one file
+            run.outcomes.append(FileOutcome(file, result))
     return entries
 
 

@@ -103,6 +103,8 @@ class FileResult:
         if self._slim is None:
             self._slim = (self.changed, self.diff if keep_diff else "")
             self.text = self.original = ""
+            for doc in self.documents:
+                doc.patch = []  # the patches of a large CRD outweigh its text
 
     @property
     def diff(self) -> str:
