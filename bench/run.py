@@ -179,7 +179,8 @@ def timed(cmd: str, cwd: Path) -> tuple[float, float, int]:
     """
     wrapper = (
         "import resource, subprocess, sys, time; t = time.perf_counter(); "
-        "rc = subprocess.run(sys.argv[1], shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode; "
+        "out = subprocess.DEVNULL; "
+        "rc = subprocess.run(sys.argv[1], shell=True, stdout=out, stderr=out).returncode; "
         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, rc)"
     )
     out = subprocess.run([sys.executable, "-c", wrapper, cmd], cwd=cwd, capture_output=True, text=True, check=True)
