@@ -38,6 +38,8 @@ class ScanEntry:
     migration: str | None
     templated: bool
     namespace: str | None = None
+    replacement_served: bool | None = None
+    """Whether every release of the window serves the replacement (None: not known)."""
 
     def format(self) -> str:
         where = f"{self.filename}:{self.line}"
@@ -46,6 +48,8 @@ class ScanEntry:
         if self.name and self.namespace:
             name = f" {self.namespace}/{self.name}"
         repl = f" -> {self.replacement}" if self.replacement else " (no replacement)"
+        if self.replacement and self.replacement_served is False:
+            repl += " (not served by every release of the window)"
         how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]"
         tmpl = " (templated)" if self.templated else ""
         return f"{where}: {self.kind}{name} {self.api_version} {when}{repl}{how}{tmpl}"
@@ -65,6 +69,7 @@ class ScanEntry:
             "replacement": self.replacement,
             "migration": self.migration,
             "templated": self.templated,
+            "replacementServed": self.replacement_served,
         }
 
 
@@ -103,7 +108,11 @@ def scan_stream(
             status = "deprecated"
         else:
             continue
-        steps = plan(api, element, settings, registry, window).steps
+        found = plan(api, element, settings, registry, window)
+        steps = found.steps
+        # Served across [--min-version, --target-version]: known where a migration gets there;
+        # a manual replacement's availability is not in the table (None).
+        served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
         out.append(
             ScanEntry(
                 filename,
@@ -119,6 +128,7 @@ def scan_stream(
                 " -> ".join(s.name for s in steps) or None,
                 doc.templated,
                 namespace=doc.namespace,
+                replacement_served=served,
             )
         )
     return out
