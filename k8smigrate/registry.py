@@ -72,9 +72,10 @@ class Migration:
     doc: str = ""
     opt_in: bool = False
     """Runs only when named in ``--only`` (a fixer the user must ask for)."""
-    trigger: str = ""
+    trigger: str | tuple[str, ...] = ""
     """For a fixer: text that must appear in a document for it to matter (the field or
-    annotation it fixes); documents without it are never parsed for this fixer."""
+    annotation it fixes); documents without it are never parsed for this fixer. A tuple
+    means any one of its strings."""
     fixer: bool = False
     """Not a version step: a pass over every document of ``from_api`` (``to_api`` is the same API)
     that runs before the version chain, whatever the window; a check is a fixer that only reports."""
@@ -144,7 +145,14 @@ class Registry:
         """
         active = [m for m in self.migrations if enabled(m)]
         apis = frozenset(m.from_api for m in active if m.from_api != ANY and not (m.fixer and m.trigger))
-        triggers = sorted({m.trigger for m in active if m.fixer and (m.trigger or m.from_api == ANY)})
+        triggers = sorted(
+            {
+                t
+                for m in active
+                if m.fixer and (m.trigger or m.from_api == ANY)
+                for t in ((m.trigger,) if isinstance(m.trigger, str) else m.trigger or ("",))
+            }
+        )
         if "" in triggers:
             return lambda _piece: True
 

@@ -109,7 +109,7 @@ class Renderer:
     def node(self, node: Node, col: int, delta: int) -> str:
         if node.pristine():
             assert node.src is not None
-            return reindent(self.text[node.src.start : node.src.end], delta)
+            return self._added_anchor(node) + reindent(self.text[node.src.start : node.src.end], delta)
         if isinstance(node, Scalar):
             return self.scalar(node)
         if isinstance(node, Alias):
@@ -130,6 +130,16 @@ class Renderer:
         if node.tag and not node.tag.startswith("tag:yaml.org,2002:"):
             out += f"{node.tag} "
         return out
+
+    def _added_anchor(self, node: Node) -> str:
+        """An anchor a migration put on a parsed inline node, whose source text has none to copy.
+
+        A parsed scalar or flow collection with properties starts with them (``&a {…}``); a
+        block collection's anchor is written by its parent entry (``key: &a``), never here.
+        """
+        if not node.anchor or node.src is None or node.src.start < 0 or not _is_scalar_like(node):
+            return ""
+        return "" if self.text.startswith(("&", "!"), node.src.start) else f"&{node.anchor} "
 
     def scalar(self, node: Scalar) -> str:
         props = self._props(node)
@@ -153,7 +163,7 @@ class Renderer:
     def flow(self, node: Node, col: int = 0) -> str:
         """A collection written inline: original separators kept, new entries in the same style."""
         if node.pristine() and node.src is not None:
-            return self.text[node.src.start : node.src.end]
+            return self._added_anchor(node) + self.text[node.src.start : node.src.end]
         if isinstance(node, Alias):
             return f"*{node.name}"
         if isinstance(node, Scalar):
@@ -168,7 +178,7 @@ class Renderer:
         multiline = "\n" in (src.sep or opening)
         typical = src.sep or ("," + opening[opening.index("\n") :] if multiline else ", ")
         inner_col = _last_line_width(typical) if multiline else -1
-        out = opening
+        out = self._added_anchor(node) + opening
         prev: EntrySource | None = None
         ordered: list[Entry | Item] = list(children)
         for i, child in enumerate(ordered):

@@ -40,6 +40,14 @@ class ScanEntry:
     namespace: str | None = None
     replacement_served: bool | None = None
     """Whether every release of the window serves the replacement (None: not known)."""
+    category: str = ""
+    """``removed-api`` or ``deprecated-api`` (from ``status`` when not given). Scan reads
+    documents as text only, so the upgrade-readiness findings (fields, gates, runtime) are
+    not scan entries: ``k8smigrate --check`` reports them."""
+
+    def __post_init__(self) -> None:
+        if not self.category:
+            object.__setattr__(self, "category", f"{self.status}-api")  # frozen
 
     def format(self) -> str:
         where = f"{self.filename}:{self.line}"
@@ -70,6 +78,7 @@ class ScanEntry:
             "migration": self.migration,
             "templated": self.templated,
             "replacementServed": self.replacement_served,
+            "category": self.category,
         }
 
 

@@ -3,7 +3,9 @@
 Used by ``apiextensions_v1beta1`` (discovery skips this module: its name starts with ``_``).
 Everything here works on the editable tree in one linear pass over the *structural* part of
 a schema (``properties``, ``items``, ``additionalProperties``); value validations
-(``allOf``/``anyOf``/``oneOf``/``not``) are only read by the checks.
+(``allOf``/``anyOf``/``oneOf``/``not``) are only read by the checks. YAML aliases are
+followed to their anchored node (``get``, ``data_of``), so a node shared by aliases is
+visited at every place; the caller refuses edits that change a shared node.
 
 Upstream rules followed (kubernetes/kubernetes, staging/src/k8s.io/apiextensions-apiserver):
 
@@ -23,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from k8smigrate.tree import Alias, Mapping, Node, Scalar, Sequence
+from k8smigrate.scalars import Data
+from k8smigrate.tree import Alias, Mapping, Node, Scalar, Sequence, resolve
 
 PRESERVE = "x-kubernetes-preserve-unknown-fields"
 INT_OR_STRING = "x-kubernetes-int-or-string"
@@ -80,7 +83,7 @@ class SchemaResult:
 
 def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
     """Every node of the structural part, parents first, iteratively (schemas can be deep)."""
-    stack = [Visit(path, root, "root")]
+    stack = [Visit(path, resolve(root), "root")]
     while stack:
         visit = stack.pop()
         yield visit
@@ -88,28 +91,60 @@ def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
         if not isinstance(node, Mapping):
             continue
         children: list[Visit] = []
-        props = node.mapping("properties")
+        props = get_mapping(node, "properties")
         resource = visit.level == "root" or truthy(node, EMBEDDED)
         if props is not None:
             for e in props.entries:
                 meta = visit.resource_meta or (resource and e.name in _META)
-                children.append(Visit(f"{visit.path}.properties.{e.name}", e.value, "field", meta))
-        items = node.get("items")
+                children.append(Visit(f"{visit.path}.properties.{e.name}", resolve(e.value), "field", meta))
+        items = get(node, "items")
         if items is not None:
             children.append(Visit(f"{visit.path}.items", items, "item", visit.resource_meta))
-        extra = node.get("additionalProperties")
+        extra = get(node, "additionalProperties")
         if isinstance(extra, Mapping):
             children.append(Visit(f"{visit.path}.additionalProperties", extra, "field", visit.resource_meta))
         stack.extend(reversed(children))
 
 
-def truthy(node: Mapping, key: str) -> bool:
+def get(node: Mapping, key: str) -> Node | None:
+    """``node[key]``, a YAML alias followed to its anchored node (for reading only)."""
     value = node.get(key)
+    return None if value is None else resolve(value)
+
+
+def get_mapping(node: Mapping, key: str) -> Mapping | None:
+    value = get(node, key)
+    return value if isinstance(value, Mapping) else None
+
+
+def data_of(node: Node) -> Data:
+    """The node's data, aliases followed through their parsed anchors (``to_data`` needs the
+    whole document's anchors; a schema may alias a node defined outside it)."""
+    node = resolve(node)
+    if isinstance(node, Mapping):
+        out: dict[str, Data] = {}
+        for e in node.entries:
+            value = data_of(e.value)
+            if e.name == "<<" and e.key.style is None:  # a merge key, as tree.to_data reads it
+                for merged in value if isinstance(value, list) else [value]:
+                    for k, v in merged.items() if isinstance(merged, dict) else ():
+                        out.setdefault(k, v)
+                continue
+            key = e.key.data  # a YAML 1.1 key such as ``on`` or ``null``, as tree.to_data writes it
+            out["true" if key is True else "false" if key is False else "null" if key is None else str(key)] = value
+        return out
+    if isinstance(node, Sequence):
+        return [data_of(v) for v in node]
+    return node.data if isinstance(node, Scalar) else None
+
+
+def truthy(node: Mapping, key: str) -> bool:
+    value = get(node, key)
     return isinstance(value, Scalar) and value.data is True
 
 
 def type_of(node: Mapping) -> str | None:
-    value = node.get("type")
+    value = get(node, "type")
     return str(value.data) if isinstance(value, Scalar) and value.data not in (None, "") else None
 
 
@@ -135,7 +170,7 @@ def repair(root: Node, path: str) -> SchemaResult:
             continue
         if visit.level == "root" or "properties" in node:
             guess = "object"
-        elif "items" in node and isinstance(node.get("items"), Mapping):
+        elif "items" in node and isinstance(get(node, "items"), Mapping):
             guess = "array"
         else:
             continue
@@ -152,12 +187,12 @@ def int_or_string(node: Mapping) -> bool:
     with exactly ``[{type: integer}, {type: string}]`` (in that order: validation.go compares
     the list) is structural. Returns True when the node was rewritten.
     """
-    any_of = node.get("anyOf")
+    any_of = get(node, "anyOf")
     if not isinstance(any_of, Sequence) or len(any_of) != 2:
         return False
-    if sorted(map(str, (c.to_data() for c in any_of))) != sorted(map(str, _INT_OR_STRING)):
+    if sorted(map(str, (data_of(c) for c in any_of))) != sorted(map(str, _INT_OR_STRING)):
         return False
-    if any_of[0].to_data() != _INT_OR_STRING[0]:
+    if data_of(any_of[0]) != _INT_OR_STRING[0]:
         any_of.items.reverse()
         any_of.dirty = True
     node.set(INT_OR_STRING, True, after="anyOf")
@@ -186,7 +221,7 @@ def preserve_everywhere(root: Node, path: str) -> SchemaResult:
             # the root's (and embedded resources') metadata is pruned as ObjectMeta, never by
             # the schema, and a root metadata schema may not carry extensions
             continue
-        extra = node.get("additionalProperties")
+        extra = get(node, "additionalProperties")
         if isinstance(extra, Scalar) and extra.data is True:
             if "properties" in node:
                 node.pop("additionalProperties")
@@ -223,15 +258,15 @@ def check(root: Node, path: str) -> SchemaResult:
     for visit in structural_nodes(root, path):
         node = visit.node
         where = visit.path
-        if isinstance(node, Alias):
-            out.append(f"{where}: is the YAML alias *{node.name}; write the schema out (no edits through aliases)")
+        if isinstance(node, Alias):  # an alias whose anchor the parser did not find
+            out.append(f"{where}: is the YAML alias *{node.name} of no anchor")
             continue
         if not isinstance(node, Mapping):
             out.append(f"{where}: must be a schema object")
             continue
         _check_fields(node, where, out)
         kind = type_of(node)
-        if isinstance(node.get("items"), Sequence):
+        if isinstance(get(node, "items"), Sequence):
             out.append(f"{where}.items: must be a schema object and not an array")
         if kind == "array" and "items" not in node:
             out.append(f"{where}.items: must be specified for type: array")
@@ -248,7 +283,7 @@ def check(root: Node, path: str) -> SchemaResult:
             out.append(f"{where}.nullable: cannot be true at the root")
         if truthy(node, INT_OR_STRING) and (truthy(node, PRESERVE) or embedded):
             out.append(f"{where}: {INT_OR_STRING} cannot be combined with {PRESERVE} or {EMBEDDED}")
-        if embedded and not truthy(node, PRESERVE) and not node.mapping("properties"):
+        if embedded and not truthy(node, PRESERVE) and not get_mapping(node, "properties"):
             out.append(f"{where}.properties: must not be empty if {EMBEDDED} is true without {PRESERVE}")
         if visit.level == "root" or embedded:
             _check_resource_meta(node, where, visit.level == "root", out)
@@ -262,7 +297,7 @@ def _check_fields(node: Mapping, where: str, out: list[str]) -> None:
             out.append(f"{where}.{key}: is not supported")
     if truthy(node, "uniqueItems"):
         out.append(f"{where}.uniqueItems: cannot be true")
-    value = node.get(PRESERVE)
+    value = get(node, PRESERVE)
     if value is not None and not (isinstance(value, Scalar) and value.data is True):
         out.append(f"{where}.{PRESERVE}: must be true or undefined")
     if type_of(node) == "null":
@@ -270,7 +305,7 @@ def _check_fields(node: Mapping, where: str, out: list[str]) -> None:
 
 
 def _check_additional_properties(node: Mapping, visit: Visit, out: list[str]) -> None:
-    extra = node.get("additionalProperties")
+    extra = get(node, "additionalProperties")
     if extra is None:
         return
     where = f"{visit.path}.additionalProperties"
@@ -279,19 +314,19 @@ def _check_additional_properties(node: Mapping, visit: Visit, out: list[str]) ->
     if truthy(node, EMBEDDED):
         out.append(f"{where}: must not be used if {EMBEDDED} is set")
     allows_anything = isinstance(extra, Scalar) and extra.data is True
-    if node.mapping("properties") and not allows_anything:
+    if get_mapping(node, "properties") and not allows_anything:
         out.append(f"{where}: additionalProperties and properties are mutually exclusive")
 
 
 def _check_resource_meta(node: Mapping, where: str, root: bool, out: list[str]) -> None:
-    props = node.mapping("properties")
+    props = get_mapping(node, "properties")
     if props is None:
         return
     for name in ("kind", "apiVersion"):
-        child = props.get(name)
+        child = get(props, name)
         if isinstance(child, Mapping) and type_of(child) != "string":
             out.append(f"{where}.properties.{name}.type: must be string")
-    meta = props.get("metadata")
+    meta = get(props, "metadata")
     if not isinstance(meta, Mapping):
         return
     if type_of(meta) != "object":
@@ -299,7 +334,7 @@ def _check_resource_meta(node: Mapping, where: str, root: bool, out: list[str]) 
     if not root:
         return
     # validateStructuralMetadataInvariants: only type and name/generateName properties
-    names = meta.mapping("properties")
+    names = get_mapping(meta, "properties")
     only_names = names is None or set(names.keys()) <= {"name", "generateName"}
     extra = [k for k in meta if k not in ("type", "properties")]
     if extra or not only_names:
@@ -312,11 +347,11 @@ def _check_value_validations(node: Mapping, where: str, out: list[str]) -> None:
     The two int-or-string shapes are exempt, as in validateStructuralInvariants: ``anyOf:
     [{type: integer}, {type: string}]`` on the node itself, or as ``allOf[0].anyOf``.
     """
-    all_of = node.get("allOf")
-    first = all_of[0] if isinstance(all_of, Sequence) and len(all_of) else None
-    skip_first_all_of = isinstance(first, Mapping) and _int_or_string_pattern(first.get("anyOf"))
+    all_of = get(node, "allOf")
+    first = resolve(all_of[0]) if isinstance(all_of, Sequence) and len(all_of) else None
+    skip_first_all_of = isinstance(first, Mapping) and _int_or_string_pattern(get(first, "anyOf"))
     for junctor in _JUNCTORS:
-        seq = node.get(junctor)
+        seq = get(node, junctor)
         if not isinstance(seq, Sequence):
             continue
         skip_all = junctor == "anyOf" and _int_or_string_pattern(seq)
@@ -326,7 +361,7 @@ def _check_value_validations(node: Mapping, where: str, out: list[str]) -> None:
                 _check_nested(clause, path, out, skip_any_of=junctor == "allOf" and i == 0 and skip_first_all_of)
             _check_complete(clause, node, where, path, out)
     if "not" in node:
-        clause = node.get("not") or Mapping()
+        clause = get(node, "not") or Mapping()
         _check_nested(clause, f"{where}.not", out)
         _check_complete(clause, node, where, f"{where}.not", out)
 
@@ -334,7 +369,7 @@ def _check_value_validations(node: Mapping, where: str, out: list[str]) -> None:
 def _int_or_string_pattern(any_of: Node | None) -> bool:
     if not isinstance(any_of, Sequence) or len(any_of) != 2:
         return False
-    return [m.to_data() for m in any_of] == _INT_OR_STRING
+    return [data_of(m) for m in any_of] == _INT_OR_STRING
 
 
 def _check_nested(clause: Node, where: str, out: list[str], skip_any_of: bool = False) -> None:
@@ -342,6 +377,7 @@ def _check_nested(clause: Node, where: str, out: list[str], skip_any_of: bool = 
     stack: list[tuple[str, Node, bool]] = [(where, clause, skip_any_of)]
     while stack:
         path, node, skip = stack.pop()
+        node = resolve(node)
         if not isinstance(node, Mapping):
             out.append(f"{path}: must be a schema object")
             continue
@@ -349,19 +385,19 @@ def _check_nested(clause: Node, where: str, out: list[str], skip_any_of: bool = 
         out.extend(f"{path}.{key}: must be undefined to be structural" for key in _NESTED_FORBIDDEN if key in node)
         if truthy(node, "nullable"):
             out.append(f"{path}.nullable: must be false to be structural")
-        props = node.mapping("properties")
+        props = get_mapping(node, "properties")
         if props is not None:
             if "metadata" in props:
                 out.append(f"{path}.properties.metadata: must not be specified in a nested context")
             stack.extend((f"{path}.properties.{e.name}", e.value, False) for e in props.entries)
         if "items" in node:
-            stack.append((f"{path}.items", node.get("items") or Mapping(), False))
+            stack.append((f"{path}.items", get(node, "items") or Mapping(), False))
         for junctor in _JUNCTORS:
-            seq = node.get(junctor)
+            seq = get(node, junctor)
             if isinstance(seq, Sequence) and not (junctor == "anyOf" and skip):
                 stack.extend((f"{path}.{junctor}[{i}]", c, False) for i, c in enumerate(seq))
         if "not" in node:
-            stack.append((f"{path}.not", node.get("not") or Mapping(), False))
+            stack.append((f"{path}.not", get(node, "not") or Mapping(), False))
 
 
 def _check_complete(clause: Node, snode: Node | None, spath: str, vpath: str, out: list[str]) -> None:
@@ -369,24 +405,25 @@ def _check_complete(clause: Node, snode: Node | None, spath: str, vpath: str, ou
     stack: list[tuple[Node, Node | None, str, str]] = [(clause, snode, spath, vpath)]
     while stack:
         v, s, sp, vp = stack.pop()
+        v, s = resolve(v), (None if s is None else resolve(s))
         if not isinstance(v, Mapping):
             continue
         if not isinstance(s, Mapping):
             out.append(f"{sp}: must be specified because it is defined in {vp}")
             continue
         for junctor in _JUNCTORS:
-            seq = v.get(junctor)
+            seq = get(v, junctor)
             if isinstance(seq, Sequence):
                 stack.extend((c, s, sp, f"{vp}.{junctor}[{i}]") for i, c in enumerate(seq))
         if "not" in v:
-            stack.append((v.get("not") or Mapping(), s, sp, f"{vp}.not"))
+            stack.append((get(v, "not") or Mapping(), s, sp, f"{vp}.not"))
         if "items" in v:
-            stack.append((v.get("items") or Mapping(), s.get("items"), f"{sp}.items", f"{vp}.items"))
-        props = v.mapping("properties")
-        sprops = s.mapping("properties")
+            stack.append((get(v, "items") or Mapping(), get(s, "items"), f"{sp}.items", f"{vp}.items"))
+        props = get_mapping(v, "properties")
+        sprops = get_mapping(s, "properties")
         if props is not None:
             for e in props.entries:
-                target = sprops.get(e.name) if sprops is not None else None
+                target = get(sprops, e.name) if sprops is not None else None
                 if target is None:
                     out.append(
                         f"{sp}.properties.{e.name}: must be specified because it is defined in {vp}.properties.{e.name}"

@@ -34,6 +34,11 @@ v1beta1 defaulting (``v1beta1/defaults.go``), so that the CRD behaves as it did:
   listed with its path (K8SM-CRD-003). Any other violation of
   ``pkg/apiserver/schema/validation.go`` is K8SM-CRD-004, listing every one; the document
   is left untouched.
+- YAML aliases in a schema are followed: every place an alias stands for is checked as the
+  API server sees it. Edits are never made through an alias: when a repair or the
+  extension would change a node that an alias shares, the CRD is K8SM-CRD-004 (write the
+  alias out). A version's ``schema`` or ``openAPIV3Schema`` aliasing another version's is
+  the exception: both places need the same edits, made once.
 - Groups ``k8s.io``, ``kubernetes.io`` and their subdomains need the annotation
   ``api-approved.kubernetes.io`` in v1 (K8SM-CRD-020).
 - ``CustomResourceDefinitionList`` items migrate one by one.
@@ -42,6 +47,13 @@ Settings (``--set NAME=VALUE``):
 
 - ``crdPreserve=all`` (default) or ``root``: ``root`` adds the extension on the schema root
   only, accepting that nested unknown fields are pruned from then on.
+- ``crdCopies=copy`` (default) or ``anchors`` (the ``--yaml-anchors`` option of the design):
+  ``anchors`` writes each moved block once, in ``versions[0]``, with an anchor (``&schema``,
+  ``&subresources``, ``&columns``, ``&selectableFields``; a number is appended when the
+  document already uses the name, and an anchor the block already had is reused), and
+  aliases (``schema: *schema``) in the other versions instead of copies. The API server
+  reads the same object either way; use it only where every tool that reads the file
+  accepts YAML aliases.
 - ``apiApproved=unapproved``: for protected groups, write ``api-approved.kubernetes.io:
   "unapproved, migrated from apiextensions.k8s.io/v1beta1 without API review"`` (the bypass
   value the API server accepts); otherwise add the annotation with the URL of the API-review
@@ -52,18 +64,27 @@ from __future__ import annotations
 
 from k8smigrate.context import Context
 from k8smigrate.registry import Decision, Migration
-from k8smigrate.tree import Entry, Mapping, Node, Scalar, Sequence, from_data
+from k8smigrate.scalars import Data
+from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, resolve, walk
 
-from ._crd_schema import PRESERVE, SchemaResult, check, preserve_everywhere, preserve_root, repair
+from ._crd_schema import PRESERVE, SchemaResult, check, data_of, preserve_everywhere, preserve_root, repair
 
 APPROVAL = "api-approved.kubernetes.io"
 UNAPPROVED = "unapproved, migrated from apiextensions.k8s.io/v1beta1 without API review"
 PRESERVE_MODES = ("all", "root")
+COPY_MODES = ("copy", "anchors")
 # Top-level fields that v1 only has per version, in the name they have there.
 PER_VERSION = {
     "validation": "schema",
     "subresources": "subresources",
     "additionalPrinterColumns": "additionalPrinterColumns",
+    "selectableFields": "selectableFields",
+}
+# With crdCopies=anchors: the anchor each shared block gets (made unique in the document).
+ANCHORS = {
+    "schema": "schema",
+    "subresources": "subresources",
+    "additionalPrinterColumns": "columns",
     "selectableFields": "selectableFields",
 }
 LISTED = 10  # paths listed in one finding before "and N more"
@@ -78,6 +99,10 @@ def body(crd: Mapping, ctx: Context) -> None:
     if mode not in PRESERVE_MODES:
         ctx.error("K8SM-CRD-005", f"crdPreserve={mode!r}: use --set crdPreserve=all or root", spec)
         return
+    copies = ctx.settings.decisions.get("crdCopies", "copy")
+    if copies not in COPY_MODES:
+        ctx.error("K8SM-CRD-006", f"crdCopies={copies!r}: use --set crdCopies=copy or anchors", spec)
+        return
     check_approval(crd, spec, ctx)
     versions = None if ctx.failed else version_list(spec, ctx)
     if versions is None or not check_conflicts(spec, versions, ctx):
@@ -90,8 +115,9 @@ def body(crd: Mapping, ctx: Context) -> None:
     convert_conversion(spec, ctx)
     if ctx.failed:
         return
+    taken = {node.anchor for _path, node in walk(ctx.root) if node.anchor} if copies == "anchors" else None
     for key in [k for k in spec if k in PER_VERSION]:  # in the order the spec has them
-        copy_into_versions(spec, key, PER_VERSION[key], versions, ctx)
+        copy_into_versions(spec, key, PER_VERSION[key], versions, ctx, taken)
     if "scope" not in spec:
         spec.set("scope", "Namespaced", after="names")
         ctx.info("K8SM-CRD-016", "pinned scope: Namespaced (the v1beta1 default; required in v1)", spec.get("scope"))
@@ -173,6 +199,7 @@ def check_conflicts(spec: Mapping, versions: list[Mapping], ctx: Context) -> boo
 
 def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Context) -> bool:
     """Repair, check and preserve every schema; synthesise a permissive one where none exists."""
+    shared = shared_nodes(ctx.root, versions)
     entry = spec.entry("preserveUnknownFields")
     preserve = entry is None or (isinstance(entry.value, Scalar) and entry.value.data is True)
     if entry is not None and not preserve and not (isinstance(entry.value, Scalar) and entry.value.data is False):
@@ -198,10 +225,13 @@ def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Cont
             spec,
         )
         return False
+    if not unchanged(shared, ctx, spec):
+        return False
     if total.repairs:
         ctx.warn("K8SM-CRD-003", "structural schema repaired: " + "; ".join(total.repairs), spec)
     if preserve:
-        inject(schemas, mode, ctx, spec)
+        if not inject(schemas, mode, ctx, spec, shared):
+            return False
         if entry is not None:
             spec.pop("preserveUnknownFields")
             carry_comments(entry, schemas[0][1] if schemas else None)
@@ -210,19 +240,56 @@ def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Cont
     return True
 
 
-def inject(schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mapping) -> None:
+def shared_nodes(root: Node, versions: list[Mapping]) -> list[tuple[str, Node, Data]]:
+    """Every node of the document that a YAML alias shares, with its data before the edits.
+
+    Schema edits would show at every place an alias stands for, where they may not fit (a
+    ``type`` inferred at one place, an extension refused at another), so they are refused
+    there. Not counted: a version's ``schema`` or ``openAPIV3Schema`` that aliases another
+    version's, where both places need the same edits.
+    """
+    holders = [v.get("schema") for v in versions]
+    roots = [h.get("openAPIV3Schema") for h in holders if isinstance(h, Mapping)]
+    places = [{id(n) for n in nodes if n is not None} for nodes in (holders, roots)]
+    out: list[tuple[str, Node, Data]] = []
+    for _path, node in walk(root):
+        if not isinstance(node, Alias):
+            continue
+        target = resolve(node)
+        if target is not node and not any(id(node) in p and id(target) in p for p in places):
+            out.append((node.name, target, data_of(target)))
+    return out
+
+
+def unchanged(shared: list[tuple[str, Node, Data]], ctx: Context, spec: Mapping) -> bool:
+    changed = sorted({f"*{name}" for name, node, before in shared if data_of(node) != before})
+    if changed:
+        ctx.error(
+            "K8SM-CRD-004",
+            f"the schema edits would change nodes shared through YAML aliases ({', '.join(changed)}), "
+            "where they may not fit every place; write those aliases out",
+            spec,
+        )
+    return not changed
+
+
+def inject(
+    schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mapping, shared: list[tuple[str, Node, Data]]
+) -> bool:
     if ctx.adopt_new_defaults:
         ctx.info(
             "K8SM-GEN-002",
             f"{PRESERVE} not added: v1 prunes fields the schema does not declare (v1beta1 kept them)",
             spec,
         )
-        return
+        return True
     done = SchemaResult()
     for path, schema in schemas:
         done.extend(preserve_everywhere(schema, path) if mode == "all" else preserve_root(schema, path))
+    if not unchanged(shared, ctx, spec):
+        return False
     if not done.preserved and not done.dropped_true:
-        return
+        return True
     shown = ", ".join(done.preserved[:LISTED]) + (
         f" and {len(done.preserved) - LISTED} more" if len(done.preserved) > LISTED else ""
     )
@@ -236,6 +303,7 @@ def inject(schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mappi
         message += "; nested unknown fields will be pruned"
     ctx.warn("K8SM-CRD-002", message, spec)
     ctx.note(f"preserveUnknownFields → {PRESERVE} ({mode})")
+    return True
 
 
 def carry_comments(entry: Entry, root: Node | None) -> None:
@@ -280,17 +348,38 @@ def rename_json_paths(spec: Mapping, versions: list[Mapping], ctx: Context) -> N
             ctx.note("additionalPrinterColumns[].JSONPath → jsonPath")
 
 
-def copy_into_versions(spec: Mapping, key: str, new_key: str, versions: list[Mapping], ctx: Context) -> None:
-    """The original block (with comments) into versions[0], comment-free copies into the others."""
+def copy_into_versions(
+    spec: Mapping, key: str, new_key: str, versions: list[Mapping], ctx: Context, anchors: set[str] | None
+) -> None:
+    """The original block (with comments) into versions[0]; into the others comment-free copies
+    or, with ``anchors`` (the names taken in the document), aliases of the first one."""
     if key not in spec:
         return
     for v in versions:
         block_style(v)
     entry = spec.move_to(key, versions[0], new_key)
-    data = entry.value.to_data()
+    if anchors is not None and len(versions) > 1:
+        shared = entry.value
+        if not shared.anchor:  # an anchor the document already gave it is reused
+            shared.anchor = unique_anchor(ANCHORS[new_key], anchors)
+        for v in versions[1:]:
+            v.set(new_key, Alias(shared.anchor, shared))
+        ctx.note(f"spec.{key} → spec.versions[0].{new_key} (&{shared.anchor}), aliased in the other versions")
+        return
+    data = data_of(entry.value)  # aliases inside are written out in the copies
     for v in versions[1:]:
         v.set(new_key, from_data(data))
     ctx.note(f"spec.{key} → spec.versions[*].{new_key}")
+
+
+def unique_anchor(name: str, taken: set[str]) -> str:
+    """``name``, or ``name2``, ``name3``… when the document already uses it (PyYAML refuses duplicates)."""
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}{n}"
+    taken.add(candidate)
+    return candidate
 
 
 def block_style(version: Mapping) -> None:
@@ -392,8 +481,10 @@ MIGRATION = Migration(
         "K8SM-CRD-001": "warning: a version had no schema; a permissive one was written",
         "K8SM-CRD-002": "warning: x-kubernetes-preserve-unknown-fields added (preserveUnknownFields was true)",
         "K8SM-CRD-003": "warning: structural-schema repairs (missing type), with their paths",
-        "K8SM-CRD-004": "error: the schema is not structural; every violation listed",
+        "K8SM-CRD-004": "error: the schema is not structural (every violation listed), or an edit would change "
+        "a node shared through a YAML alias",
         "K8SM-CRD-005": "error: crdPreserve has an unknown value",
+        "K8SM-CRD-006": "error: crdCopies has an unknown value",
         "K8SM-CRD-009": "error: the CRD has no spec, no version, or a field of the wrong type",
         "K8SM-CRD-010": "error: spec.version names no version of spec.versions",
         "K8SM-CRD-011": "warning: webhook settings dropped because the strategy is not Webhook",
@@ -412,6 +503,12 @@ MIGRATION = Migration(
             PRESERVE_MODES,
             "optional, default all: add x-kubernetes-preserve-unknown-fields on every object node "
             "(exact v1beta1 behaviour) or on the schema root only",
+        ),
+        Decision(
+            "crdCopies",
+            COPY_MODES,
+            "optional, default copy: write the top-level schema, subresources and printer columns "
+            "into every version, or once in versions[0] with a YAML anchor and as aliases elsewhere",
         ),
         Decision(
             "apiApproved",

@@ -12,6 +12,8 @@ import pytest
 import yaml
 
 import k8smigrate
+from k8smigrate.yamlio import read_stream
+from migrations._crd_schema import data_of
 from tests.crd_pruning import pruned
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 
@@ -845,15 +847,163 @@ def test_preserve_unknown_fields_comment_moves_to_the_extension() -> None:
     assert "K8SM-GEN-004" not in codes(result)
 
 
-def test_schema_alias_is_refused() -> None:
-    text = crd("""
-      version: v1
-      validation:
-        openAPIV3Schema:
-          type: object
-          properties:
-            a: &str {type: string}
-            b: *str
-    """)
-    result = check_noop(text)
-    assert "b: is the YAML alias *str" in result.findings[0].message
+def test_schema_aliases_are_followed_when_nothing_shared_changes() -> None:
+    """Aliases are read through (checks see the anchored node in every place); a leaf needs no edit."""
+    result = check_transformed(
+        crd("""
+          version: v1
+          validation:
+            openAPIV3Schema:
+              type: object
+              properties:
+                a: &str {type: string}
+                b: *str
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+                properties:
+                  a: &str {type: string}
+                  b: *str
+        """),
+    )
+    validate(result.text)
+    assert codes(result) == ["K8SM-CRD-002"]
+
+
+def test_a_version_schema_aliasing_another_versions_shares_its_edits() -> None:
+    """``schema: *s`` or ``openAPIV3Schema: *root`` stand at the same place as their anchor."""
+    result = check_transformed(
+        crd("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema: &root
+                properties:
+                  spec: {type: object}
+          - name: v2
+            served: true
+            storage: false
+            schema:
+              openAPIV3Schema: *root
+          - name: v3
+            served: true
+            storage: false
+            schema: &s
+              openAPIV3Schema: {type: object}
+          - name: v4
+            served: false
+            storage: false
+            schema: *s
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema: &root
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+                properties:
+                  spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          - name: v2
+            served: true
+            storage: false
+            schema:
+              openAPIV3Schema: *root
+          - name: v3
+            served: true
+            storage: false
+            schema: &s
+              openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+          - name: v4
+            served: false
+            storage: false
+            schema: *s
+        """),
+    )
+    validate(result.text)
+    assert codes(result, "warning") == ["K8SM-CRD-003", "K8SM-CRD-002"]
+
+
+def test_aliased_object_schema_is_kept_when_nothing_is_injected() -> None:
+    result = run(
+        crd("""
+          version: v1
+          preserveUnknownFields: false
+          validation:
+            openAPIV3Schema:
+              type: object
+              properties:
+                a: &obj
+                  type: object
+                  properties:
+                    x: {type: integer}
+                b: *obj
+        """)
+    )
+    assert codes(result) == []
+    assert "    b: *obj\n" in result.text
+    validate(result.text)
+
+
+def test_schema_alias_that_an_edit_would_change_is_refused() -> None:
+    """Injecting the extension into ``&obj`` would change ``b`` too: refused, not edited through."""
+    result = check_noop(
+        crd("""
+          version: v1
+          validation:
+            openAPIV3Schema:
+              type: object
+              properties:
+                a: &obj
+                  type: object
+                  properties:
+                    x: {type: integer}
+                b: *obj
+        """)
+    )
+    assert codes(result, "error") == ["K8SM-CRD-004"]
+    assert "shared through YAML aliases (*obj)" in result.findings[0].message
+
+
+def test_violation_only_at_the_alias_place_is_found() -> None:
+    """``&obj`` is a fine field schema, but as the root's metadata it may only declare name/generateName."""
+    result = check_noop(
+        crd("""
+          version: v1
+          preserveUnknownFields: false
+          validation:
+            openAPIV3Schema:
+              type: object
+              properties:
+                spec: &obj
+                  type: object
+                  properties:
+                    labels: {type: string}
+                metadata: *obj
+        """)
+    )
+    assert codes(result, "error") == ["K8SM-CRD-004"]
+    assert "openAPIV3Schema.properties.metadata: must not specify anything other than name" in (
+        result.findings[0].message
+    )
+
+
+def test_data_of_follows_aliases_as_the_tree_reads_them() -> None:
+    """``data_of`` (aliases followed by their parsed anchor) gives what ``to_data`` gives for a whole document."""
+    root = read_stream("a: &b {x: 1, on: 2, null: 3, 'yes': 4}\nc:\n  <<: *b\n  z: 2\nd: [*b]\n").documents[0].root
+    assert root is not None
+    data = data_of(root)
+    assert data == root.to_data()
+    assert isinstance(data, dict)
+    assert data["c"] == {"x": 1, "true": 2, "null": 3, "yes": 4, "z": 2}

@@ -157,7 +157,10 @@ def new_api(old: str) -> str:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_only_api_version_changes(case: str) -> None:
     old, rest, _below = CASES[case]
-    result = check_transformed(f"apiVersion: {old}\n" + dedent(rest), f"apiVersion: {new_api(old)}\n" + dedent(rest))
+    # in_tree_volumes (issue 10) rightly warns on the StorageClass's in-tree provisioner
+    result = check_transformed(
+        f"apiVersion: {old}\n" + dedent(rest), f"apiVersion: {new_api(old)}\n" + dedent(rest), skip=["in_tree_volumes"]
+    )
     validate(result.text)
     assert codes(result) == []
 
