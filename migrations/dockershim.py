@@ -27,7 +27,8 @@ v1beta4 ``ResetConfiguration.criSocket``.
   (containerd's CRI plugin ``cni`` section), and ``network-plugin`` other than ``cni``
   (kubenet) has no equivalent.
 - ``container-runtime``: only ``remote`` is valid from 1.24 and the flag is gone in 1.27:
-  deleted (K8SM-CRI-004); ``docker`` is K8SM-CRI-001.
+  deleted (K8SM-CRI-004); ``docker`` is K8SM-CRI-001, unless ``--set runtime=`` declares
+  the node's new runtime: then it is deleted too.
 - ``pod-infra-container-image``: deprecated ("will be removed in 1.27", the sandbox image
   comes from the runtime); kept, with a warning from 1.27 (K8SM-CRI-005).
 """
@@ -161,7 +162,8 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
                 ctx.info("K8SM-CRI-002", f"{where}.{name}: {value!r} has no URL scheme; now {fixed!r}", node)
             continue
         if name == "container-runtime":
-            if value == "docker":
+            # with --set runtime= the node migration is declared: docker goes like remote
+            if value == "docker" and ctx.settings.decisions.get("runtime") not in SOCKETS:
                 ctx.error(
                     "K8SM-CRI-001",
                     f"{where}.{name}: docker is dockershim, removed from the kubelet in 1.24; migrate the node's "

