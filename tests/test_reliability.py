@@ -371,3 +371,12 @@ def test_a_20_mb_file_finishes_in_bounded_time_and_memory(tmp_path: Path) -> Non
     assert (written, error) == ("True", "None")
     assert float(seconds) < 600
     assert int(kilobytes) < 4_000_000
+
+
+def test_a_bare_carriage_return_leaves_the_document_alone_with_a_finding() -> None:
+    # YAML breaks lines at a lone CR; found by the fuzz run (edited streams) as internal errors
+    text = INGRESS.replace("  name: web\n", "  name: web\r  labels: {a: b}\n")
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text
+    assert "K8SM-GEN-012" not in codes(result)
+    assert [f.line for f in result.findings if f.code == "K8SM-GEN-011"] == [4]
