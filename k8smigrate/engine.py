@@ -230,11 +230,12 @@ def _migrate_document(
     objects, list_plan = _objects(root, doc, registry, settings, window)
     if not any(p.steps or p.passes for _obj, p in objects) and not (list_plan and list_plan.steps):
         return None
-    bare_cr = _BARE_CR.search(stream.text, doc.start, doc.end)
+    bare_cr = _BARE_CR.search(stream.text, stream.text.rfind("\n", 0, doc.start) + 1, doc.end)
     if bare_cr is not None:
         # YAML breaks lines at a lone CR too; splicing works on LF and CRLF lines only.
         where = stream.text.count("\n", 0, bare_cr.start()) + 1
-        run.add("error", "K8SM-GEN-011", "a carriage return without a line feed (old Mac line end); left unchanged", where)
+        message = "a carriage return without a line feed (old Mac line end); left unchanged"
+        run.add("error", "K8SM-GEN-011", message, where)
         return None
     before: Data = None
     if any(p.steps for _obj, p in objects) or (list_plan and list_plan.steps):

@@ -106,7 +106,13 @@ def needs_quotes(text: str) -> bool:
         return True
     if ": " in text or " #" in text or text.endswith(":"):
         return True
+    # Flow indicators end a plain scalar inside {…} and […]: quote them wherever the string lands.
+    if any(c in _FLOW_INDICATORS for c in text):
+        return True
     return not text.isprintable()
+
+
+_FLOW_INDICATORS = frozenset(",[]{}")
 
 
 def render_string(text: str, style: str | None = None) -> str:

@@ -364,3 +364,19 @@ def test_alias_bomb_is_an_error_not_a_hang() -> None:
     result = migrate_text(text, target_version="1.29")
     assert result.text == text
     assert "K8SM-GEN-011" in codes(result)
+
+
+def test_new_strings_with_flow_indicators_are_quoted_inside_flow_mappings() -> None:
+    # found by the fuzz run: a label value "a,b" copied into a flow selector
+    text = dedent(
+        """
+        apiVersion: extensions/v1beta1
+        kind: DaemonSet
+        metadata: {name: w}
+        spec:
+          template: {metadata: {labels: {app: "a,b"}}, spec: {containers: [{name: w, image: nginx}]}}
+        """
+    )
+    result = migrate_text(text, target_version="1.29")
+    assert "K8SM-GEN-012" not in codes(result)
+    assert yaml.safe_load(result.text)["spec"]["selector"] == {"matchLabels": {"app": "a,b"}}
