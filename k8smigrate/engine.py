@@ -30,6 +30,11 @@ from .yamlio import BOM, EVERY, Document, Stream, directives, read_data, read_st
 LIST_KIND = "List"
 
 
+def element_kind(kind: str) -> str:
+    """The kind of a typed list's items (``RoleList`` → ``Role``); any other kind as it is."""
+    return kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+
+
 class RenderCheckError(AssertionError):
     """The spliced text does not read back as the edited tree (a bug, never user error)."""
 
@@ -318,7 +323,7 @@ def _scalar_text(node: Node | None) -> str | None:
 def _is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool:
     if api is None or kind is None:
         return False
-    element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+    element = element_kind(kind)
     return registry.step(api, element) is not None or lifecycle(api, kind) is not None
 
 
@@ -403,7 +408,7 @@ def _check_lifecycle(
     life = lifecycle(api, kind)
     if life is None:
         return
-    element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+    element = element_kind(kind)
     step = registry.step(api, element)
     disabled = [s.name for s in _full_chain(api, element, registry) if not settings.enabled(s.name, s.opt_in)]
     if life.removed_in is not None and life.removed_in <= window.target:

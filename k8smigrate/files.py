@@ -44,15 +44,9 @@ class Loaded:
     raw: bytes
 
 
-def iter_manifests(paths: list[Path]) -> Iterator[Path]:
-    """Files given, and ``*.yaml``/``*.yml``/``*.json`` below given folders, sorted (see ``iter_entries``)."""
-    for entry in iter_entries(paths):
-        if isinstance(entry, Path):
-            yield entry
-
-
 def iter_entries(paths: list[Path]) -> Iterator[Path | Skipped]:
-    """Like ``iter_manifests``, with what recursion refused to read as ``Skipped`` entries, in order.
+    """Files given, and ``*.yaml``/``*.yml``/``*.json`` below given folders, sorted; what recursion
+    refused to read comes as ``Skipped`` entries, in order.
 
     Links to folders are not recursed into; links to files are followed only when given by
     name, so a run never leaves the trees it was given (module docstring).

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -26,6 +25,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .versions import KubeVersion
+from .yamlio import raw_api_versions
 
 if TYPE_CHECKING:
     from .context import Context
@@ -36,8 +36,6 @@ Body = Callable[["Mapping", "Context"], None]
 
 ANY = "*"
 """Kind and apiVersion of a fixer that applies to every object."""
-
-_API_VALUE = re.compile(r"""["']?apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
 
 
 class RegistryError(Exception):
@@ -159,7 +157,7 @@ class Registry:
         def wanted(piece: str) -> bool:
             if any(t in piece for t in triggers):
                 return True
-            return any(api in apis for api in _API_VALUE.findall(piece))
+            return any(api in apis for api in raw_api_versions(piece))
 
         return wanted
 

@@ -7,16 +7,15 @@ table, saying for each whether k8smigrate can migrate it inside the window.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .engine import LIST_KIND, plan
+from .engine import element_kind, plan
 from .registry import Registry
 from .results import Finding
 from .settings import Settings
 from .versions import lifecycle
-from .yamlio import Document, read_stream
+from .yamlio import Document, raw_api_versions, raw_kinds, read_stream
 
 Status = Literal["removed", "deprecated"]
 
@@ -105,7 +104,7 @@ def scan_stream(
         if api is None or kind is None:
             continue
         life = lifecycle(api, kind)
-        element = kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+        element = element_kind(kind)
         if life is None:
             life = lifecycle(api, element)
         if life is None:
@@ -157,10 +156,6 @@ def _problems(doc: Document, filename: str) -> list[Finding]:
     return found
 
 
-_API = re.compile(r"""["']?apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
-_KIND = re.compile(r"""["']?kind["']?[ \t]*:[ \t]*["']?(\w+)""")
-
-
 def _api_kinds(piece: str) -> list[tuple[str, str]]:
     """Every (apiVersion, kind) pair a document's text could mean (List items included)."""
-    return [(api, kind) for api in set(_API.findall(piece)) for kind in set(_KIND.findall(piece))]
+    return [(api, kind) for api in set(raw_api_versions(piece)) for kind in set(raw_kinds(piece))]

@@ -215,12 +215,6 @@ class Mapping(Node):
         node = self.get(key)
         return node.to_data() if node is not None else None
 
-    def _index(self, key: str) -> int:
-        for i, e in enumerate(self.entries):
-            if e.name == key:
-                return i
-        raise KeyError(key)
-
     def set(
         self,
         key: str,
@@ -254,14 +248,15 @@ class Mapping(Node):
         self, entry: Entry, *, after: str | None = None, before: str | None = None, at: int | None = None
     ) -> None:
         """Insert a (new or popped) entry at an index, after or before a sibling, or at the end."""
-        if at is not None:
-            self.entries.insert(at, entry)
-        elif after is not None and after in self:
-            self.entries.insert(self._index(after) + 1, entry)
-        elif before is not None and before in self:
-            self.entries.insert(self._index(before), entry)
-        else:
+        sibling = self.index(after) if after is not None else None
+        if at is None and sibling is not None:
+            at = sibling + 1
+        elif at is None and before is not None:
+            at = self.index(before)
+        if at is None:
             self.entries.append(entry)
+        else:
+            self.entries.insert(at, entry)
         self.dirty = True
 
     def index(self, key: str) -> int | None:

@@ -93,10 +93,6 @@ class Stream:
     """True when libyaml read it; edits are then read back with libyaml too (the two parsers
     disagree on a few corners, such as tabs)."""
 
-    @property
-    def newline(self) -> str:
-        return "\r\n" if "\r\n" in self.text else "\n"
-
 
 _NEWLINES: dict[int, tuple[str, list[int]]] = {}
 
@@ -643,6 +639,20 @@ def _regex_metadata(body: str) -> tuple[str | None, str | None]:
     return found.get("name"), found.get("namespace")
 
 
+_RAW_API = re.compile(r"""["']?apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
+_RAW_KIND = re.compile(r"""["']?kind["']?[ \t]*:[ \t]*["']?(\w+)""")
+
+
+def raw_api_versions(piece: str) -> list[str]:
+    """Every apiVersion value a document's text names, at any depth, in YAML or JSON (a pre-filter)."""
+    return _RAW_API.findall(piece)
+
+
+def raw_kinds(piece: str) -> list[str]:
+    """Every kind value a document's text names, at any depth (a pre-filter)."""
+    return _RAW_KIND.findall(piece)
+
+
 def _regex_field(body: str, name: str) -> str | None:
     m = re.search(rf"^{name}:[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", body, re.M)
     return m.group(1) if m else None
@@ -690,17 +700,6 @@ def directives(text: str, start: int) -> str:
             break  # the previous document's marker, or content: no more directives above
         end = begin
     return "".join(reversed(found)) + "---\n" if found else ""
-
-
-def parse_error_line(text: str) -> int:
-    """The 1-based line of the first parse problem in ``text`` (0 when it parses)."""
-    try:
-        for _ in YAML(typ="rt").parse(io.StringIO(text)):
-            pass
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        return mark.line + 1 if mark is not None else 1
-    return 0
 
 
 def read_data(text: str, libyaml: bool = True) -> list[Data]:
