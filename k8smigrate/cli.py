@@ -29,7 +29,7 @@ from .parallel import parallel_map, progress
 from .registry import Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import FileResult, Finding
-from .scan import ScanEntry, scan_stream
+from .scan import ScanEntry, failing, scan_stream
 from .settings import Settings, SettingsError, find_config, from_table
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
@@ -348,13 +348,21 @@ def _print_changes(run: Run, color: Color, verb: str) -> None:
     _err(summary_line(len(run.outcomes), count, run.findings, verb))
 
 
+_SCAN_COLORS = {"removed": "red", "breaking": "red", "deprecated": "yellow", "warning": "yellow"}
+
+
 @app.command()
 def scan(
     paths: Paths,
     target_version: Target = None,
     min_version: MinVersion = None,
     fail_on: Annotated[
-        FailOn, typer.Option("--fail-on", help="Lowest status that fails the run (exit 1).")
+        FailOn,
+        typer.Option(
+            "--fail-on",
+            help="Lowest status that fails the run (exit 1): removed (APIs removed at the target, readiness errors "
+            "and what apply would change), deprecated (also deprecated APIs and readiness warnings), never.",
+        ),
     ] = FailOn.removed,
     format: FormatOpt = Format.text,
     output: Output = None,
@@ -362,18 +370,17 @@ def scan(
     jobs: Jobs = 0,
     exit_zero: ExitZero = False,
 ) -> None:
-    """List documents on deprecated or removed APIs, with replacement and releases."""
+    """List documents on deprecated or removed APIs, and what else breaks at the target, by category."""
     _check_output(output)
     settings, source = _settings_or_exit(target_version, min_version, None, None, None, False)
     run = _new_run("scan", settings, source)
     run.scan = entries = _scan(paths, settings, run)
-    failing = {"removed": {"removed"}, "deprecated": {"removed", "deprecated"}, "never": set()}[fail_on.value]
-    run.exit_code = _exit_code(run.outcomes, any(e.status in failing for e in entries))
+    run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))
     if format is not Format.text:
         _emit(_report(run, format, "scanned"), output)
     else:
         on = use_color(color.value, sys.stdout) and output is None
-        lines = [paint(e.format(), "red" if e.status == "removed" else "yellow", on) for e in entries]
+        lines = [paint(e.format(), _SCAN_COLORS.get(e.status), on) for e in entries]
         _emit("".join(line + "\n" for line in lines), output)
         _print_findings(run, color)
         _err(scan_summary_line(len(run.outcomes), entries, run.findings))

@@ -21,6 +21,16 @@ Sibling = tuple[str | None, str | None, Data]
 """``(apiVersion, kind, data)`` of one document of the stream, as read from the input."""
 
 
+def _places(root: Mapping, doc_line: int) -> dict[int, tuple[Node, int, str]]:
+    """``id(node)`` → (node, its line or the last line seen before it, its path)."""
+    out: dict[int, tuple[Node, int, str]] = {}
+    line = doc_line
+    for path, node in walk(root):
+        line = node.line or line
+        out[id(node)] = (node, line, format_path(path))
+    return out
+
+
 @dataclass
 class Context:
     """Per document and migration: settings, findings, decisions and the change summary."""
@@ -34,6 +44,9 @@ class Context:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     read_siblings: Callable[[], list[Sibling]] | None = None
+    _places: dict[int, tuple[Node, int, str]] = field(default_factory=dict, repr=False)
+    """Where each node of the tree stands, built on the first finding: a body that reports on
+    every volume of a large object walks the tree once, not once per finding."""
 
     @property
     def adopt_new_defaults(self) -> bool:
@@ -52,15 +65,13 @@ class Context:
         """The input line and YAML path of ``node`` (nearest parsed ancestor for new nodes)."""
         if node is None:
             return self.doc_line, ""
-        best_line = self.doc_line
-        for path, found in walk(self.root):
-            if found.line:
-                line = found.line
-            if found is node:
-                return (node.line or line or best_line), format_path(path)
-            if found.line:
-                best_line = found.line
-        return node.line or self.doc_line, ""
+        found = self._places.get(id(node))
+        if not self._places or ((found is None or found[0] is not node) and node.line == 0):
+            self._places = _places(self.root, self.doc_line)  # a node added since the last look
+            found = self._places.get(id(node))
+        if found is None or found[0] is not node:
+            return node.line or self.doc_line, ""  # a mapping key, or a node outside the tree
+        return node.line or found[1], found[2]
 
     def report(self, level: Level, code: str, message: str, node: Node | None = None) -> None:
         line, path = self.locate(node)

@@ -31,6 +31,8 @@ def _section(group: list[Migration]) -> list[str]:
             ("component: " + first.component, first.component != "kubernetes"),
             ("opt-in: runs only with `--only`", first.opt_in),
             ("fixer: runs on every matching document, whatever its version", first.fixer),
+            (f"scan category: `{first.category}`", bool(first.category)),
+            ("clean-up: nothing breaks without it (`scan` rows are info)", first.cleanup),
         )
         if on
     ]

@@ -82,8 +82,12 @@ def plan(api_version: str, kind: str, settings: Settings, registry: Registry, wi
 _WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], Callable[[str], bool]] = {}
 
 
-def _wanted(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
-    """The raw-text pre-filter for these settings (built once: a run asks for it per file)."""
+def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
+    """The raw-text pre-filter for these settings (built once: a run asks for it per file).
+
+    True for a document's text that some enabled migration may need; also true for a whole
+    stream holding such a document (the test is a search for apiVersions and triggers).
+    """
     key = (id(registry), settings.only, settings.skip, window)
     if key not in _WANTED:
         if len(_WANTED) > 16:
@@ -137,21 +141,29 @@ def migrate_stream(
     settings: Settings | None = None,
     filename: str = "<string>",
     registry: Registry | None = None,
+    *,
+    report_only: bool = False,
 ) -> FileResult:
-    """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``)."""
+    """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
+
+    With ``report_only`` the bodies run and report, and each document says what would be
+    applied, but nothing is rendered: the text stays as it is and there are no patches.
+    """
     settings = settings or Settings()
     registry = registry or default_registry()
     window = settings.window
-    stream = read_stream(text, wanted=_wanted(registry, settings, window))
+    stream = read_stream(text, wanted=prefilter(registry, settings, window))
     pieces: list[str] = []
     pos = 0
     result = FileResult(filename, text, text)
     siblings = _Siblings(stream.text)
     for doc in stream.documents:
         run = _DocRun(filename, doc)
-        doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name)
+        doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name, namespace=doc.namespace)
         try:
-            new_root = _migrate_document(stream, doc, run, doc_result, settings, registry, window, siblings)
+            new_root = _migrate_document(
+                stream, doc, run, doc_result, settings, registry, window, siblings, report_only
+            )
         except Exception as exc:  # a bug must cost one document, never the file or the batch
             if settings.raise_errors:
                 raise
@@ -201,6 +213,7 @@ def _migrate_document(
     registry: Registry,
     window: Window,
     siblings: _Siblings | None = None,
+    report_only: bool = False,
 ) -> str | None:
     """The new text of the document's root node, or None when it stays as it is."""
     if doc.templated:
@@ -275,6 +288,9 @@ def _migrate_document(
         applied += [s.name for s in list_plan.steps if s.name not in applied]
     if root.pristine():
         return None  # only checks ran
+    if report_only:
+        doc_result.applied, doc_result.summary = applied, notes
+        return None
     new_text = Renderer(stream.text, detect_style(stream.text, root)).document(root)
     lead = directives(stream.text, root.src.start if root.src else 0)  # %TAG handles, to read it alone
     after = _check_render(stream.text, root, new_text, run, settings, lead, stream.libyaml)

@@ -94,25 +94,33 @@ def _findings(run: Run) -> list[str]:
 
 def _scan_report(run: Run, entries: list[ScanEntry]) -> str:
     removed = sum(1 for e in entries if e.status == "removed")
+    apis = sum(1 for e in entries if not e.readiness)
+    ready = len(entries) - apis
     lines = [
-        f"### k8smigrate scan: {len(entries)} document{'' if len(entries) == 1 else 's'} on deprecated "
-        f"or removed APIs ({removed} removed) in {len(run.outcomes)} "
-        f"file{'' if len(run.outcomes) == 1 else 's'}",
+        f"### k8smigrate scan: {apis} document{'' if apis == 1 else 's'} on deprecated "
+        f"or removed APIs ({removed} removed), {ready} readiness finding{'' if ready == 1 else 's'} in "
+        f"{len(run.outcomes)} file{'' if len(run.outcomes) == 1 else 's'}",
         "",
         f"Target Kubernetes {_window(run)}.",
         "",
     ]
     if entries:
         lines += [
-            "| File | Kind | Name | apiVersion | Status | Replacement | Migration |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
+            "| File | Category | Kind | Name | apiVersion | Status | Replacement | Migration |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for e in entries:
-            status = f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
+            if e.readiness:
+                status = f"{e.level} {_code(e.code)}: {_cell(e.message)}"
+                repl = ""
+                how = e.migration or ("manual" if e.level != "info" else "")
+            else:
+                status = f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
+                repl = _cell(e.replacement or "none")
+                how = (e.migration or "manual") + (" (templated)" if e.templated else "")
             lines.append(
-                f"| {_code(f'{e.filename}:{e.line}')} | {_cell(e.kind)} | {_cell(e.name or '')} | "
-                f"{_code(e.api_version)} | {status} | {_cell(e.replacement or 'none')} | "
-                f"{_cell(e.migration or 'manual')}{' (templated)' if e.templated else ''} |"
+                f"| {_code(f'{e.filename}:{e.line}')} | {e.category} | {_cell(e.kind)} | {_cell(e.name or '')} | "
+                f"{_code(e.api_version)} | {status} | {repl} | {_cell(how)} |"
             )
         lines.append("")
     lines += _findings(run)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib import metadata
@@ -32,10 +33,26 @@ if TYPE_CHECKING:
     from .tree import Mapping
 
 Body = Callable[["Mapping", "Context"], None]
+Trigger = str | re.Pattern[str]
 
 
 ANY = "*"
 """Kind and apiVersion of a fixer that applies to every object."""
+
+
+CATEGORIES = {
+    "removed-field": "a field the API no longer has (strict field validation rejects it)",
+    "annotation": "an annotation that silently stopped working, or a field that replaced it",
+    "node-role": "selectors and tolerations of the node-role.kubernetes.io/master label and taint",
+    "feature-gate": "a feature gate removed or locked at the target",
+    "runtime": "dockershim, CRI sockets, kubelet runtime flags and the Docker socket",
+    "component-config": "kubelet, kube-proxy and kube-scheduler configuration files",
+    "kubeadm": "kubeadm configuration beyond its apiVersion",
+    "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
+    "volume": "in-tree volume plugins removed or requiring a CSI driver",
+    "cloud-provider": "in-tree cloud providers",
+}
+"""The upgrade-readiness categories of fixers (``scan`` adds ``removed-api`` and ``deprecated-api``)."""
 
 
 class RegistryError(Exception):
@@ -70,13 +87,21 @@ class Migration:
     doc: str = ""
     opt_in: bool = False
     """Runs only when named in ``--only`` (a fixer the user must ask for)."""
-    trigger: str | tuple[str, ...] = ""
-    """For a fixer: text that must appear in a document for it to matter (the field or
-    annotation it fixes); documents without it are never parsed for this fixer. A tuple
-    means any one of its strings."""
+    trigger: Trigger | tuple[Trigger, ...] = ""
+    """For a fixer: text that must appear in a document of its apiVersion for it to matter
+    (the field or annotation it fixes); documents without it are never parsed for this
+    fixer. A tuple means any one of its strings; a compiled pattern is searched for (where a
+    plain string would also wake up on, say, a CRD schema that describes the field)."""
     fixer: bool = False
     """Not a version step: a pass over every document of ``from_api`` (``to_api`` is the same API)
     that runs before the version chain, whatever the window; a check is a fixer that only reports."""
+    category: str = ""
+    """For a fixer: what it looks at, one of ``CATEGORIES`` (``scan`` prints it as a column;
+    a version step's rows are ``removed-api`` or ``deprecated-api``)."""
+    cleanup: bool = False
+    """For a fixer: its edits tidy up (a deprecated alias, a field the server ignores, an
+    annotation still honoured) rather than repair what breaks at the target; ``scan`` lists
+    them as ``info``, not ``breaking``."""
 
     @property
     def available(self) -> KubeVersion:
@@ -137,29 +162,40 @@ class Registry:
     def wants(self, enabled: Callable[[Migration], bool]) -> Callable[[str], bool]:
         """A predicate over a document's raw text: could any enabled migration need its tree?
 
-        True when the text names an apiVersion some enabled step accepts, or holds the
-        ``trigger`` of an enabled fixer (a fixer without one wants every document of its
-        apiVersion; one for every object without one wants all documents).
+        True when the text names an apiVersion some enabled step accepts, or an apiVersion of
+        an enabled fixer together with that fixer's ``trigger`` (a fixer without one wants
+        every document of its apiVersion; a fixer for every object wants every document that
+        holds its trigger, and every document when it has none).
         """
         active = [m for m in self.migrations if enabled(m)]
-        apis = frozenset(m.from_api for m in active if m.from_api != ANY and not (m.fixer and m.trigger))
-        triggers = sorted(
-            {
-                t
-                for m in active
-                if m.fixer and (m.trigger or m.from_api == ANY)
-                for t in ((m.trigger,) if isinstance(m.trigger, str) else m.trigger or ("",))
-            }
-        )
-        if "" in triggers:
-            return lambda _piece: True
+        apis = {m.from_api for m in active if m.from_api != ANY and not (m.fixer and m.trigger)}
+        anywhere: set[Trigger] = set()  # triggers of fixers for every apiVersion
+        by_api: dict[str, set[Trigger]] = {}
+        for m in active:
+            if not (m.fixer and m.trigger) and m.from_api != ANY:
+                continue
+            triggers = m.trigger if isinstance(m.trigger, tuple) else (m.trigger,)
+            if not all(triggers):
+                return lambda _piece: True  # a fixer for every object that looks at every document
+            (anywhere if m.from_api == ANY else by_api.setdefault(m.from_api, set())).update(triggers)
+        ordered = {api: _matcher(ts) for api, ts in by_api.items()}
+        everywhere = _matcher(anywhere)
 
         def wanted(piece: str) -> bool:
-            if any(t in piece for t in triggers):
+            if everywhere(piece):
                 return True
-            return any(api in apis for api in raw_api_versions(piece))
+            # a set: a stream names apps/v1 a hundred times
+            found = set(raw_api_versions(piece))
+            return any(api in apis or (api in ordered and ordered[api](piece)) for api in found)
 
         return wanted
+
+
+def _matcher(triggers: Iterable[Trigger]) -> Callable[[str], bool]:
+    """Whether a text holds any of ``triggers`` (substrings first: they are the cheap test)."""
+    words = tuple(sorted(t for t in triggers if isinstance(t, str)))
+    patterns = tuple(t for t in triggers if not isinstance(t, str))
+    return lambda text: any(w in text for w in words) or any(p.search(text) for p in patterns)
 
 
 def validate(migrations: Iterable[Migration]) -> None:
@@ -172,6 +208,8 @@ def validate(migrations: Iterable[Migration]) -> None:
         if m.fixer:
             if m.from_api != m.to_api:
                 raise RegistryError(f"{m.name}: a fixer keeps its API, but goes {m.from_api} → {m.to_api}")
+            if m.category and m.category not in CATEGORIES:
+                raise RegistryError(f"{m.name}: unknown category {m.category!r}")
             continue
         if m.from_api == m.to_api:
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")

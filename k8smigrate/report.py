@@ -116,12 +116,18 @@ def summary_line(files: int, changed: int, findings: list[Finding], verb: str = 
 
 
 def scan_summary_line(files: int, entries: list[ScanEntry], findings: list[Finding]) -> str:
-    """``3 files scanned, 2 documents on removed APIs, 1 on deprecated APIs, 0 errors, …``."""
+    """``3 files scanned, 2 documents on removed APIs, 1 on deprecated APIs, 4 readiness findings (1 breaking), …``.
+
+    The levels at the end count the run's own findings (unreadable input), not the rows.
+    """
     removed = sum(1 for e in entries if e.status == "removed")
-    deprecated = len(entries) - removed
+    deprecated = sum(1 for e in entries if e.status == "deprecated")
+    ready = [e for e in entries if e.readiness]
+    breaking = sum(1 for e in ready if e.status == "breaking")
     return (
         f"{_count(files, 'file')} scanned, {_count(removed, 'document')} on removed APIs, "
-        f"{deprecated} on deprecated APIs, {levels_text(findings)}"
+        f"{deprecated} on deprecated APIs, {_count(len(ready), 'readiness finding')} ({breaking} breaking), "
+        f"{levels_text(findings)}"
     )
 
 

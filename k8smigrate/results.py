@@ -58,6 +58,7 @@ class DocumentResult:
     kind: str | None = None
     name: str | None = None
     new_api_version: str | None = None
+    namespace: str | None = field(default=None, compare=False)
     applied: list[str] = field(default_factory=list)
     patch: list[dict[str, Any]] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)

@@ -42,19 +42,10 @@ _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def scan_finding(entry: ScanEntry) -> Finding:
-    """A scan entry as the finding that ``diff`` would give for it."""
-    removed = entry.status == "removed"
-    text = entry.format().split(": ", 1)[-1]
-    return Finding(
-        "error" if removed else "warning",
-        "K8SM-GEN-007" if removed else "K8SM-GEN-008",
-        text,
-        None,
-        entry.filename,
-        entry.document,
-        entry.line,
-        "",
-    )
+    """A scan row as the finding that ``diff`` would give for it."""
+    assert entry.level is not None  # set by ScanEntry itself
+    text = f"{entry.subject()}: {entry.message}" if entry.readiness else f"{entry.subject()} {entry.message}"
+    return Finding(entry.level, entry.code, text, entry.migration, entry.filename, entry.document, entry.line, "")
 
 
 def artifact_uri(filename: str, cwd: Path | None = None) -> str | None:

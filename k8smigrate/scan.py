@@ -1,28 +1,46 @@
-"""Detection only: which documents use an API that is deprecated or removed in the window.
+"""Detection only: which documents use an API that is deprecated or removed in the window,
+and what else breaks at the target inside APIs that are still served.
 
-This is what ``k8smigrate scan`` prints. It reads ``apiVersion`` and ``kind`` of every
-document (templated ones too, from their raw text) and looks them up in the lifecycle
-table, saying for each whether k8smigrate can migrate it inside the window.
+This is what ``k8smigrate scan`` prints, one row per finding, each with a category.
+``removed-api`` and ``deprecated-api`` rows come from the ``apiVersion`` and ``kind`` of
+every document (templated ones too, from their raw text), looked up in the lifecycle table.
+The upgrade-readiness rows (removed fields, silent annotations, feature gates, runtime,
+component configs, ports, volumes, cloud providers: ``registry.CATEGORIES``) are the
+findings of the fixers, run as ``diff`` would run them but only on the documents whose
+text holds what a fixer looks for, so a scan stays a read of the text for everything else.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .engine import element_kind, plan
-from .registry import Registry
-from .results import Finding
+from .engine import element_kind, migrate_stream, plan, prefilter
+from .registry import Migration, Registry
+from .results import DocumentResult, Finding, Level
 from .settings import Settings
 from .versions import lifecycle
 from .yamlio import Document, raw_api_versions, raw_kinds, read_stream
 
-Status = Literal["removed", "deprecated"]
+Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
+"""``removed``/``deprecated``: an API at the target. For readiness rows: ``breaking`` (an error,
+or something ``apply`` changes because the target needs it: a fixer that is not a clean-up),
+``warning`` or ``info``."""
+
+FAIL_ON: dict[str, frozenset[str]] = {
+    "removed": frozenset({"removed", "breaking"}),
+    "deprecated": frozenset({"removed", "breaking", "deprecated", "warning"}),
+    "never": frozenset(),
+}
+"""``--fail-on`` threshold → the statuses that fail a scan."""
+
+READINESS = "readiness"
+"""The category of a fixer that declares none (a third-party one)."""
 
 
 @dataclass(frozen=True)
 class ScanEntry:
-    """One document on a deprecated or removed API."""
+    """One row of a scan: a document on a deprecated or removed API, or a readiness finding."""
 
     filename: str
     document: int
@@ -35,31 +53,55 @@ class ScanEntry:
     removed_in: str | None
     replacement: str | None
     migration: str | None
+    """The migrations that fix it (``" -> "``-joined), or None when a human must."""
     templated: bool
     namespace: str | None = None
     replacement_served: bool | None = None
     """Whether every release of the window serves the replacement (None: not known)."""
     category: str = ""
-    """``removed-api`` or ``deprecated-api`` (from ``status`` when not given). Scan reads
-    documents as text only, so the upgrade-readiness findings (fields, gates, runtime) are
-    not scan entries: ``k8smigrate --check`` reports them."""
+    """``removed-api``, ``deprecated-api`` (from ``status`` when not given) or a readiness category."""
+    level: Level | None = None
+    """The level ``diff`` gives it (derived for API rows: removed is an error)."""
+    code: str = ""
+    message: str = ""
 
     def __post_init__(self) -> None:
         if not self.category:
             object.__setattr__(self, "category", f"{self.status}-api")  # frozen
+        if self.level is None:
+            object.__setattr__(self, "level", "error" if self.status == "removed" else "warning")
+        if not self.code:
+            object.__setattr__(self, "code", "K8SM-GEN-007" if self.status == "removed" else "K8SM-GEN-008")
+        if not self.message:
+            object.__setattr__(self, "message", self._api_text())
 
-    def format(self) -> str:
-        where = f"{self.filename}:{self.line}"
+    @property
+    def readiness(self) -> bool:
+        return self.status not in ("removed", "deprecated")
+
+    def _api_text(self) -> str:
         when = f"removed in {self.removed_in}" if self.status == "removed" else f"deprecated in {self.deprecated_in}"
-        name = f" {self.name}" if self.name else ""
-        if self.name and self.namespace:
-            name = f" {self.namespace}/{self.name}"
         repl = f" -> {self.replacement}" if self.replacement else " (no replacement)"
         if self.replacement and self.replacement_served is False:
             repl += " (not served by every release of the window)"
+        return f"{self.api_version} {when}{repl}"
+
+    def subject(self) -> str:
+        """``Kind namespace/name``, or the kind alone."""
+        name = f" {self.name}" if self.name else ""
+        if self.name and self.namespace:
+            name = f" {self.namespace}/{self.name}"
+        return f"{self.kind}{name}"
+
+    def format(self) -> str:
+        """``file:line: category  Kind name what [how]``: the ``scan`` line."""
+        where = f"{self.filename}:{self.line}"
+        if self.readiness:
+            how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
+            return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
         how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]"
         tmpl = " (templated)" if self.templated else ""
-        return f"{where}: {self.kind}{name} {self.api_version} {when}{repl}{how}{tmpl}"
+        return f"{where}: {self.category:<16} {self.subject()} {self.message}{how}{tmpl}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -78,7 +120,16 @@ class ScanEntry:
             "templated": self.templated,
             "replacementServed": self.replacement_served,
             "category": self.category,
+            "level": self.level,
+            "code": self.code,
+            "message": self.message,
         }
+
+
+def failing(entries: list[ScanEntry], fail_on: str) -> bool:
+    """Whether any row is at or above the ``--fail-on`` threshold."""
+    statuses = FAIL_ON[fail_on]
+    return any(e.status in statuses for e in entries)
 
 
 def scan_stream(
@@ -88,7 +139,22 @@ def scan_stream(
     registry: Registry,
     problems: list[Finding] | None = None,
 ) -> list[ScanEntry]:
-    """The documents on deprecated or removed APIs; invalid YAML and duplicate keys go to ``problems``."""
+    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``."""
+    entries = api_entries(text, settings, filename, registry, problems)
+    ready = readiness_entries(text, settings, filename, registry)
+    if not ready:
+        return entries
+    return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
+
+
+def api_entries(
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None = None,
+) -> list[ScanEntry]:
+    """The documents on deprecated or removed APIs, read from their text."""
     window = settings.window
     out: list[ScanEntry] = []
 
@@ -140,6 +206,50 @@ def scan_stream(
             )
         )
     return out
+
+
+def readiness_entries(text: str, settings: Settings, filename: str, registry: Registry) -> list[ScanEntry]:
+    """The findings of the enabled fixers, as rows; the version steps do not run."""
+    fixers = {m.name: m for m in registry.migrations if m.fixer and settings.enabled(m.name, m.opt_in)}
+    if not fixers:
+        return []
+    only = replace(settings, only=tuple(sorted(fixers)), raise_errors=False)
+    if not prefilter(registry, only, only.window)(text):
+        return []  # most files: nothing any fixer looks for, so no second read of the stream
+    result = migrate_stream(text, only, filename, registry, report_only=True)
+    docs = {d.index: d for d in result.documents}
+    out: list[ScanEntry] = []
+    for f in result.findings:
+        fixer = fixers.get(f.migration or "")
+        doc = docs.get(f.document)
+        if fixer is None or doc is None:
+            continue  # the core's own findings: scan reports invalid input through ``problems``
+        out.append(_readiness_entry(f, fixer, doc))
+    return out
+
+
+def _readiness_entry(f: Finding, fixer: Migration, doc: DocumentResult) -> ScanEntry:
+    fixed = fixer.name in doc.applied
+    status: Status = "breaking" if f.level == "error" or (fixed and not fixer.cleanup) else f.level
+    return ScanEntry(
+        f.filename,
+        f.document,
+        f.line,
+        doc.api_version or "",
+        doc.kind or "",
+        doc.name,
+        status,
+        None,
+        str(fixer.removed) if fixer.removed else None,
+        None,
+        fixer.name if fixed else None,
+        False,
+        namespace=doc.namespace,
+        category=fixer.category or READINESS,
+        level=f.level,
+        code=f.code,
+        message=f.message + (f" at {f.path}" if f.path else ""),
+    )
 
 
 def _problems(doc: Document, filename: str) -> list[Finding]:

@@ -75,6 +75,8 @@ def body(obj: Mapping, ctx: Context) -> None:
 
 
 MIGRATIONS = pod_passes(
+    cleanup=True,
+    category="annotation",
     available_in="1.30",
     removed_in="1.30",
     trigger="container.apparmor.security.beta.kubernetes.io",

@@ -99,6 +99,7 @@ MIGRATIONS = [
         body=body,
         component="kubeadm",
         fixer=True,
+        category="cloud-provider",
         trigger=FLAG,
         summary="in-tree cloud providers (cloud-provider flags): errors once the provider is gone, never rewritten",
         codes={

@@ -15,15 +15,28 @@ The field tables are the top-level ``json`` names of ``KubeletConfiguration`` in
 that read each version (no field a supported component accepts is reported): no field was
 removed from ``KubeletConfiguration`` from 1.17 to 1.36; kube-proxy lost ``udpIdleTimeout``
 in 1.26 (deleted by the ``kube_proxy_config`` pass at targets from 1.26; kept in the table so
-as not to report it twice). Of the nested structs, only the kubelet's ``authentication`` and
-``authorization`` (unchanged since 1.17) are checked. ``featureGates`` is the
-``feature_gates`` pass; duplicate keys are reported by the core for every document
-(K8SM-GEN-006).
+as not to report it twice).
+
+Nested structs are checked too, with the dotted path in the finding
+(``conntrack.max: unknown field``): the kubelet's ``authentication``, ``authorization``,
+``memorySwap``, ``crashLoopBackOff``, ``userNamespaces`` and ``tracing``, and kube-proxy's
+``clientConnection``, ``iptables``, ``ipvs``, ``nftables``, ``winkernel``, ``conntrack`` and
+``detectLocal``; both components' ``logging`` (component-base ``LoggingConfiguration``,
+with ``options.json``/``options.text``). Items of lists (``vmodule``,
+``shutdownGracePeriodByPodPriority``, ``reservedMemory``…) and maps of free keys
+(``evictionHard``…) are not checked. Not every release's kube-proxy ``types.go`` could be
+read: its nested tables are the union of the oldest copy found (about 1.15, vendored, with
+``resourceContainer``), an intermediate one (about 1.29, vendored, with ``nftables``) and the
+newest upstream (1.36, with ``iptables.snatNodeInternalIP`` and ``conntrack.udpTimeout``); no
+nested field disappeared between them, and ``conntrack.max`` was already gone in the oldest
+(so it is reported). ``linux`` and ``windows`` exist only in kube-proxy's internal config and
+v1alpha2, not in v1alpha1. ``featureGates`` is the ``feature_gates`` pass; duplicate keys are
+reported by the core for every document (K8SM-GEN-006).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from k8smigrate.context import Context
 from k8smigrate.registry import Migration
@@ -196,31 +209,88 @@ KUBE_PROXY_FIELDS = frozenset(
     )
 )
 
-# the kubelet's server authentication and authorization, the nested structs most often
-# written by hand (KubeletAuthentication, KubeletAuthorization; unchanged since 1.17)
-_WEBHOOK_AUTHN = frozenset(("enabled", "cacheTTL"))
-KUBELET_NESTED: dict[str, dict[str, frozenset[str] | None]] = {
+Struct = dict[str, "Struct | None"]
+"""A nested struct: its json names, each with its own struct, or None when it is not checked
+further (a scalar, a map of free keys, or a list: list items are not checked)."""
+
+
+def fields(*names: str) -> Struct:
+    return dict.fromkeys(names)
+
+
+# component-base LoggingConfiguration (logs/api/v1 from 1.26, config/v1alpha1 before it, which
+# also had ``sanitization``); options.json/options.text are OutputRoutingOptions
+_ROUTING = fields("splitStream", "infoBufferSize")
+LOGGING: Struct = {
+    **fields("format", "sanitization", "flushFrequency", "verbosity", "vmodule"),
+    "options": {"json": _ROUTING, "text": _ROUTING},
+}
+
+# the kubelet's nested structs (KubeletAuthentication and KubeletAuthorization unchanged since
+# 1.17; MemorySwapConfiguration, CrashLoopBackOffConfig, UserNamespaces and component-base
+# TracingConfiguration as in the newest types.go, no field of theirs was ever removed)
+KUBELET_NESTED: Struct = {
     "authentication": {
-        "x509": frozenset(("clientCAFile",)),
-        "webhook": _WEBHOOK_AUTHN,
-        "anonymous": frozenset(("enabled",)),
+        "x509": fields("clientCAFile"),
+        "webhook": fields("enabled", "cacheTTL"),
+        "anonymous": fields("enabled"),
     },
-    "authorization": {"mode": None, "webhook": frozenset(("cacheAuthorizedTTL", "cacheUnauthorizedTTL"))},
+    "authorization": {"mode": None, "webhook": fields("cacheAuthorizedTTL", "cacheUnauthorizedTTL")},
+    "logging": LOGGING,
+    "memorySwap": fields("swapBehavior"),
+    "crashLoopBackOff": fields("maxContainerRestartPeriod"),
+    "userNamespaces": fields("idsPerPod"),
+    "tracing": fields("endpoint", "samplingRatePerMillion"),
+}
+
+# kube-proxy's nested structs: the union of the json names of the oldest v1alpha1 types.go
+# found (about 1.15, with resourceContainer), an intermediate one (about 1.29) and the newest
+# (1.36); no nested field was removed in between. ``linux``/``windows`` exist only in the internal config
+# and in v1alpha2, never in v1alpha1.
+KUBE_PROXY_NESTED: Struct = {
+    "clientConnection": fields("kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"),
+    "logging": LOGGING,
+    "iptables": fields(
+        "masqueradeBit", "masqueradeAll", "localhostNodePorts", "snatNodeInternalIP", "syncPeriod", "minSyncPeriod"
+    ),
+    "ipvs": fields(
+        "syncPeriod",
+        "minSyncPeriod",
+        "scheduler",
+        "excludeCIDRs",
+        "strictARP",
+        "tcpTimeout",
+        "tcpFinTimeout",
+        "udpTimeout",
+    ),
+    "nftables": fields("masqueradeBit", "masqueradeAll", "syncPeriod", "minSyncPeriod"),
+    "winkernel": fields("networkName", "sourceVip", "enableDSR", "rootHnsEndpointName", "forwardHealthCheckVip"),
+    "conntrack": fields(
+        "maxPerCore",
+        "min",
+        "tcpEstablishedTimeout",
+        "tcpCloseWaitTimeout",
+        "tcpBeLiberal",
+        "udpTimeout",
+        "udpStreamTimeout",
+    ),
+    "detectLocal": fields("bridgeInterface", "interfaceNamePrefix"),
 }
 
 # apiVersion → (field table, nested struct tables, component, code)
 TABLES = {
     KUBELET: (KUBELET_FIELDS, KUBELET_NESTED, "the kubelet", "K8SM-CC-005"),
-    KUBE_PROXY: (KUBE_PROXY_FIELDS, {}, "kube-proxy", "K8SM-CC-014"),
+    KUBE_PROXY: (KUBE_PROXY_FIELDS, KUBE_PROXY_NESTED, "kube-proxy", "K8SM-CC-014"),
 }
 
 
 def body(config: Mapping, ctx: Context) -> None:
-    fields, nested, component, code = TABLES[str(config.data("apiVersion"))]
+    known, nested, component, code = TABLES[str(config.data("apiVersion"))]
 
-    def unknown(node: Mapping, known: Iterable[str], where: str) -> None:
+    def check(node: Mapping, names: Collection[str], struct: Struct, where: str) -> None:
+        """Every field of ``node`` in document order, depth first into the known structs."""
         for entry in node.entries:
-            if entry.name not in known:
+            if entry.name not in names:
                 ctx.warn(
                     code,
                     f"{where}{entry.name}: unknown field; {component} decodes its config leniently and only logs a "
@@ -228,17 +298,10 @@ def body(config: Mapping, ctx: Context) -> None:
                     "or delete it",
                     entry.key,
                 )
+            elif (inner := struct.get(entry.name)) is not None and isinstance(entry.value, Mapping):
+                check(entry.value, inner, inner, f"{where}{entry.name}.")
 
-    unknown(config, fields, "")
-    for name, struct in nested.items():
-        outer = config.mapping(name)
-        if outer is None:
-            continue
-        unknown(outer, struct, f"{name}.")
-        for inner_name, inner_fields in struct.items():
-            inner = outer.mapping(inner_name)
-            if inner is not None and inner_fields is not None:
-                unknown(inner, inner_fields, f"{name}.{inner_name}.")
+    check(config, known, nested, "")
 
 
 MIGRATIONS = [
@@ -250,6 +313,7 @@ MIGRATIONS = [
         body=body,
         component=component,
         fixer=True,
+        category="component-config",
         summary=f"{kind}: unknown top-level fields (warnings; {component} ignores them)",
         codes={
             code: f"warning: an unknown field in a {kind}; {component} only warns and ignores it",

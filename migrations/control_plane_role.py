@@ -181,6 +181,7 @@ _CODES = {
     "K8SM-FLD-035": "info: a nodeSelector with both master and control-plane drops master",
 }
 _FIELDS = {
+    "category": "node-role",
     "available_in": "1.20",
     "removed_in": "1.24",
     "trigger": "node-role.kubernetes.io/master",

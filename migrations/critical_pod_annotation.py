@@ -38,6 +38,8 @@ def body(obj: Mapping, ctx: Context) -> None:
 
 
 MIGRATIONS = pod_passes(
+    cleanup=True,
+    category="annotation",
     available_in="1.0",
     removed_in="1.16",
     trigger="scheduler.alpha.kubernetes.io/critical-pod",

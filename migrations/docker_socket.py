@@ -42,6 +42,7 @@ def body(obj: Mapping, ctx: Context) -> None:
 
 
 MIGRATIONS = pod_passes(
+    category="runtime",
     available_in="1.0",
     removed_in="1.24",
     trigger="docker.sock",

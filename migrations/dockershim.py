@@ -31,6 +31,12 @@ v1beta4 ``ResetConfiguration.criSocket``.
   the node's new runtime: then it is deleted too.
 - ``pod-infra-container-image``: deprecated ("will be removed in 1.27", the sandbox image
   comes from the runtime); kept, with a warning from 1.27 (K8SM-CRI-005).
+- CRI v1alpha2 was dropped from the kubelet in 1.26 (PR #110618): the runtime must serve CRI
+  v1 (containerd 1.5 serves only v1alpha2, so containerd >= 1.6; a cri-dockerd release with
+  CRI v1), or the kubelet fails with ``CRI v1 runtime API is not implemented for endpoint``.
+  Nothing in the file says which runtime version a node runs, so for targets from 1.26 every
+  ``InitConfiguration``/``JoinConfiguration`` gets one warning to check it, at its
+  ``nodeRegistration.criSocket`` when set (K8SM-CRI-006).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from k8smigrate.versions import KubeVersion
 
 from ._kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
 
-V1_24, V1_27 = KubeVersion(1, 24), KubeVersion(1, 27)
+V1_24, V1_26, V1_27 = KubeVersion(1, 24), KubeVersion(1, 26), KubeVersion(1, 27)
 
 SOCKETS = {
     "containerd": "unix:///run/containerd/containerd.sock",
@@ -91,10 +97,23 @@ def body(obj: Mapping, ctx: Context) -> None:
         fix_socket(obj, ctx, "criSocket")
         return
     registration = obj.mapping("nodeRegistration")
+    if ctx.settings.window.target >= V1_26:
+        cri_v1(obj, registration, ctx)
     if registration is None:
         return
     fix_socket(registration, ctx, "nodeRegistration.criSocket")
     fix_flags(registration, ctx)
+
+
+def cri_v1(obj: Mapping, registration: Mapping | None, ctx: Context) -> None:
+    """One reminder per node configuration: kubelet 1.26 needs a runtime that serves CRI v1."""
+    socket = registration.get("criSocket") if registration is not None else None
+    ctx.warn(
+        "K8SM-CRI-006",
+        "kubelet 1.26 speaks only CRI v1 (v1alpha2 was dropped): containerd >= 1.6 or a current cri-dockerd "
+        "(CRI-O: the release matching the kubelet) is required; check the runtime version on every node",
+        socket if socket is not None else obj,
+    )
 
 
 def fix_socket(holder: Mapping, ctx: Context, where: str, key: str = "criSocket") -> None:
@@ -224,6 +243,7 @@ MIGRATIONS = [
         body=body,
         component="kubeadm",
         fixer=True,
+        category="runtime",
         summary="dockershim criSocket (error), CRI endpoints without scheme, kubelet flags removed with dockershim",
         codes={
             "K8SM-CRI-001": "error: the CRI socket is dockershim (a warning when --set runtime= replaced it)",
@@ -231,6 +251,7 @@ MIGRATIONS = [
             "K8SM-CRI-003": "info: a kubelet flag removed with dockershim deleted (warning when its value mattered)",
             "K8SM-CRI-004": "info: the kubelet --container-runtime flag deleted",
             "K8SM-CRI-005": "warning: --pod-infra-container-image is deprecated; set the sandbox image in the runtime",
+            "K8SM-CRI-006": "warning: kubelet 1.26 needs a CRI v1 runtime (containerd >= 1.6): check its version",
         },
         decisions=(
             Decision(

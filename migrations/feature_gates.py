@@ -164,6 +164,7 @@ MIGRATIONS = [
         body=body,
         component=component,
         fixer=True,
+        category="feature-gate",
         summary="removed and locked feature gates: deleted when harmless, errors otherwise",
         codes=CODES,
     )

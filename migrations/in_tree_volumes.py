@@ -155,6 +155,7 @@ CODES = {
 }
 
 _FIELDS = {
+    "category": "volume",
     "available_in": "1.0",
     "removed_in": "1.16",  # the earliest rule; each plugin has its own release
     "body": body,

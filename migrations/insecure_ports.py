@@ -108,6 +108,7 @@ def bodies(port: Port) -> Migration:
         trigger=port.number,  # one pass per port: 10250 (the kubelet) must not wake them up
         body=body,
         fixer=True,
+        category="port",
         summary="ports 10251/10252 (insecure scheduler and controller-manager) in Services, monitors, policies, probes",
         codes={
             "K8SM-ADM-001": "warning: a Service or Prometheus monitor on 10251/10252 (info before 1.22/1.23)",

@@ -15,8 +15,8 @@ the field diff of ``kube-proxy/config/v1alpha1/types.go`` and the release notes:
 - ``mode: ipvs`` is deprecated from 1.35 (KEP-5495): a warning suggesting ``nftables``
   (GA 1.33) or ``iptables`` (K8SM-CC-013).
 
-Unknown fields are not checked (no field table yet). Feature gates are the
-``feature_gates`` pass.
+Unknown fields, top-level and nested (``conntrack.max``…), are the
+``component_config_fields`` pass (its CC-014 warning); feature gates are the ``feature_gates`` pass.
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ MIGRATION = Migration(
     body=body,
     component="kube-proxy",
     fixer=True,
+    category="component-config",
     summary="kube-proxy mode: userspace (gone in 1.26) → iptables/kernelspace; userspace-only fields; ipvs deprecation",
     codes={
         "K8SM-CC-010": "warning: mode: userspace replaced by the platform default (iptables or kernelspace)",

@@ -93,6 +93,7 @@ MIGRATIONS = [
         body=body,
         component="kubeadm",
         fixer=True,
+        category="port",
         trigger=("port", "address"),
         summary="insecure-serving flags in kubeadm extraArgs: deleted when no-ops, errors when a port is set",
         codes={

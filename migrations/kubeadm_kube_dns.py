@@ -60,6 +60,7 @@ MIGRATIONS = [
         body=body,
         component="kubeadm",
         fixer=True,
+        category="kubeadm",
         trigger="kube-dns",
         summary="dns.type: kube-dns (gone from kubeadm in 1.21) deleted: CoreDNS",
         codes={"K8SM-ADM-006": "warning: dns.type: kube-dns deleted; kubeadm 1.21+ deploys CoreDNS only"},

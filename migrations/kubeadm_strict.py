@@ -47,6 +47,7 @@ MIGRATIONS = [
         body=check,
         component="kubeadm",
         fixer=True,
+        category="kubeadm",
         summary="kubeadm configs: unknown fields (warnings; errors with --strict)",
         codes={
             "K8SM-KADM-020": "warning: an unknown field in a kubeadm document (an error with --strict)",

@@ -80,6 +80,7 @@ MIGRATION = Migration(
     name="kubelet-conf-rotation",
     opt_in=True,
     fixer=True,
+    category="kubeadm",
     summary="opt-in: kubelet.conf embedded client certificate → the rotated kubelet-client-current.pem",
     codes={
         "K8SM-NODE-001": "warning: kubelet.conf rewritten to the rotated certificate; restart the kubelet",

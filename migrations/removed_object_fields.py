@@ -1,4 +1,4 @@
-"""Fields removed from every object: ``metadata.clusterName`` (gone in 1.25).
+"""Fields removed from every object: ``metadata.clusterName`` (1.25), ``metadata.selfLink`` (1.24).
 
 ``ObjectMeta.clusterName`` was never used by Kubernetes and was removed from the API in 1.25
 (kubernetes PR #108717). Since then the API server rejects it under strict field validation
@@ -6,41 +6,85 @@
 apply. For targets from 1.25 on, it is removed wherever an object's metadata stands: the
 object itself, pod and job templates, volume claim templates, and the items of a List.
 The removal changes no behaviour (K8SM-OBJ-001 says where).
+
+``ObjectMeta.selfLink`` is read-only and was only ever set by the server; exported manifests
+still carry it. The ``RemoveSelfLink`` gate went GA and locked in 1.24 (removed in 1.30):
+the server no longer sets it. For targets from 1.24 on it is deleted wherever object metadata
+stands, with no behaviour change (K8SM-FLD-024).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, replace
+
 from k8smigrate.context import Context
 from k8smigrate.registry import ANY, Migration
+from k8smigrate.results import Level
 from k8smigrate.tree import Mapping, Scalar, format_path, walk
 
 
-def body(obj: Mapping, ctx: Context) -> None:
-    # Object metadata stands at many depths (pod templates, job templates, ephemeral volume
-    # claim templates, List items): every ``metadata`` mapping with a scalar clusterName is one.
-    for path, node in list(walk(obj)):
-        if not (path and path[-1] == "metadata" and isinstance(node, Mapping)):
-            continue
-        if isinstance(node.get("clusterName"), Scalar):
-            where = format_path(path)
-            ctx.warn(
-                "K8SM-OBJ-001",
-                "metadata.clusterName was removed in 1.25 and strict field validation rejects it; removed",
-                node,
-            )
-            node.pop("clusterName")
-            ctx.note(f"{where}.clusterName removed")
+@dataclass(frozen=True)
+class Removal:
+    """One ``metadata`` field to delete, and the finding that says so."""
+
+    field: str
+    level: Level
+    code: str
+    why: str
+
+    def __call__(self, obj: Mapping, ctx: Context) -> None:
+        # Object metadata stands at many depths (pod templates, job templates, ephemeral volume
+        # claim templates, List items): every ``metadata`` mapping with a scalar field is one.
+        for path, node in list(walk(obj)):
+            if not (path and path[-1] == "metadata" and isinstance(node, Mapping)):
+                continue
+            if isinstance(node.get(self.field), Scalar):
+                ctx.report(self.level, self.code, f"metadata.{self.field} {self.why}; removed", node)
+                node.pop(self.field)
+                ctx.note(f"{format_path(path)}.{self.field} removed")
 
 
-MIGRATION = Migration(
+CLUSTER_NAME = Removal(
+    "clusterName", "warning", "K8SM-OBJ-001", "was removed in 1.25 and strict field validation rejects it"
+)
+SELF_LINK = Removal("selfLink", "info", "K8SM-FLD-024", "is no longer set by the server from 1.24 (RemoveSelfLink)")
+
+
+def valued(field: str) -> re.Pattern[str]:
+    """``field:`` followed by a value on its line: a CRD schema that describes the field (a mapping
+    under it) does not wake the pass, so large CRDs are not parsed for nothing."""
+    return re.compile(rf"""{field}["']?[ \t]*:[ \t]*[^\s{{\[#]""")
+
+
+_BASE = Migration(
     kinds=(ANY,),
     from_api=ANY,
     to_api=ANY,
     available_in="1.0",
-    removed_in="1.25",
-    body=body,
     fixer=True,
-    trigger="clusterName",
-    summary="metadata.clusterName removed for targets from 1.25",
-    codes={"K8SM-OBJ-001": "warning: metadata.clusterName removed (gone from the API in 1.25)"},
+    category="removed-field",
+    codes={
+        "K8SM-OBJ-001": "warning: metadata.clusterName removed (gone from the API in 1.25)",
+        "K8SM-FLD-024": "info: metadata.selfLink removed (no longer set by the server from 1.24)",
+    },
 )
+
+# One entry per field, as each has its own release gate (a fixer runs for targets >= removed_in).
+MIGRATIONS = [
+    replace(
+        _BASE,
+        removed_in="1.25",
+        body=CLUSTER_NAME,
+        trigger=valued("clusterName"),
+        summary="metadata.clusterName removed for targets from 1.25",
+    ),
+    replace(
+        _BASE,
+        removed_in="1.24",
+        cleanup=True,  # still in ObjectMeta (read-only): accepted and ignored
+        body=SELF_LINK,
+        trigger=valued("selfLink"),
+        summary="metadata.selfLink removed for targets from 1.24",
+    ),
+]

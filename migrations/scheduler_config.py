@@ -147,6 +147,7 @@ MIGRATIONS = [
         body=body,
         component="kube-scheduler",
         fixer=True,
+        category="component-config",
         summary="scheduler configs: unknown fields and removed plugins (errors), removed bind addresses (deleted)",
         codes={
             "K8SM-CC-020": "error: an unknown field in a scheduler config; kube-scheduler refuses to start",

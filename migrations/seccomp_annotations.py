@@ -108,6 +108,7 @@ def move(metadata: Mapping, key: str, node: Scalar, target: Mapping, code: str, 
 
 
 MIGRATIONS = pod_passes(
+    category="annotation",
     available_in="1.19",
     removed_in="1.25",
     trigger="seccomp.security.alpha.kubernetes.io",

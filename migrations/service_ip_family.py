@@ -73,6 +73,7 @@ MIGRATION = Migration(
     trigger="ipFamily",
     body=body,
     fixer=True,
+    category="removed-field",
     summary="Service spec.ipFamily (gone in 1.20) → ipFamilies + ipFamilyPolicy: SingleStack",
     codes={
         "K8SM-FLD-006": "info: spec.ipFamily → ipFamilies/ipFamilyPolicy, or deleted where redundant",

@@ -64,6 +64,7 @@ MIGRATION = Migration(
     trigger="service.alpha.kubernetes.io/tolerate-unready-endpoints",
     body=body,
     fixer=True,
+    category="annotation",
     summary="Service tolerate-unready-endpoints annotation (ignored from 1.24) → publishNotReadyAddresses",
     codes={
         "K8SM-FLD-015": "info: tolerate-unready-endpoints moved to spec.publishNotReadyAddresses",

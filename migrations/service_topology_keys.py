@@ -124,6 +124,7 @@ MIGRATION = Migration(
     trigger="topologyKeys",
     body=body,
     fixer=True,
+    category="removed-field",
     summary="Service spec.topologyKeys (gone in 1.22) → trafficDistribution, topology-mode or Local policy",
     codes={
         "K8SM-FLD-001": "warning: spec.topologyKeys replaced by an approximation (info when only deleted)",

@@ -66,6 +66,8 @@ def body(obj: Mapping, ctx: Context) -> None:
 
 
 _FIELDS = {
+    "cleanup": True,
+    "category": "annotation",
     "trigger": "volume.beta.kubernetes.io/storage-class",
     "available_in": "1.6",
     "body": body,

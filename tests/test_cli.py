@@ -276,7 +276,8 @@ def test_scan_clean_exits_0() -> None:
     assert result.exit_code == 0
     assert result.stdout == ""
     assert result.stderr.splitlines()[-1] == (
-        "2 files scanned, 0 documents on removed APIs, 0 on deprecated APIs, 0 errors, 0 warnings, 0 info"
+        "2 files scanned, 0 documents on removed APIs, 0 on deprecated APIs, 0 readiness findings (0 breaking), "
+        "0 errors, 0 warnings, 0 info"
     )
 
 
@@ -285,7 +286,7 @@ def test_scan_removed_api_exits_1() -> None:
     result = cli("scan", "web.yaml", "--target-version", "1.22")
     assert result.exit_code == 1
     assert result.stdout == (
-        "web.yaml:2: Ingress web extensions/v1beta1 removed in 1.22 -> networking.k8s.io/v1 "
+        "web.yaml:2: removed-api      Ingress web extensions/v1beta1 removed in 1.22 -> networking.k8s.io/v1 "
         "[k8smigrate: ingress_extensions_v1beta1 -> ingress_networking_v1beta1]\n"
     )
 
@@ -302,7 +303,7 @@ def test_scan_deprecated_fails_only_with_fail_on_deprecated() -> None:
 def test_scan_stdin() -> None:
     result = cli("scan", "-", "--target-version", "1.22", input=INGRESS)
     assert result.exit_code == 1
-    assert result.stdout.startswith("<stdin>:2: Ingress web extensions/v1beta1 removed in 1.22")
+    assert result.stdout.startswith("<stdin>:2: removed-api      Ingress web extensions/v1beta1 removed in 1.22")
 
 
 @pytest.mark.parametrize(
@@ -319,7 +320,7 @@ def test_scan_bad_input_exits_3_and_wins_over_1(content: str | bytes, message: s
     result = cli("scan", "invalid.yaml", "web.yaml", "--target-version", "1.22")
     assert result.exit_code == 3
     assert message in result.stderr
-    assert "web.yaml:2: Ingress web" in result.stdout  # the other file is still scanned
+    assert "web.yaml:2: removed-api      Ingress web" in result.stdout  # the other file is still scanned
 
 
 def test_diff_reports_duplicate_keys_where_a_migration_reads_the_document() -> None:
@@ -728,7 +729,7 @@ def test_markdown_report() -> None:
 def test_markdown_report_escapes_table_cells() -> None:
     write("a|b.yaml", INGRESS)
     result = cli("scan", ".", "--format", "markdown", "--target-version", "1.22")
-    assert "| `a\\|b.yaml:2` | Ingress | web |" in result.stdout
+    assert "| `a\\|b.yaml:2` | removed-api | Ingress | web |" in result.stdout
 
 
 def test_markdown_scan_report() -> None:
@@ -736,10 +737,10 @@ def test_markdown_scan_report() -> None:
     result = cli("scan", ".", "--format", "markdown", "--target-version", "1.22")
     assert result.exit_code == 1
     assert result.stdout.startswith(
-        "### k8smigrate scan: 1 document on deprecated or removed APIs (1 removed) in 1 file\n"
+        "### k8smigrate scan: 1 document on deprecated or removed APIs (1 removed), 0 readiness findings in 1 file\n"
     )
     assert (
-        "| `web.yaml:2` | Ingress | web | `extensions/v1beta1` | removed in 1.22 | networking.k8s.io/v1 | "
+        "| `web.yaml:2` | removed-api | Ingress | web | `extensions/v1beta1` | removed in 1.22 | networking.k8s.io/v1 | "
         in result.stdout
     )
 

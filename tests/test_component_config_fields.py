@@ -13,8 +13,11 @@ PROXY = "apiVersion: kubeproxy.config.k8s.io/v1alpha1\nkind: KubeProxyConfigurat
 
 
 def test_noop_on_known_fields() -> None:
-    kubelet = KUBELET + "cgroupDriver: systemd\nfailCgroupV1: false\nlogging:\n  bogus: 1\n"
-    assert codes(check_noop(kubelet)) == []  # logging (component-base) is not checked
+    kubelet = KUBELET + "cgroupDriver: systemd\nfailCgroupV1: false\nlogging:\n  format: json\n  vmodule: []\n"
+    kubelet += "  options:\n    json: {splitStream: true, infoBufferSize: 1Mi}\n    text: {splitStream: false}\n"
+    kubelet += "memorySwap: {swapBehavior: NoSwap}\ntracing: {endpoint: 'localhost:4317', samplingRatePerMillion: 1}\n"
+    kubelet += "crashLoopBackOff: {maxContainerRestartPeriod: 1m}\nuserNamespaces: {idsPerPod: 65536}\n"
+    assert codes(check_noop(kubelet)) == []
     auth = "authentication:\n  anonymous: {enabled: false}\n  webhook:\n    enabled: true\n    cacheTTL: 2m\n"
     auth += "  x509: {clientCAFile: /etc/kubernetes/pki/ca.crt}\nauthorization:\n  mode: Webhook\n"
     assert codes(check_noop(KUBELET + auth + "  webhook: {cacheAuthorizedTTL: 5m, cacheUnauthorizedTTL: 30s}\n")) == []
@@ -46,10 +49,10 @@ def test_kubelet_authentication_and_authorization_are_checked() -> None:
         KUBELET + "authentication:\n  anonymous:\n    enable: false\n  token: {}\nauthorization:\n  modes: [Webhook]\n"
     )
     result = check_noop(text)
-    assert [(f.code, f.line) for f in result.findings] == [("K8SM-CC-005", 6), ("K8SM-CC-005", 5), ("K8SM-CC-005", 8)]
+    assert [(f.code, f.line) for f in result.findings] == [("K8SM-CC-005", 5), ("K8SM-CC-005", 6), ("K8SM-CC-005", 8)]
     assert [f.message.split(":")[0] for f in result.findings] == [
-        "authentication.token",
         "authentication.anonymous.enable",
+        "authentication.token",
         "authorization.modes",
     ]
 
@@ -66,6 +69,67 @@ def test_udp_idle_timeout_is_reported_once() -> None:
     # in the table: the kube_proxy_config pass deletes it from 1.26 on (K8SM-CC-011)
     assert codes(run(PROXY + "udpIdleTimeout: 250ms\n", target_version="1.26")) == ["K8SM-CC-011"]
     assert codes(check_noop(PROXY + "udpIdleTimeout: 250ms\n", target_version="1.25")) == []
+
+
+def test_kube_proxy_nested_structs_are_checked_with_their_dotted_path() -> None:
+    text = (
+        PROXY
+        + """\
+clientConnection: {kubeconfig: /var/lib/kube-proxy/kubeconfig.conf, qps: 5, burst: 10, qpsBurst: 1}
+iptables:
+  masqueradeAll: false
+  localhostNodePorts: true
+  masqueradBit: 14
+ipvs: {strictARP: true, tcpTimeout: 0s, scheduler: rr}
+conntrack:
+  maxPerCore: 32768
+  max: null
+  tcpBeLiberal: false
+  udpStreamTimeout: 300s
+logging:
+  verbosity: 2
+  options:
+    json: {bufferSize: 1}
+"""
+    )
+    result = check_noop(text)
+    assert [(f.code, f.level, f.line, f.message.split(":")[0]) for f in result.findings] == [
+        ("K8SM-CC-014", "warning", 3, "clientConnection.qpsBurst"),
+        ("K8SM-CC-014", "warning", 7, "iptables.masqueradBit"),
+        ("K8SM-CC-014", "warning", 11, "conntrack.max"),
+        ("K8SM-CC-014", "warning", 17, "logging.options.json.bufferSize"),
+    ]
+
+
+def test_kube_proxy_known_nested_fields_of_old_and_new_releases() -> None:
+    text = (
+        PROXY
+        + """\
+nftables: {masqueradeBit: 14, masqueradeAll: false, syncPeriod: 30s, minSyncPeriod: 1s}
+winkernel: {networkName: flannel, sourceVip: 10.0.0.2, enableDSR: false, rootHnsEndpointName: cbr0}
+detectLocal: {bridgeInterface: cbr0, interfaceNamePrefix: veth}
+iptables: {snatNodeInternalIP: false, syncPeriod: 30s}
+logging: {format: text, sanitization: false, flushFrequency: 5s}
+"""
+    )
+    assert codes(check_noop(text)) == []
+
+
+def test_kubelet_nested_structs_added_with_issue_10() -> None:
+    text = KUBELET + "memorySwap:\n  swapBehaviour: NoSwap\nlogging: {fromat: json}\nuserNamespaces: {idsPerPods: 1}\n"
+    result = check_noop(text)
+    assert [(f.code, f.line, f.message.split(":")[0]) for f in result.findings] == [
+        ("K8SM-CC-005", 4, "memorySwap.swapBehaviour"),
+        ("K8SM-CC-005", 5, "logging.fromat"),
+        ("K8SM-CC-005", 6, "userNamespaces.idsPerPods"),
+    ]
+
+
+def test_lists_and_maps_inside_structs_are_not_checked() -> None:
+    # vmodule is a list, ipvs.excludeCIDRs a list of strings: no table for their items
+    text = KUBELET + "logging:\n  vmodule:\n  - {filePattern: 'x*', verbosity: 4, other: 1}\n"
+    assert codes(check_noop(text)) == []
+    assert codes(check_noop(PROXY + "ipvs: {excludeCIDRs: [10.0.0.0/8]}\n")) == []
 
 
 def test_every_unknown_field_is_reported_in_order() -> None:
@@ -89,8 +153,9 @@ def test_corpus_component_configs(corpus: Path) -> None:
         result = k8smigrate.migrate_text(text, target_version="1.29", filename=str(path))
         for f in result.findings:
             if f.code in ("K8SM-CC-005", "K8SM-CC-014"):
-                # the only unknown field in the corpus is kube-proxy's resourceContainer (gone in 1.16)
-                assert "resourceContainer" in f.message, f.format()
+                # the only unknown fields in the corpus are kube-proxy's resourceContainer (gone in 1.16)
+                # and conntrack.max (gone before it: not in the 1.15 types.go)
+                assert f.message.startswith(("resourceContainer:", "conntrack.max:")), f.format()
                 seen.append(path.name)
         assert k8smigrate.migrate_text(result.text, target_version="1.29").text == result.text  # idempotent
     assert len(seen) >= 3  # kubeadm's conversion testdata of 1.12-1.13 still set it

@@ -98,3 +98,30 @@ def test_a_bad_target_is_a_usage_error() -> None:
 
     with pytest.raises(SettingsError):
         migrate_text(INGRESS, target_version="1.20", min_version="1.22")
+
+
+def test_findings_locate_every_node_and_new_ones_by_their_parent() -> None:
+    # Context.locate indexes the tree once per body; a node added later is still found
+    from k8smigrate.context import Context
+    from k8smigrate.engine import migrate_stream
+    from k8smigrate.registry import Migration, Registry
+    from k8smigrate.settings import Settings
+    from k8smigrate.tree import Mapping, Scalar
+
+    def body(obj: Mapping, ctx: Context) -> None:
+        items = obj.sequence("items")
+        assert items is not None
+        for _i, item in items.mappings():
+            ctx.info("T-1", "seen", item.get("v"))
+        added = Scalar("new")
+        obj.set("extra", added)
+        ctx.info("T-2", "added", added)
+
+    fixer = Migration(("Widget",), "x/v1", "x/v1", available_in="1.0", name="f", fixer=True, body=body)
+    text = "apiVersion: x/v1\nkind: Widget\nitems:\n- v: 1\n- v: 2\n"
+    result = migrate_stream(text, Settings(), "w.yaml", Registry([fixer]))
+    assert [(f.code, f.line, f.path) for f in result.findings] == [
+        ("T-1", 4, "items[0].v"),
+        ("T-1", 5, "items[1].v"),
+        ("T-2", 5, "extra"),  # new: the last parsed line before it
+    ]

@@ -99,11 +99,13 @@ def test_a_trigger_tuple_wakes_on_any_of_its_strings() -> None:
         kinds=("Pod",), from_api="v1", to_api="v1", available_in="1.0", fixer=True, name="t", trigger=("aaa", "bbb")
     )
     wanted = Registry([m]).wants(lambda _m: True)
-    assert wanted("x: bbb") and wanted("aaa") and not wanted("apiVersion: v1\nkind: Pod\n")
+    assert wanted("apiVersion: v1\nx: bbb") and wanted("apiVersion: v1\naaa")
+    assert not wanted("apiVersion: v1\nkind: Pod\n")
+    assert not wanted("apiVersion: apps/v1\nx: bbb")  # the trigger wakes the fixer's own apiVersion only
 
 
 def test_scan_entries_carry_a_category() -> None:
-    # core: ScanEntry.category (k8smigrate/scan.py); readiness findings are not scan entries
+    # core: ScanEntry.category (k8smigrate/scan.py)
     from k8smigrate.scan import ScanEntry
 
     entry = ScanEntry("f", 0, 1, "extensions/v1beta1", "Ingress", None, "removed", "1.14", "1.22", None, None, False)

@@ -124,5 +124,5 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     # the checking hook runs after it (on the fixed Ingress): only the PSP is left, exit 1
     checking = out[out.index("k8smigrate scan (fail on removed Kubernetes APIs)") :]
     assert "- hook id: k8smigrate-scan\n- exit code: 1" in checking
-    assert "deploy/psp.yaml:1: PodSecurityPolicy restricted policy/v1beta1 removed in 1.25" in checking
+    assert "deploy/psp.yaml:1: removed-api      PodSecurityPolicy restricted policy/v1beta1 removed in 1.25" in checking
     assert "deploy/web.yaml:1:" not in checking

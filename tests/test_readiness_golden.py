@@ -72,4 +72,4 @@ def test_container_runtime_docker_goes_once_the_runtime_is_declared() -> None:
         ARGS + "    node-ip: 10.0.0.1\n",
         decisions={"runtime": "containerd"},
     )
-    assert codes(result) == ["K8SM-CRI-004"]
+    assert codes(result) == ["K8SM-CRI-006", "K8SM-CRI-004"]  # 006: kubelet 1.26+ speaks CRI v1 only

@@ -63,3 +63,27 @@ def test_the_installed_graph_is_valid_and_every_module_is_found() -> None:
     names = set(registry.names())
     assert {"ingress_networking_v1beta1", "rbac_v1beta1", "apiextensions_v1beta1", "kubeadm_v1beta3"} <= names
     validate(registry.migrations)
+
+
+def test_a_fixer_trigger_wakes_only_documents_of_its_api() -> None:
+    m = step("f", "x/v1", "x/v1", fixer=True, trigger="magic")
+    wanted = Registry([m]).wants(lambda _m: True)
+    assert wanted("apiVersion: x/v1\nmagic: 1\n")
+    assert not wanted("apiVersion: x/v1\nplain: 1\n")
+    assert not wanted("apiVersion: y/v1\nmagic: 1\n")  # a word another API happens to use
+
+
+def test_a_pattern_trigger_is_searched_for() -> None:
+    import re
+
+    m = step("f", ANY, ANY, kinds=(ANY,), fixer=True, trigger=re.compile(r"selfLink: /"))
+    wanted = Registry([m]).wants(lambda _m: True)
+    assert wanted("apiVersion: v1\nmetadata:\n  selfLink: /api/v1/x\n")
+    assert not wanted("properties:\n  selfLink:\n    type: string\n")  # a schema describing the field
+
+
+def test_a_whole_stream_is_wanted_when_one_of_its_documents_is() -> None:
+    m = step("f", "x/v1", "x/v1", fixer=True, trigger="magic")
+    wanted = Registry([m]).wants(lambda _m: True)
+    stream = "apiVersion: y/v1\nplain: 1\n---\n" * 50 + "apiVersion: x/v1\nmagic: 1\n"
+    assert wanted(stream) and not wanted(stream.replace("magic", "plain"))

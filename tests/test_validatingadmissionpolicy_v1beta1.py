@@ -60,5 +60,6 @@ def test_window_from_1_29_to_1_34_has_no_replacement() -> None:
 def test_corpus_negative_fixture(corpus) -> None:  # type: ignore[no-untyped-def]
     path = corpus / "k8s-api-10b39a3__testdata_HEAD_admissionregistration.k8s.io.v1beta1.ValidatingAdmissionPolicy.yaml"
     text = path.read_text()
-    result = run(text, target_version="1.29")
+    # removed_object_fields deletes its metadata.selfLink (an exported field): not this test's subject
+    result = run(text, target_version="1.29", skip=["removed_object_fields"])
     assert result.text == text and not result.changed
