@@ -21,9 +21,11 @@ from .api import (
     migrate_file,
     migrate_paths,
     migrate_text,
+    scan_file,
     scan_text,
 )
 from .registry import Decision, Migration, default_registry
+from .scan import ScanEntry
 from .results import DocumentResult, FileResult, Finding
 from .settings import Settings
 from .versions import NEWEST_KNOWN, KubeVersion
@@ -39,11 +41,13 @@ __all__ = [
     "Finding",
     "KubeVersion",
     "Migration",
+    "ScanEntry",
     "Settings",
     "__version__",
     "default_registry",
     "migrate_file",
     "migrate_paths",
     "migrate_text",
+    "scan_file",
     "scan_text",
 ]

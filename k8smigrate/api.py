@@ -7,7 +7,7 @@ wins over the keywords). Nothing here prints or exits.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine import migrate_stream
@@ -79,6 +79,8 @@ class FileOutcome:
     result: FileResult | None = None
     error: Finding | None = None
     written: bool = False
+    scan: list[ScanEntry] = field(default_factory=list)
+    """The rows of ``scan_file``."""
 
     @property
     def findings(self) -> list[Finding]:
@@ -116,6 +118,21 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
         except (InputError, OSError) as exc:
             outcome.error = _input_error(p, str(exc))
     return outcome
+
+
+def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutcome:
+    """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
+    p = Path(path)
+    settings = settings or Settings()
+    try:
+        loaded = read_manifest(p)
+    except InputError as exc:
+        return FileOutcome(p, error=_input_error(p, str(exc)))
+    problems: list[Finding] = []
+    entries = scan_stream(loaded.text, settings, str(p), default_registry(), problems)
+    result = FileResult(str(p), loaded.text, loaded.text, problems)
+    result.slim(keep_diff=False)  # findings only: memory follows one file
+    return FileOutcome(p, result, scan=entries)
 
 
 def skipped_outcome(skipped: Skipped) -> FileOutcome:

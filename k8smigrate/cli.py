@@ -15,17 +15,19 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Callable
 from enum import Enum
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from . import __version__
-from .api import FileOutcome, skipped_outcome
+from .api import FileOutcome, migrate_file, scan_file, skipped_outcome
 from .engine import migrate_stream
-from .files import InputError, Skipped, decode, iter_entries, read_manifest
-from .parallel import parallel_map, progress
+from .files import InputError, Skipped, decode, iter_entries
+from .parallel import Worker, parallel_map, progress
 from .registry import Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import FileResult, Finding
@@ -233,7 +235,19 @@ def _files(raw: str) -> list[Path | Skipped] | None:
 def _migrate(
     paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
 ) -> list[FileOutcome]:
-    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores).
+    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
+    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome)
+
+
+def _run_files(
+    paths: list[str],
+    settings: Settings,
+    worker: Worker,
+    jobs: int,
+    keep: str,
+    stdin: Callable[[Settings], FileOutcome],
+) -> list[FileOutcome]:
+    """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
     ``keep`` says what of each result the command still needs once the file is done: "all",
     "diff" (texts dropped) or "none" (only whether it changed), so memory follows the largest
@@ -242,12 +256,12 @@ def _migrate(
     todo: list[Path | Skipped | FileOutcome] = []
     for raw in paths:
         if raw == "-":
-            todo.append(_stdin_outcome(settings))
+            todo.append(stdin(settings))
             continue
         files = _files(raw)
         todo += [_missing(raw)] if files is None else files
     work = [t for t in todo if isinstance(t, Path)]
-    done = iter(parallel_map(work, settings, in_place, jobs or os.cpu_count() or 1))
+    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1))
     outcomes: list[FileOutcome] = []
     with progress(len(work)) as advance:
         for item in todo:
@@ -272,29 +286,20 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
     return FileOutcome(Path("-"), migrate_stream(text, settings, "<stdin>", default_registry()))
 
 
-def _scan(paths: list[str], settings: Settings, run: Run) -> list[ScanEntry]:
-    entries: list[ScanEntry] = []
-    for raw in paths:
-        files: list[Path | Skipped] | None = [Path("-")] if raw == "-" else _files(raw)
-        if files is None:
-            run.outcomes.append(_missing(raw))
-            continue
-        for file in files:
-            if isinstance(file, Skipped):
-                run.outcomes.append(skipped_outcome(file))
-                continue
-            name = "<stdin>" if raw == "-" else str(file)
-            try:
-                text = decode(_read_stdin()) if raw == "-" else read_manifest(file).text
-            except InputError as exc:
-                run.outcomes.append(FileOutcome(file, error=_input_error(name, exc)))
-                continue
-            problems: list[Finding] = []
-            entries += scan_stream(text, settings, name, default_registry(), problems)
-            result = FileResult(name, text, text, problems)
-            result.slim(keep_diff=False)  # scan keeps findings only: memory follows one file
-            run.outcomes.append(FileOutcome(file, result))
-    return entries
+def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
+    """The rows of every file, in order (over several processes like ``_migrate``)."""
+    run.outcomes = _run_files(paths, settings, scan_file, jobs, keep="none", stdin=_stdin_scan)
+    return [entry for o in run.outcomes for entry in o.scan]
+
+
+def _stdin_scan(settings: Settings) -> FileOutcome:
+    try:
+        text = decode(_read_stdin())
+    except InputError as exc:
+        return FileOutcome(Path("-"), error=_input_error("<stdin>", exc))
+    problems: list[Finding] = []
+    entries = scan_stream(text, settings, "<stdin>", default_registry(), problems)
+    return FileOutcome(Path("-"), FileResult("<stdin>", text, text, problems), scan=entries)
 
 
 # ------------------------------------------------------------------ outputs
@@ -374,7 +379,7 @@ def scan(
     _check_output(output)
     settings, source = _settings_or_exit(target_version, min_version, None, None, None, False)
     run = _new_run("scan", settings, source)
-    run.scan = entries = _scan(paths, settings, run)
+    run.scan = entries = _scan(paths, settings, run, jobs)
     run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))
     if format is not Format.text:
         _emit(_report(run, format, "scanned"), output)

@@ -274,7 +274,7 @@ def _migrate_document(
             notes += ctx.notes
             if ctx.failed:
                 return None
-            if step.fixer and (not untouched or obj.pristine()):
+            if step.fixer and not ctx.notes and (not untouched or obj.pristine()):
                 continue  # a check, or a fixer that found nothing to fix: not "applied"
             api = obj.get("apiVersion")
             if isinstance(api, Scalar) and not step.fixer:

@@ -13,21 +13,24 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
-from .api import FileOutcome, migrate_file
+from .api import FileOutcome
 from .settings import Settings
 
 SERIAL_BELOW = 16
 """Fewer files than this are done in-process: starting workers would cost more than it saves."""
 
-
-def _one(job: tuple[Path, Settings, bool]) -> FileOutcome:
-    path, settings, in_place = job
-    return migrate_file(path, in_place=in_place, settings=settings)
+Worker = Callable[..., FileOutcome]
+"""``migrate_file`` (maybe with ``in_place`` bound) or ``scan_file``: called as ``worker(path, settings=…)``."""
 
 
-def parallel_map(paths: list[Path], settings: Settings, in_place: bool, jobs: int) -> Iterator[FileOutcome]:
-    """``migrate_file`` over ``paths`` with ``jobs`` processes, yielding outcomes in order."""
-    jobs_list = [(p, settings, in_place) for p in paths]
+def _one(job: tuple[Worker, Path, Settings]) -> FileOutcome:
+    worker, path, settings = job
+    return worker(path, settings=settings)
+
+
+def parallel_map(worker: Worker, paths: list[Path], settings: Settings, jobs: int) -> Iterator[FileOutcome]:
+    """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order."""
+    jobs_list = [(worker, p, settings) for p in paths]
     if jobs <= 1 or len(paths) < SERIAL_BELOW:
         yield from map(_one, jobs_list)
         return

@@ -95,7 +95,9 @@ def change_summary(result: FileResult) -> list[str]:
     for doc in result.documents:
         if not doc.applied:
             continue
-        parts = [f"{doc.api_version} → {doc.new_api_version}", *doc.summary]
+        moved = doc.new_api_version not in (None, doc.api_version)
+        parts = [f"{doc.api_version} → {doc.new_api_version}"] if moved else []
+        parts += doc.summary
         out.append(f"{document_label(doc.kind, doc.name, doc.index)}: " + "; ".join(parts))
     return out
 

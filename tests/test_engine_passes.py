@@ -105,3 +105,25 @@ def test_cli_strict_option(tmp_path: Path) -> None:
     lax = runner.invoke(app, ["diff", str(path), "--target-version", "1.29"])
     strict = runner.invoke(app, ["diff", str(path), "--target-version", "1.29", "--strict"])
     assert lax.exit_code == 0 and strict.exit_code == 3
+
+
+def test_every_fixer_that_edits_is_applied_even_after_another_one() -> None:
+    # the second fixer finds the object already edited: its note still says it changed something
+    from k8smigrate.report import change_summary
+
+    def first(obj: Mapping, ctx: Context) -> None:
+        obj.set("a", "2")
+        ctx.note("a → 2")
+
+    def second(obj: Mapping, ctx: Context) -> None:
+        obj.set("b", "2")
+        ctx.note("b → 2")
+
+    passes = [
+        Migration(("Widget",), "x/v1", "x/v1", "1.0", name=n, fixer=True, body=b)
+        for n, b in (("first", first), ("second", second))
+    ]
+    text = "apiVersion: x/v1\nkind: Widget\na: '1'\nb: '1'\n"
+    result = k8smigrate.migrate_text(text, registry=Registry(passes))
+    assert result.documents[0].applied == ["first", "second"]
+    assert change_summary(result) == ["doc 0 Widget: a → 2; b → 2"]  # no "x/v1 → x/v1"

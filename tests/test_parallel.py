@@ -40,3 +40,12 @@ def test_in_place_in_parallel_writes_every_file(repo: Path) -> None:
     texts = [p.read_text() for p in sorted(repo.iterdir())]
     assert sum("networking.k8s.io/v1\n" in t for t in texts) == 13  # 16 Ingresses, 3 with port 0
     assert sum("extensions/v1beta1" in t for t in texts) == 3
+
+
+def test_scan_in_parallel_prints_what_a_serial_scan_prints(repo: Path) -> None:
+    runner = CliRunner()
+    serial = runner.invoke(app, ["scan", str(repo), "--target-version", "1.22", "--jobs", "1"])
+    parallel = runner.invoke(app, ["scan", str(repo), "--target-version", "1.22", "--jobs", "2"])
+    assert serial.exit_code == parallel.exit_code == 1
+    assert serial.stdout == parallel.stdout and serial.stdout.count("removed-api") == SERIAL_BELOW
+    assert serial.stderr == parallel.stderr

@@ -37,4 +37,5 @@ def test_the_main_job_on_the_examples_exits_zero_with_a_diff() -> None:
         os.chdir(cwd)
     assert result.exit_code == 0, result.output
     assert "+apiVersion: networking.k8s.io/v1" in result.stdout
+    assert "+      - key: node-role.kubernetes.io/control-plane  # run on control-plane nodes too" in result.stdout
     assert "examples/services.yaml" not in result.stdout

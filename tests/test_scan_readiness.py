@@ -223,3 +223,14 @@ def test_json_markdown_and_sarif_carry_the_rows(runner: CliRunner) -> None:
     assert [(r["ruleId"], r["level"]) for r in results] == [("K8SM-GATE-002", "error"), ("K8SM-GATE-004", "note")]
     rules = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
     assert {"K8SM-GATE-002", "K8SM-GATE-004"} <= rules
+
+
+def test_scan_file_is_the_library_entry_point(tmp_path: Path) -> None:
+    import k8smigrate
+
+    (tmp_path / "web.yaml").write_text(SECCOMP)
+    outcome = k8smigrate.scan_file(tmp_path / "web.yaml", settings=k8smigrate.Settings(target_version="1.27"))
+    assert [e.code for e in outcome.scan] == ["K8SM-FLD-007"] and outcome.error is None
+    (tmp_path / "bad.yaml").write_bytes(b"\x00binary")
+    bad = k8smigrate.scan_file(tmp_path / "bad.yaml")
+    assert bad.scan == [] and bad.error is not None and bad.error.code == "K8SM-GEN-013"
