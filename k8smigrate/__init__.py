@@ -25,8 +25,8 @@ from .api import (
     scan_text,
 )
 from .registry import Decision, Migration, default_registry
-from .scan import ScanEntry
 from .results import DocumentResult, FileResult, Finding
+from .scan import ScanEntry
 from .settings import Settings
 from .versions import NEWEST_KNOWN, KubeVersion
 

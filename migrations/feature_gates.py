@@ -10,8 +10,23 @@ Looked at: ``KubeletConfiguration.featureGates`` (kubelet.config.k8s.io/v1beta1)
 ``feature-gates`` flag string (``"A=true,B=false"``) in kubeadm
 ``ClusterConfiguration.{apiServer,controllerManager,scheduler}.extraArgs`` and
 ``{Init,Join}Configuration.nodeRegistration.kubeletExtraArgs``, in map form (v1beta1–v1beta3)
-and list form (``{name, value}``, v1beta4). kubeadm's own ``featureGates`` are the
-``kubeadm_feature_gates`` pass. Static pod ``--feature-gates`` command lines are not read.
+and list form (``{name, value}``, v1beta4), and the ``--feature-gates`` flag on the command
+line of Kubernetes components run in pods: static pod manifests
+(``/etc/kubernetes/manifests/*.yaml``), kube-proxy DaemonSets, cloud controller managers, a
+containerised kubelet. In every container (``containers``, ``initContainers``,
+``ephemeralContainers``) of every pod spec, ``command`` and ``args`` are read in both forms,
+``--feature-gates=A=true,B=false`` as one element and ``--feature-gates`` followed by the value
+as the next element. Only containers that run a component are read: the executable
+(``command[0]``) or, without a command, the image name is ``kube-apiserver``,
+``kube-controller-manager``, ``kube-scheduler``, ``kube-proxy``, ``kubelet``, ``hyperkube`` or
+``*cloud-controller-manager``. Other programs (cert-manager, CSI sidecars, autoscalers) take a
+``--feature-gates`` flag of their own with their own gates, which the table below does not
+describe: deleting one of them could change their behaviour.
+
+kubeadm's own ``ClusterConfiguration.featureGates`` (a separate list, read by kubeadm only)
+follow the same rules with kubeadm's table (``KUBEADM_GATES`` below: ``IPv6DualStack``
+removed in 1.24, ``UnversionedKubeletConfigMap`` removed in 1.26); a name that table does not
+list is kept and not judged (only a non-boolean value is reported, K8SM-GATE-009).
 
 Rules, for a gate ``G=v`` and the target release (table ``data/feature_gates.tsv``):
 
@@ -26,8 +41,9 @@ Rules, for a gate ``G=v`` and the target release (table ``data/feature_gates.tsv
   K8SM-GATE-006; a gate newer than the target: K8SM-GATE-008; a value that is not a
   boolean: K8SM-GATE-009.
 
-A flag string whose gates are all deleted is removed with its flag; an emptied
-``featureGates`` map is removed.
+A flag string whose gates are all deleted is removed with its flag (on a command line: the
+element, or both elements of the two-element form); an emptied ``featureGates`` map is
+removed.
 """
 
 from __future__ import annotations
@@ -39,6 +55,7 @@ from k8smigrate.versions import KubeVersion
 
 from ._gates import CODES, Gate, judge, parse_bool
 from ._kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
+from ._podspec import containers, pod_passes, pod_specs
 
 KUBELET = "kubelet.config.k8s.io/v1beta1"
 KUBE_PROXY = "kubeproxy.config.k8s.io/v1alpha1"
@@ -116,8 +133,12 @@ def fix_args(parent: Mapping, key: str, ctx: Context) -> None:
 def fix_string(node: Scalar, ctx: Context) -> str | None:
     """The flag value without its deleted gates, or None when nothing changes."""
     text = node.data
-    if not isinstance(text, str):
-        return None
+    return fix_gates(text, node, ctx) if isinstance(text, str) else None
+
+
+def fix_gates(text: str, node: Scalar, ctx: Context) -> str | None:
+    """``text`` (``"A=true,B=false"``) without its deleted gates, or None when nothing changes;
+    findings point at ``node``."""
     kept: list[str] = []
     changed = False
     for piece in text.split(","):
@@ -142,6 +163,72 @@ def fix_string(node: Scalar, ctx: Context) -> str | None:
         return None
     return ",".join(kept).strip(" ,")
 
+
+def pod_body(obj: Mapping, ctx: Context) -> None:
+    for _metadata, spec in pod_specs(obj):
+        for container in containers(spec):
+            if not runs_component(container):
+                continue
+            for key in ("command", "args"):
+                line = container.get(key)
+                if isinstance(line, Sequence):
+                    fix_command_line(line, ctx)
+
+
+def runs_component(container: Mapping) -> bool:
+    """Whether the container runs a Kubernetes component (whose gates the table describes)."""
+    command = container.get("command")
+    first = command[0] if isinstance(command, Sequence) and len(command) > 0 else None
+    if isinstance(first, Scalar) and isinstance(first.data, str):
+        program = first.data.rsplit("/", 1)[-1]
+    else:
+        image = container.data("image")
+        if not isinstance(image, str):
+            return False
+        # registry.k8s.io/kube-proxy-amd64:v1.20.0@sha256:… → kube-proxy (old per-arch images)
+        program = image.split("@", 1)[0].rsplit("/", 1)[-1].split(":", 1)[0]
+        base, _, arch = program.rpartition("-")
+        program = base if arch in ARCHES else program
+    return program in COMPONENT_PROGRAMS or program.endswith("cloud-controller-manager")
+
+
+def fix_command_line(line: Sequence, ctx: Context) -> None:
+    """Fix every ``--feature-gates`` flag of one ``command`` or ``args`` list."""
+    flag = "--" + FLAG
+    index = 0
+    while index < len(line.items):
+        node = line.items[index].value
+        text = node.data if isinstance(node, Scalar) else None
+        if isinstance(node, Scalar) and isinstance(text, str) and text.startswith(flag + "="):
+            new = fix_gates(text[len(flag) + 1 :], node, ctx)
+            if new == "":
+                del line.items[index]
+                line.dirty = True
+                continue
+            if new is not None:
+                node.set(f"{flag}={new}")
+        elif text == flag and index + 1 < len(line.items):
+            value = line.items[index + 1].value
+            new = fix_string(value, ctx) if isinstance(value, Scalar) else None
+            if new == "":
+                del line.items[index : index + 2]
+                line.dirty = True
+                continue
+            if new is not None and isinstance(value, Scalar):
+                value.set(new)
+            index += 1  # the value is not a flag
+        index += 1
+
+
+ARCHES = ("amd64", "arm", "arm64", "ppc64le", "s390x")
+COMPONENT_PROGRAMS = (
+    "kube-apiserver",
+    "kube-controller-manager",
+    "kube-scheduler",
+    "kube-proxy",
+    "kubelet",
+    "hyperkube",
+)
 
 # kubeadm's own gates (``cmd/kubeadm/app/features/features.go``); only the releases that are
 # verified (READINESS §5.3, kubeadm-init docs "removed feature gates"). kubeadm rejects an
@@ -173,4 +260,11 @@ MIGRATIONS = [
         (KUBE_PROXY, ("KubeProxyConfiguration",), "kube-proxy"),
         *((api, _KUBEADM_KINDS, "kubeadm") for api in (V1BETA1, V1BETA2, V1BETA3, V1BETA4)),
     )
-]
+] + pod_passes(
+    available_in="1.17",
+    body=pod_body,
+    trigger="feature-gates",
+    category="feature-gate",
+    summary="removed and locked feature gates in components' --feature-gates command-line flags",
+    codes=CODES,
+)

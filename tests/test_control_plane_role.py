@@ -138,3 +138,12 @@ def test_runtime_class_scheduling() -> None:
         "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: r\nhandler: runc\n"
         "scheduling:\n  nodeSelector:\n    node-role.kubernetes.io/control-plane: ''\n",
     )
+
+
+def test_a_node_selector_with_both_labels_drops_master() -> None:
+    both = "scheduling:\n  nodeSelector:\n    node-role.kubernetes.io/control-plane: ''\n    node-role.kubernetes.io/master: ''\n"
+    head = "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata:\n  name: r\nhandler: runc\n"
+    result = check_transformed(
+        head + both, head + "scheduling:\n  nodeSelector:\n    node-role.kubernetes.io/control-plane: ''\n"
+    )
+    assert [(f.code, f.line) for f in result.findings] == [("K8SM-FLD-035", 9)]

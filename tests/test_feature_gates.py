@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from k8smigrate.tree import Mapping, from_data
 from k8smigrate.versions import KubeVersion, Window
 from migrations._gates import judge, parse_table, table
-from tests.helpers import check_noop, check_transformed, codes
+from migrations.feature_gates import runs_component
+from tests.helpers import check_noop, check_transformed, codes, dedent, validate
 
 KUBELET = """
 apiVersion: kubelet.config.k8s.io/v1beta1
@@ -115,6 +117,217 @@ def test_bad_flag_value_is_an_error() -> None:
         "  kubeletExtraArgs:\n    feature-gates: IndexedJob\n"
     )
     assert codes(result, "error") == ["K8SM-GATE-009"]
+
+
+# --- the --feature-gates flag on the command line of components run in pods ---
+
+APISERVER = """
+apiVersion: v1
+kind: Pod
+metadata:
+  name: kube-apiserver
+  namespace: kube-system
+  labels:
+    component: kube-apiserver
+spec:
+  hostNetwork: true
+  priorityClassName: system-node-critical
+  containers:
+  - name: kube-apiserver
+    image: registry.k8s.io/kube-apiserver:v1.29.0
+    command:
+    - kube-apiserver
+    - --advertise-address=10.0.0.10
+    - {flag}
+    - --secure-port=6443
+"""
+
+
+def apiserver(flag: str) -> str:
+    return dedent(APISERVER.format(flag=flag))
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "--v=2  # feature-gates are set in the kubelet config",  # no flag
+        "--feature-gates-file=/etc/gates",  # another flag
+        "--feature-gates=GracefulNodeShutdown=true",  # a gate fine at the target
+        "--feature-gates=",  # nothing set
+    ],
+)
+def test_command_line_noop(flag: str) -> None:
+    assert codes(check_noop(apiserver(flag))) == []
+
+
+def test_command_line_noop_below_the_removal() -> None:
+    result = check_noop(apiserver("--feature-gates=IndexedJob=true"), target_version="1.25")
+    assert codes(result) == ["K8SM-GATE-004"]  # locked from 1.24, removed in 1.26
+
+
+def test_command_line_of_other_programs_is_not_read() -> None:
+    # cert-manager has a ServerSideApply gate of its own; Kubernetes removed its gate in 1.32
+    text = """
+    apiVersion: apps/v1
+    kind: Deployment
+    metadata:
+      name: cert-manager
+    spec:
+      selector:
+        matchLabels:
+          app: cert-manager
+      template:
+        metadata:
+          labels:
+            app: cert-manager
+        spec:
+          containers:
+          - name: cert-manager-controller
+            image: quay.io/jetstack/cert-manager-controller:v1.14.0
+            args:
+            - --feature-gates=ServerSideApply=true
+    """
+    assert codes(check_noop(text, target_version="1.33")) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "image", "component"),
+    [
+        (["/usr/local/bin/kube-proxy", "--config=/var/lib/kube-proxy/config.conf"], "x", True),
+        (["/hyperkube", "kubelet"], "x", True),
+        (["/bin/aws-cloud-controller-manager"], "x", True),
+        (None, "registry.k8s.io/kube-controller-manager-amd64:v1.20.0@sha256:00", True),
+        (None, "registry.k8s.io/provider-os/openstack-cloud-controller-manager:v1.29.0", True),
+        (None, "localhost:5000/kube-scheduler", True),
+        (["/bin/sh", "-c", "kube-proxy --feature-gates=A=true"], "registry.k8s.io/kube-proxy", False),
+        (None, "registry.k8s.io/sig-storage/csi-provisioner:v3.6.0", False),
+        (None, "quay.io/jetstack/cert-manager-controller:v1.14.0", False),
+        (None, "postfinance/kubelet-csr-approver:v1.0.0", False),
+    ],
+)
+def test_which_containers_run_a_component(command: list[str] | None, image: str, component: bool) -> None:
+    container = from_data({"name": "c", "image": image} | ({"command": list(command)} if command else {}))
+    assert isinstance(container, Mapping)
+    assert runs_component(container) is component
+
+
+def test_command_line_one_element_form() -> None:
+    result = check_transformed(
+        apiserver('"--feature-gates=IndexedJob=true,RotateKubeletServerCertificate=true"  # set by hand'),
+        apiserver('"--feature-gates=RotateKubeletServerCertificate=true"  # set by hand'),
+    )
+    assert codes(result) == ["K8SM-GATE-001"]
+    validate(result.text, "1.29.0")
+
+
+def test_command_line_flag_dropped_when_emptied() -> None:
+    before = apiserver("--feature-gates=IndexedJob=true,TTLAfterFinished=true")
+    after = "".join(line for line in before.splitlines(keepends=True) if "feature-gates" not in line)
+    result = check_transformed(before, after)
+    assert codes(result) == ["K8SM-GATE-001"] * 2
+    validate(result.text, "1.29.0")
+
+
+def test_command_line_two_element_form_in_args() -> None:
+    result = check_transformed(
+        """
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata:
+          name: kube-proxy
+          namespace: kube-system
+        spec:
+          selector:
+            matchLabels:
+              k8s-app: kube-proxy
+          template:
+            metadata:
+              labels:
+                k8s-app: kube-proxy
+            spec:
+              initContainers:
+              - name: check
+                image: registry.k8s.io/kube-proxy:v1.28.4
+                command: [kube-proxy, --feature-gates, "EndpointSliceProxying=true", --version]
+              containers:
+              - name: kube-proxy
+                image: registry.k8s.io/kube-proxy:v1.28.4
+                command: [/usr/local/bin/kube-proxy]
+                args:
+                - --config=/var/lib/kube-proxy/config.conf
+                - --feature-gates
+                - 'CSIMigration=true, GracefulNodeShutdown=true'
+                - --hostname-override=$(NODE_NAME)
+        """,
+        """
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata:
+          name: kube-proxy
+          namespace: kube-system
+        spec:
+          selector:
+            matchLabels:
+              k8s-app: kube-proxy
+          template:
+            metadata:
+              labels:
+                k8s-app: kube-proxy
+            spec:
+              initContainers:
+              - name: check
+                image: registry.k8s.io/kube-proxy:v1.28.4
+                command: [kube-proxy, --version]
+              containers:
+              - name: kube-proxy
+                image: registry.k8s.io/kube-proxy:v1.28.4
+                command: [/usr/local/bin/kube-proxy]
+                args:
+                - --config=/var/lib/kube-proxy/config.conf
+                - --feature-gates
+                - 'GracefulNodeShutdown=true'
+                - --hostname-override=$(NODE_NAME)
+        """,
+    )
+    assert codes(result) == ["K8SM-GATE-001"] * 2
+    validate(result.text, "1.29.0")
+
+
+def test_command_line_by_image_in_a_cronjob() -> None:
+    before = """
+    apiVersion: batch/v1
+    kind: CronJob
+    metadata:
+      name: probe
+    spec:
+      schedule: "@daily"
+      jobTemplate:
+        spec:
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+              - name: kubelet
+                image: registry.k8s.io/kubelet:v1.28.0
+                args: ["--feature-gates=SeccompDefault=true,NodeSwap=true"]
+    """
+    result = check_transformed(before, before.replace("SeccompDefault=true,", ""))
+    assert codes(result) == ["K8SM-GATE-001"]
+
+
+def test_command_line_error_leaves_the_document_unchanged() -> None:
+    result = check_noop(apiserver("--feature-gates=IndexedJob=false,TTLAfterFinished=true"))
+    assert codes(result) == ["K8SM-GATE-002", "K8SM-GATE-001"]
+
+
+def test_command_line_bad_value_is_an_error() -> None:
+    result = check_noop(apiserver("--feature-gates=IndexedJob"))
+    assert codes(result, "error") == ["K8SM-GATE-009"]
+
+
+def test_command_line_flag_without_a_gate_value_is_an_error() -> None:
+    text = apiserver("--feature-gates").replace("- --secure-port=6443", "- --secure-port")
+    assert codes(check_noop(text), "error") == ["K8SM-GATE-009"]
 
 
 @pytest.mark.parametrize(

@@ -110,3 +110,30 @@ def test_scan_entries_carry_a_category() -> None:
 
     entry = ScanEntry("f", 0, 1, "extensions/v1beta1", "Ingress", None, "removed", "1.14", "1.22", None, None, False)
     assert entry.category == "removed-api" and entry.as_dict()["category"] == "removed-api"
+
+
+def _level(plugin: object) -> str:
+    from k8smigrate.migrations.in_tree_volumes import Plugin
+
+    assert isinstance(plugin, Plugin)
+    if plugin.field == "flexVolume":
+        return "info"
+    return "warning" if plugin.driver or plugin.field == "gitRepo" else "error"
+
+
+def _plugins() -> list[object]:
+    from k8smigrate.migrations.in_tree_volumes import PLUGINS
+
+    return list(PLUGINS)
+
+
+@pytest.mark.parametrize("plugin", _plugins(), ids=lambda p: p.field)  # type: ignore[attr-defined]
+def test_every_plugin_from_its_release_and_not_before(plugin: object) -> None:
+    from k8smigrate.migrations.in_tree_volumes import Plugin
+
+    assert isinstance(plugin, Plugin)
+    pod = POD.format(volume=f"{plugin.field}: {{}}")
+    since = str(plugin.since)
+    assert codes(check_noop(pod, target_version=since), _level(plugin)) == [plugin.code]
+    before = f"1.{plugin.since.minor - 1}"
+    assert codes(check_noop(pod, target_version=before)) == []
