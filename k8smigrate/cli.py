@@ -249,9 +249,7 @@ def _run_files(
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
-    ``keep`` says what of each result the command still needs once the file is done: "all",
-    "diff" (texts dropped) or "none" (only whether it changed), so memory follows the largest
-    file rather than the repository.
+    ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
     """
     todo: list[Path | Skipped | FileOutcome] = []
     for raw in paths:
@@ -261,7 +259,7 @@ def _run_files(
         files = _files(raw)
         todo += [_missing(raw)] if files is None else files
     work = [t for t in todo if isinstance(t, Path)]
-    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1))
+    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
     outcomes: list[FileOutcome] = []
     with progress(len(work)) as advance:
         for item in todo:
@@ -270,10 +268,7 @@ def _run_files(
             elif isinstance(item, Skipped):
                 outcomes.append(skipped_outcome(item))
             else:
-                outcome = next(done)
-                if keep != "all" and outcome.result is not None:
-                    outcome.result.slim(keep_diff=keep == "diff")
-                outcomes.append(outcome)
+                outcomes.append(next(done))
                 advance()
     return outcomes
 
@@ -369,6 +364,9 @@ def scan(
             "and what apply would change), deprecated (also deprecated APIs and readiness warnings), never.",
         ),
     ] = FailOn.removed,
+    only: Only = None,
+    skip: Skip = None,
+    set_: SetOpt = None,
     format: FormatOpt = Format.text,
     output: Output = None,
     color: ColorOpt = Color.auto,
@@ -377,7 +375,7 @@ def scan(
 ) -> None:
     """List documents on deprecated or removed APIs, and what else breaks at the target, by category."""
     _check_output(output)
-    settings, source = _settings_or_exit(target_version, min_version, None, None, None, False)
+    settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False)
     run = _new_run("scan", settings, source)
     run.scan = entries = _scan(paths, settings, run, jobs)
     run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))

@@ -25,10 +25,11 @@ def _section(group: list[Migration]) -> list[str]:
             kinds = ", ".join(m.kinds)
             rows.append(f"| {kinds} | `{m.from_api}` | `{m.to_api}` | {m.available_in} | {deprecated} | {removed} |")
     out += [*rows, ""]
+    components = sorted({m.component for m in group} - {"kubernetes"})
     flags = [
         f
         for f, on in (
-            ("component: " + first.component, first.component != "kubernetes"),
+            ("component: " + ", ".join(components), bool(components)),
             ("opt-in: runs only with `--only`", first.opt_in),
             ("fixer: runs on every matching document, whatever its version", first.fixer),
             (f"scan category: `{first.category}`", bool(first.category)),

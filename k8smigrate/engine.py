@@ -13,8 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-
-import jsonpatch
+from functools import partial
 
 from .context import Context, Sibling
 from .hints import hint
@@ -299,15 +298,21 @@ def _migrate_document(
     _check_comments(stream.text[root.src.start : root.src.end] if root.src else "", new_text, run)
     doc_result.applied = applied
     doc_result.summary = notes
-    if before is None:  # only fixers ran: read the original back (rare, so not done up front)
+    if before is None:  # only fixers ran: the input is read again if the patch is ever asked for
         assert root.src is not None
         original_text = lead + " " * root.src.col + stream.text[root.src.start : root.src.end]
-        original = read_stream(original_text, wanted=EVERY).documents
-        before = original[0].root.to_data() if original and original[0].root is not None else None
-    doc_result.patch = jsonpatch.make_patch(before, after).patch
+        doc_result.defer_patch(partial(_data_of, original_text), after)
+    else:
+        doc_result.defer_patch(before, after)
     if isinstance(after, dict):
         doc_result.new_api_version = str(after.get("apiVersion"))
     return new_text
+
+
+def _data_of(text: str) -> Data:
+    """The data of the one document of ``text`` (the input of a document only fixers edited)."""
+    documents = read_stream(text, wanted=EVERY).documents
+    return documents[0].root.to_data() if documents and documents[0].root is not None else None
 
 
 def _objects(

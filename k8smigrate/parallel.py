@@ -23,14 +23,24 @@ Worker = Callable[..., FileOutcome]
 """``migrate_file`` (maybe with ``in_place`` bound) or ``scan_file``: called as ``worker(path, settings=…)``."""
 
 
-def _one(job: tuple[Worker, Path, Settings]) -> FileOutcome:
-    worker, path, settings = job
-    return worker(path, settings=settings)
+def _one(job: tuple[Worker, Path, Settings, str]) -> FileOutcome:
+    worker, path, settings, keep = job
+    outcome = worker(path, settings=settings)
+    if keep != "all" and outcome.result is not None:
+        outcome.result.slim(keep_diff=keep == "diff")  # in the worker: texts never cross processes
+    return outcome
 
 
-def parallel_map(worker: Worker, paths: list[Path], settings: Settings, jobs: int) -> Iterator[FileOutcome]:
-    """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order."""
-    jobs_list = [(worker, p, settings) for p in paths]
+def parallel_map(
+    worker: Worker, paths: list[Path], settings: Settings, jobs: int, keep: str = "all"
+) -> Iterator[FileOutcome]:
+    """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order.
+
+    ``keep`` says what of each result the caller still needs: "all", "diff" (texts dropped)
+    or "none" (only whether it changed), so memory follows the largest file rather than the
+    repository.
+    """
+    jobs_list = [(worker, p, settings, keep) for p in paths]
     if jobs <= 1 or len(paths) < SERIAL_BELOW:
         yield from map(_one, jobs_list)
         return

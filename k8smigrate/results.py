@@ -60,12 +60,39 @@ class DocumentResult:
     new_api_version: str | None = None
     namespace: str | None = field(default=None, compare=False)
     applied: list[str] = field(default_factory=list)
-    patch: list[dict[str, Any]] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
+    _patch: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    _pending: tuple[Any, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def changed(self) -> bool:
         return bool(self.applied)
+
+    @property
+    def patch(self) -> list[dict[str, Any]]:
+        """The RFC 6902 patch from the parsed input to the parsed output (``[]`` when unchanged).
+
+        Computed on first use: a run that only writes or checks files never pays for it.
+        """
+        if self._pending is not None:
+            import jsonpatch
+
+            before, after = self._pending
+            self._pending = None
+            if callable(before):
+                before = before()
+            self._patch = jsonpatch.make_patch(before, after).patch
+        return self._patch
+
+    @patch.setter
+    def patch(self, value: list[dict[str, Any]]) -> None:
+        self._pending = None
+        self._patch = value
+
+    def defer_patch(self, before: Any, after: Any) -> None:
+        """Keep both sides of the change (``before`` may be a function that reads it); ``patch``
+        diffs them when it is first read."""
+        self._pending = (before, after)
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -234,3 +234,14 @@ def test_scan_file_is_the_library_entry_point(tmp_path: Path) -> None:
     (tmp_path / "bad.yaml").write_bytes(b"\x00binary")
     bad = k8smigrate.scan_file(tmp_path / "bad.yaml")
     assert bad.scan == [] and bad.error is not None and bad.error.code == "K8SM-GEN-013"
+
+
+def test_skip_and_set_shape_the_readiness_rows(runner: CliRunner) -> None:
+    Path("pod.yaml").write_text(DOCKER_SOCKET)
+    base = ["scan", "pod.yaml", "--target-version", "1.29"]
+    assert "K8SM-CRI-008" in runner.invoke(app, base).stdout
+    assert runner.invoke(app, [*base, "--skip", "docker_socket"]).stdout == ""
+    text = PLAIN.replace("containers:", "nodeSelector:\n        beta.kubernetes.io/os: linux\n      containers:")
+    Path("web.yaml").write_text(text)
+    opted = runner.invoke(app, ["scan", "web.yaml", "--target-version", "1.29", "--only", "deprecated_node_labels"])
+    assert "K8SM-FLD-019" in opted.stdout
