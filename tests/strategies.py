@@ -460,9 +460,119 @@ def cluster_objects(draw: st.DrawFn) -> dict[str, Any]:
     return draw(st.sampled_from(choices))
 
 
+GATES = st.sampled_from(
+    ["CSIMigration", "ServerSideApply", "IndexedJob", "RotateKubeletServerCertificate", "NoSuchGate", "NodeSwap"]
+)
+POD_ANNOTATIONS = st.sampled_from(
+    [
+        ("seccomp.security.alpha.kubernetes.io/pod", "runtime/default"),
+        ("seccomp.security.alpha.kubernetes.io/pod", "localhost/profiles/audit.json"),
+        ("container.seccomp.security.alpha.kubernetes.io/{c}", "unconfined"),
+        ("container.apparmor.security.beta.kubernetes.io/{c}", "runtime/default"),
+        ("scheduler.alpha.kubernetes.io/critical-pod", ""),
+        ("kubectl.kubernetes.io/default-logs-container", "{c}"),
+    ]
+)
+
+
+@st.composite
+def _readiness_pod(draw: st.DrawFn, name: str) -> dict[str, Any]:
+    pod = _pod(name, {"app": name})
+    spec, meta = pod["spec"], pod["metadata"]
+    annotations = dict(draw(st.lists(POD_ANNOTATIONS, max_size=3)))
+    if annotations:
+        meta["annotations"] = {k.format(c=name): v.format(c=name) for k, v in annotations.items()}
+    if draw(st.booleans()):
+        spec["tolerations"] = [{"key": "node-role.kubernetes.io/master", "effect": "NoSchedule"}]
+    if draw(st.booleans()):
+        spec["nodeSelector"] = {"node-role.kubernetes.io/master": ""}
+    if draw(st.booleans()):
+        spec["serviceAccount"] = draw(NAMES)
+    volume = draw(
+        st.sampled_from(
+            [
+                None,
+                {"hostPath": {"path": "/var/run/docker.sock"}},
+                {"glusterfs": {"endpoints": "e", "path": "x"}},
+                {"awsElasticBlockStore": {"volumeID": "v"}},
+            ]
+        )
+    )
+    if volume is not None:
+        spec["volumes"] = [{"name": "d", **volume}]
+    if draw(st.booleans()):
+        spec["containers"][0]["command"] = [
+            "kube-proxy",
+            f"--feature-gates={draw(GATES)}={draw(st.booleans())}".lower(),
+        ]
+    return pod
+
+
+@st.composite
+def readiness(draw: st.DrawFn) -> dict[str, Any]:
+    """Objects on served APIs with what breaks an upgrade inside them (issue 10)."""
+    name = draw(NAMES)
+    which = draw(st.sampled_from(["workload", "service", "kubelet", "proxy", "kubeadm"]))
+    meta: dict[str, Any] = {"name": name}
+    if draw(st.integers(0, 4)) == 0:
+        meta[draw(st.sampled_from(["clusterName", "selfLink"]))] = f"/api/v1/{name}"
+    if which == "workload":
+        kind = draw(st.sampled_from(["Deployment", "DaemonSet", "StatefulSet"]))
+        spec: dict[str, Any] = {"selector": {"matchLabels": {"app": name}}, "template": draw(_readiness_pod(name))}
+        if kind == "StatefulSet":
+            spec["serviceName"] = name
+        return {"apiVersion": "apps/v1", "kind": kind, "metadata": meta, "spec": spec}
+    if which == "service":
+        spec = {"selector": {"app": name}, "ports": [{"port": draw(st.sampled_from([80, 10251, 10252]))}]}
+        extra = draw(st.sampled_from(["topologyKeys", "ipFamily", "unready", "hints", "PreferClose", None]))
+        if extra == "topologyKeys":
+            spec["topologyKeys"] = ["kubernetes.io/hostname", "*"]
+        elif extra == "ipFamily":
+            spec["ipFamily"] = draw(st.sampled_from(["IPv4", "IPv6"]))
+        elif extra == "PreferClose":
+            spec["trafficDistribution"] = "PreferClose"
+        elif extra is not None:
+            key = (
+                "service.alpha.kubernetes.io/tolerate-unready-endpoints"
+                if extra == "unready"
+                else ("service.kubernetes.io/topology-aware-hints")
+            )
+            meta["annotations"] = {key: draw(st.sampled_from(["true", "false", "Auto"]))}
+        return {"apiVersion": "v1", "kind": "Service", "metadata": meta, "spec": spec}
+    gates = {draw(GATES): draw(st.booleans()) for _ in range(draw(st.integers(0, 3)))}
+    if which == "kubelet":
+        obj: dict[str, Any] = {"apiVersion": "kubelet.config.k8s.io/v1beta1", "kind": "KubeletConfiguration"}
+        if gates:
+            obj["featureGates"] = gates
+        if draw(st.booleans()):
+            obj["memorySwap"] = {"swapBehavior": draw(st.sampled_from(["LimitedSwap", "NoSwap"]))}
+        if draw(st.booleans()):
+            obj["iptablesDropBit"] = 15
+        return obj
+    if which == "proxy":
+        obj = {"apiVersion": "kubeproxy.config.k8s.io/v1alpha1", "kind": "KubeProxyConfiguration"}
+        obj["mode"] = draw(st.sampled_from(["userspace", "ipvs", "iptables"]))
+        if draw(st.booleans()):
+            obj["udpIdleTimeout"] = "250ms"
+        if gates:
+            obj["featureGates"] = gates
+        return obj
+    args = {"feature-gates": ",".join(f"{g}={str(v).lower()}" for g, v in gates.items())} if gates else {}
+    registration: dict[str, Any] = {
+        "criSocket": draw(st.sampled_from(["/run/containerd/containerd.sock", "unix:///var/run/crio/crio.sock"]))
+    }
+    if draw(st.booleans()):
+        registration["kubeletExtraArgs"] = {"cgroup-driver": "systemd", "network-plugin": "cni"}
+    kind = draw(st.sampled_from(["ClusterConfiguration", "InitConfiguration", "JoinConfiguration"]))
+    if kind == "ClusterConfiguration":
+        body: dict[str, Any] = {"apiServer": {"extraArgs": args}} if args else {}
+        return {"apiVersion": "kubeadm.k8s.io/v1beta3", "kind": kind, **body}
+    return {"apiVersion": "kubeadm.k8s.io/v1beta3", "kind": kind, "nodeRegistration": registration}
+
+
 def table() -> st.SearchStrategy[dict[str, Any]]:
-    """Any object of the migration table, or one that must stay untouched."""
-    return st.one_of(ingress(), rbac(), workload(), batch_and_autoscaling(), cluster_objects(), current())
+    """Any object of the migration table, one with readiness findings, or one that must stay untouched."""
+    return st.one_of(ingress(), rbac(), workload(), batch_and_autoscaling(), cluster_objects(), readiness(), current())
 
 
 class RichLayout(Layout):
