@@ -15,19 +15,29 @@ from .registry import Migration
 from .results import Finding, Level
 from .scalars import Data
 from .settings import Settings
-from .tree import Mapping, Node, Sequence, format_path, walk
+from .tree import Mapping, Node, Sequence
 
 Sibling = tuple[str | None, str | None, Data]
 """``(apiVersion, kind, data)`` of one document of the stream, as read from the input."""
 
 
 def _places(root: Mapping, doc_line: int) -> dict[int, tuple[Node, int, str]]:
-    """``id(node)`` → (node, its line or the last line seen before it, its path)."""
+    """``id(node)`` → (node, its line or the last line seen before it, its path).
+
+    Rebuilt for every step that reports, so each path is its parent's plus one part
+    (what ``format_path`` gives for the whole tuple) instead of formatted from the root.
+    """
     out: dict[int, tuple[Node, int, str]] = {}
     line = doc_line
-    for path, node in walk(root):
+    stack: list[tuple[str, Node]] = [("", root)]
+    while stack:
+        path, node = stack.pop()
         line = node.line or line
-        out[id(node)] = (node, line, format_path(path))
+        out[id(node)] = (node, line, path)
+        if isinstance(node, Mapping):
+            stack.extend((f"{path}.{e.name}" if path else e.name, e.value) for e in reversed(node.entries))
+        elif isinstance(node, Sequence):
+            stack.extend((f"{path}[{i}]", item.value) for i, item in reversed(list(enumerate(node.items))))
     return out
 
 

@@ -263,10 +263,16 @@ def _migrate_document(
             return None
     notes: list[str] = []
     applied: list[str] = []
+    source = stream.text[doc.start : doc.end]
     for obj, p in objects:
+        # pristine() walks the whole object: a fixer that found nothing leaves it as the next one sees it
+        known_pristine = False
         for step in [*p.passes, *p.steps]:
+            if step.fixer and not step.triggered_by(source):
+                continue  # the document holds nothing this fixer looks for (it is here for another step)
             ctx = Context(step, settings, root, run.filename, doc.index, doc.line, read_siblings=siblings)
-            untouched = obj.pristine()
+            untouched = step.fixer and (known_pristine or obj.pristine())  # only a fixer asks below
+            known_pristine = False
             if step.body is not None:
                 step.body(obj, ctx)
             run.findings += ctx.findings
@@ -274,6 +280,7 @@ def _migrate_document(
             if ctx.failed:
                 return None
             if step.fixer and not ctx.notes and (not untouched or obj.pristine()):
+                known_pristine = untouched  # when untouched, obj.pristine() was just found true
                 continue  # a check, or a fixer that found nothing to fix: not "applied"
             api = obj.get("apiVersion")
             if isinstance(api, Scalar) and not step.fixer:
@@ -387,6 +394,8 @@ _COMMENT_RE = re.compile(r"(?:^|\s)(#.*)$")
 def _comments(text: str) -> Counter[str]:
     found: Counter[str] = Counter()
     for line in text.splitlines():
+        if "#" not in line:  # most lines: the pattern below would not match either
+            continue
         s = line.strip()
         if s.startswith("#"):
             found[s] += 1

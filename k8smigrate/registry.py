@@ -115,6 +115,12 @@ class Migration:
     def deprecated(self) -> KubeVersion | None:
         return KubeVersion.parse(self.deprecated_in) if self.deprecated_in else None
 
+    def triggered_by(self, text: str) -> bool:
+        """Whether ``text`` holds this fixer's trigger (always true without one)."""
+        if not self.trigger:
+            return True
+        return _matcher(self.trigger if isinstance(self.trigger, tuple) else (self.trigger,))(text)
+
     def handles(self, api_version: str, kind: str) -> bool:
         return api_version == self.from_api and kind in self.kinds
 

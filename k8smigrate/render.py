@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .scalars import render_data_scalar, render_string
-from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, walk
+from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def detect_style(text: str, root: Node) -> Style:
     steps: Counter[int] = Counter()
     offsets: Counter[int] = Counter()
     quotes: Counter[str] = Counter()
-    for seen, (_path, node) in enumerate(walk(root)):
+    for seen, node in enumerate(nodes(root)):
         if seen >= STYLE_SAMPLE:
             break
         if isinstance(node, Mapping) and not node.flow and node.src is not None:
@@ -141,13 +141,13 @@ class Renderer:
             return ""
         return "" if self.text.startswith(("&", "!"), node.src.start) else f"&{node.anchor} "
 
-    def scalar(self, node: Scalar) -> str:
+    def scalar(self, node: Scalar, flow: bool = False) -> str:
         props = self._props(node)
         if node.has_new_data:
             data = node.new_data
             if isinstance(data, str):
                 style = node.style if node.style in ("'", '"') else ('"' if self.style.json else None)
-                text = render_string(data, style)
+                text = render_string(data, style, flow)
                 if style is None and text[0] in "'\"" and text[0] != self.style.quote:
                     text = render_string(data, self.style.quote)
                 return props + text
@@ -167,7 +167,7 @@ class Renderer:
         if isinstance(node, Alias):
             return f"*{node.name}"
         if isinstance(node, Scalar):
-            return self.scalar(node)
+            return self.scalar(node, flow=True)
         assert isinstance(node, (Mapping, Sequence))
         children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
         src = node.src

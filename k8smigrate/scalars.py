@@ -35,6 +35,8 @@ _FLOAT_RE = re.compile(
 )
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d\d?-\d\d?(?:[Tt ].*)?$")
 _INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
+_NUMBER_START = set("+-.0123456789")
+"""Every int and float form above starts with one of these: most scalars skip both patterns."""
 
 
 def resolve_plain(text: str) -> Data:
@@ -45,6 +47,8 @@ def resolve_plain(text: str) -> Data:
         return True
     if text in _BOOL_FALSE:
         return False
+    if text[0] not in _NUMBER_START:
+        return text
     if _INT_RE.match(text):
         return _parse_int(text)
     if _FLOAT_RE.match(text):
@@ -115,9 +119,13 @@ def needs_quotes(text: str) -> bool:
 _FLOW_INDICATORS = frozenset(",[]{}")
 
 
-def render_string(text: str, style: str | None = None) -> str:
-    """A YAML scalar for ``text`` in the wanted style (``None``, ``'`` or ``"``), quoted when it must be."""
-    if style is None and not needs_quotes(text):
+def render_string(text: str, style: str | None = None, flow: bool = False) -> str:
+    """A YAML scalar for ``text`` in the wanted style (``None``, ``'`` or ``"``), quoted when it must be.
+
+    ``flow``: it lands inside ``{…}`` or ``[…]``, where YAML 1.1 readers (PyYAML) refuse any
+    ``:`` in a plain scalar (``unix:///run/…``), which block context allows.
+    """
+    if style is None and not needs_quotes(text) and not (flow and ":" in text):
         return text
     if style == "'" and text.isprintable():
         return "'" + text.replace("'", "''") + "'"

@@ -66,8 +66,27 @@ class Node:
         self.line = 0
 
     def pristine(self) -> bool:
-        """True when this node and everything below it can be copied from the source unchanged."""
-        raise NotImplementedError
+        """True when this node and everything below it can be copied from the source unchanged.
+
+        Iterative, for every kind of node: the engine asks it of whole documents around each
+        step, and a recursion of generators cost a large CRD its depth times its size.
+        """
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            if node.src is None or node.dirty:
+                return False
+            if isinstance(node, Mapping):
+                for e in node.entries:
+                    if e.src is None or e.renamed:
+                        return False
+                    stack.append(e.value)
+            elif isinstance(node, Sequence):
+                for item in node.items:
+                    if item.src is None:
+                        return False
+                    stack.append(item.value)
+        return True
 
     def to_data(self, anchors: dict[str, Node] | None = None) -> Data:
         return _to_data(self, anchors or {}, [0])
@@ -113,9 +132,6 @@ class Scalar(Node):
             self.value = data
         self.dirty = True
 
-    def pristine(self) -> bool:
-        return self.src is not None and not self.dirty
-
 
 class Alias(Node):
     """``*name``: kept as written; its data is the anchored node's data."""
@@ -124,9 +140,6 @@ class Alias(Node):
         super().__init__()
         self.name = name
         self.target = target
-
-    def pristine(self) -> bool:
-        return self.src is not None and not self.dirty
 
 
 @dataclass(eq=False)
@@ -169,13 +182,6 @@ class Mapping(Node):
         for key, value in pairs.items():
             node.set(key, value)
         return node
-
-    def pristine(self) -> bool:
-        return (
-            self.src is not None
-            and not self.dirty
-            and all(e.src is not None and not e.renamed and e.value.pristine() for e in self.entries)
-        )
 
     def keys(self) -> list[str]:
         return [e.name for e in self.entries]
@@ -310,13 +316,6 @@ class Sequence(Node):
             node.append(v)
         return node
 
-    def pristine(self) -> bool:
-        return (
-            self.src is not None
-            and not self.dirty
-            and all(i.src is not None and i.value.pristine() for i in self.items)
-        )
-
     def __len__(self) -> int:
         return len(self.items)
 
@@ -396,14 +395,32 @@ def _key_text(key: Scalar) -> str:
 
 
 def walk(node: Node, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], Node]]:
-    """Every node below ``node`` (included) with its path."""
-    yield path, node
-    if isinstance(node, Mapping):
-        for e in node.entries:
-            yield from walk(e.value, (*path, e.name))
-    elif isinstance(node, Sequence):
-        for i, v in enumerate(node):
-            yield from walk(v, (*path, i))
+    """Every node below ``node`` (included) with its path, parents first.
+
+    Iterative: nested generators passed every node up through one frame per level, which
+    made walking a deep CRD schema cost its depth times its size. A node's children are
+    taken when the walk moves past it, as the recursive walk did.
+    """
+    stack: list[tuple[tuple[str | int, ...], Node]] = [(path, node)]
+    while stack:
+        path, node = stack.pop()
+        yield path, node
+        if isinstance(node, Mapping):
+            stack.extend(((*path, e.name), e.value) for e in reversed(node.entries))
+        elif isinstance(node, Sequence):
+            stack.extend(((*path, i), item.value) for i, item in reversed(list(enumerate(node.items))))
+
+
+def nodes(node: Node) -> Iterator[Node]:
+    """Every node below ``node`` (included), parents first: ``walk`` without building paths."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Mapping):
+            stack.extend(e.value for e in reversed(node.entries))
+        elif isinstance(node, Sequence):
+            stack.extend(item.value for item in reversed(node.items))
 
 
 def format_path(path: tuple[str | int, ...]) -> str:

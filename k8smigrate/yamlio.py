@@ -358,7 +358,7 @@ class _Builder:
 
     def _feed(self, event: Any, stack: list[Any]) -> None:
         if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
-            done, _pending = stack.pop()
+            done, _pending, _keys = stack.pop()
             self._finish(done, event)
             self._attach(done, stack)
             return
@@ -369,13 +369,13 @@ class _Builder:
             m = Mapping(flow=bool(event.flow_style))
             m.src = Source(start, start, 0)
             self._props(m, event)
-            stack.append([m, None])
+            stack.append([m, None, {}])  # the mapping, its pending key, and the lines of its keys by name
             return
         if isinstance(event, SequenceStartEvent):
             s = Sequence(flow=bool(event.flow_style))
             s.src = Source(start, start, 0)
             self._props(s, event)
-            stack.append([s, None])
+            stack.append([s, None, None])
             return
         end = event.end_mark.index + self.offset
         node: Node
@@ -406,7 +406,7 @@ class _Builder:
         if not stack:
             self.root = node
             return
-        parent, pending = stack[-1]
+        parent, pending, key_lines = stack[-1]
         if isinstance(parent, Sequence):
             parent.items.append(Item(node))
         elif pending is None:
@@ -426,9 +426,11 @@ class _Builder:
                     node.line = key.line
                 elif not parent.flow:  # a flow entry without a value ({a, b}) is placed in _finish_flow
                     raise _Unsupported("a mapping key without ':'", key.line)
-            for e in parent.entries:
-                if e.name == key.value:
-                    self.duplicates.append(Problem(f"duplicate key {key.value!r}", key.line, other_line=e.key.line))
+            # a dict of the keys seen so far: scanning the entries for each key made large mappings quadratic
+            earlier = key_lines.setdefault(key.value, [])
+            for other_line in earlier:
+                self.duplicates.append(Problem(f"duplicate key {key.value!r}", key.line, other_line=other_line))
+            earlier.append(key.line)
             parent.entries.append(Entry(key, node))
             stack[-1][1] = None
 

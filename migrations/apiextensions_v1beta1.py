@@ -65,7 +65,7 @@ from __future__ import annotations
 from k8smigrate.context import Context
 from k8smigrate.registry import Decision, Migration
 from k8smigrate.scalars import Data
-from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, resolve, walk
+from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes, resolve
 
 from ._crd_schema import PRESERVE, SchemaResult, check, data_of, preserve_everywhere, preserve_root, repair
 
@@ -115,7 +115,7 @@ def body(crd: Mapping, ctx: Context) -> None:
     convert_conversion(spec, ctx)
     if ctx.failed:
         return
-    taken = {node.anchor for _path, node in walk(ctx.root) if node.anchor} if copies == "anchors" else None
+    taken = {node.anchor for node in nodes(ctx.root) if node.anchor} if copies == "anchors" else None
     for key in [k for k in spec if k in PER_VERSION]:  # in the order the spec has them
         copy_into_versions(spec, key, PER_VERSION[key], versions, ctx, taken)
     if "scope" not in spec:
@@ -252,7 +252,7 @@ def shared_nodes(root: Node, versions: list[Mapping]) -> list[tuple[str, Node, D
     roots = [h.get("openAPIV3Schema") for h in holders if isinstance(h, Mapping)]
     places = [{id(n) for n in nodes if n is not None} for nodes in (holders, roots)]
     out: list[tuple[str, Node, Data]] = []
-    for _path, node in walk(root):
+    for node in nodes(root):
         if not isinstance(node, Alias):
             continue
         target = resolve(node)

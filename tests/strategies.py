@@ -524,13 +524,12 @@ def readiness(draw: st.DrawFn) -> dict[str, Any]:
         return {"apiVersion": "apps/v1", "kind": kind, "metadata": meta, "spec": spec}
     if which == "service":
         spec = {"selector": {"app": name}, "ports": [{"port": draw(st.sampled_from([80, 10251, 10252]))}]}
-        extra = draw(st.sampled_from(["topologyKeys", "ipFamily", "unready", "hints", "PreferClose", None]))
+        # (trafficDistribution is 1.30+, above the properties' target: not drawn)
+        extra = draw(st.sampled_from(["topologyKeys", "ipFamily", "unready", "hints", None]))
         if extra == "topologyKeys":
             spec["topologyKeys"] = ["kubernetes.io/hostname", "*"]
         elif extra == "ipFamily":
             spec["ipFamily"] = draw(st.sampled_from(["IPv4", "IPv6"]))
-        elif extra == "PreferClose":
-            spec["trafficDistribution"] = "PreferClose"
         elif extra is not None:
             key = (
                 "service.alpha.kubernetes.io/tolerate-unready-endpoints"

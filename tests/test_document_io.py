@@ -380,3 +380,18 @@ def test_new_strings_with_flow_indicators_are_quoted_inside_flow_mappings() -> N
     result = migrate_text(text, target_version="1.29")
     assert "K8SM-GEN-012" not in codes(result)
     assert yaml.safe_load(result.text)["spec"]["selector"] == {"matchLabels": {"app": "a,b"}}
+
+
+def test_a_new_string_with_a_colon_is_quoted_inside_flow_collections_only() -> None:
+    # PyYAML (YAML 1.1) refuses ':' in a flow plain scalar; block context takes it (fuzz finding)
+    from tests.helpers import check_transformed
+
+    head = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n"
+    result = check_transformed(
+        head + "nodeRegistration: {criSocket: /run/containerd/containerd.sock}\n",
+        head + 'nodeRegistration: {criSocket: "unix:///run/containerd/containerd.sock"}\n',
+        target_version="1.29",
+    )
+    assert yaml.safe_load(result.text)["nodeRegistration"]["criSocket"].startswith("unix://")
+    block = migrate_text(head + "nodeRegistration:\n  criSocket: /run/containerd/containerd.sock\n")
+    assert "  criSocket: unix:///run/containerd/containerd.sock\n" in block.text

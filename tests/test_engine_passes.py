@@ -127,3 +127,19 @@ def test_every_fixer_that_edits_is_applied_even_after_another_one() -> None:
     result = k8smigrate.migrate_text(text, registry=Registry(passes))
     assert result.documents[0].applied == ["first", "second"]
     assert change_summary(result) == ["doc 0 Widget: a → 2; b → 2"]  # no "x/v1 → x/v1"
+
+
+def test_a_fixer_runs_only_on_documents_that_hold_its_trigger() -> None:
+    # the document is read for the version step; the fixer's body must not walk it for nothing
+    seen: list[str] = []
+
+    def body(obj: Mapping, ctx: Context) -> None:
+        seen.append(str(obj.data("kind")))
+
+    fixer = Migration(("A",), "t/v1", "t/v1", "1.0", name="f", fixer=True, trigger="magic", body=body)
+    registry = Registry([fixer, step(name="s", to_api="t/v2")])
+    k8smigrate.migrate_text("apiVersion: t/v1\nkind: A\nplain: 1\n", registry=registry)
+    assert seen == []
+    k8smigrate.migrate_text("apiVersion: t/v1\nkind: A\nmagic: 1\n", registry=registry)
+    assert seen == ["A"]
+    assert fixer.triggered_by("a magic word") and not fixer.triggered_by("plain")

@@ -1,0 +1,74 @@
+"""Spec: the tree's walks and the builder's duplicate-key report, as the engine relies on them."""
+
+from __future__ import annotations
+
+from k8smigrate import migrate_text
+from k8smigrate.scalars import resolve_plain
+from k8smigrate.tree import Mapping, Scalar, nodes, walk
+from k8smigrate.yamlio import EVERY, read_stream
+
+TEXT = "a:\n  b: [1, {c: 2}]\n  d: x\ne: y\n"
+
+
+def root_of(text: str) -> Mapping:
+    root = read_stream(text, wanted=EVERY).documents[0].root
+    assert isinstance(root, Mapping)
+    return root
+
+
+def test_walk_yields_every_node_parents_first_with_its_path() -> None:
+    paths = [path for path, _node in walk(root_of(TEXT))]
+    assert paths == [(), ("a",), ("a", "b"), ("a", "b", 0), ("a", "b", 1), ("a", "b", 1, "c"), ("a", "d"), ("e",)]
+
+
+def test_nodes_is_walk_without_paths() -> None:
+    root = root_of(TEXT)
+    assert [id(n) for n in nodes(root)] == [id(n) for _path, n in walk(root)]
+
+
+def test_walk_survives_deep_nesting() -> None:
+    depth = 2000  # deeper than Python's recursion limit
+    node = Mapping()
+    for _ in range(depth):
+        node = Mapping.of({"x": node})
+    assert sum(1 for _ in walk(node)) == depth + 1
+    assert not node.pristine()  # new nodes have no source (and asking must not recurse)
+
+
+def test_pristine_turns_false_for_a_change_at_any_depth() -> None:
+    root = root_of(TEXT)
+    assert root.pristine()
+    inner = root.mapping("a")
+    assert inner is not None
+    seq = inner.sequence("b")
+    assert seq is not None and isinstance(seq[1], Mapping)
+    deep = seq[1].scalar("c")
+    assert isinstance(deep, Scalar)
+    deep.set(3)
+    assert not root.pristine() and not seq.pristine()
+    assert inner.scalar("d") is not None and inner.scalar("d").pristine()  # type: ignore[union-attr]
+
+
+def test_a_key_written_three_times_is_reported_against_each_earlier_line() -> None:
+    text = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: a\n  name: b\n  name: c\n"
+    found = [
+        (f.line, f.message) for f in migrate_text(text, target_version="1.29").findings if f.code == "K8SM-GEN-006"
+    ]
+    assert [line for line, _m in found] == [5, 6, 6]
+    assert ["line 4" in m for _l, m in found] == [True, True, False]
+
+
+def test_plain_scalars_resolve_as_yaml_1_1_reads_them() -> None:
+    cases = {
+        "web": "web",
+        "010": 8,
+        "+1": 1,
+        "-1.5": -1.5,
+        ".5": 0.5,
+        "-.5": "-.5",
+        ".inf": float("inf"),
+        "1:30": 90,
+        "yes": True,
+        "~": None,
+    }
+    assert {text: resolve_plain(text) for text in cases} == cases
