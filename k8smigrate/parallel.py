@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .api import FileOutcome
+from .registry import default_registry
 from .settings import Settings
 
 SERIAL_BELOW = 16
@@ -45,6 +46,8 @@ def parallel_map(
         yield from map(_one, jobs_list)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    if method == "fork":
+        default_registry()  # built once here: forked workers inherit it instead of each importing every module
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(paths) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
