@@ -28,7 +28,7 @@ from .api import FileOutcome, migrate_file, scan_file, skipped_outcome
 from .engine import migrate_stream
 from .files import InputError, Skipped, decode, iter_entries
 from .parallel import Worker, parallel_map, progress
-from .registry import Registry, default_registry
+from .registry import Migration, Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import FileResult, Finding
 from .scan import ScanEntry, failing, scan_stream
@@ -489,12 +489,21 @@ def list_(
                 "deprecatedIn": m.deprecated_in,
                 "removedIn": m.removed_in,
                 "summary": m.summary,
+                "fixer": m.fixer,
+                "category": m.category or None,
+                "optIn": m.opt_in,
             }
             for m in registry.migrations
         ]
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
+    listed: set[str] = set()
     for m in registry.migrations:
+        if m.fixer:  # one line per readiness check, not one per apiVersion it looks at
+            if m.name not in listed:
+                listed.add(m.name)
+                typer.echo(f"{m.name:34} {_fixer_line([f for f in registry.migrations if f.name == m.name])}")
+            continue
         gates = f"to available {m.available_in}"
         if m.deprecated_in:
             gates += f", from deprecated {m.deprecated_in}"
@@ -503,13 +512,29 @@ def list_(
         typer.echo(f"{m.name:34} {','.join(m.kinds):40} {m.from_api} → {m.to_api} ({gates})")
 
 
+def _fixer_line(entries: list[Migration]) -> str:
+    """``[category] targets from 1.25: summary (opt-in)`` for a readiness check (all its entries)."""
+    m = entries[0]
+    gates = [e.removed for e in entries]
+    earliest = None if None in gates else min(g for g in gates if g is not None)
+    when = f"targets from {earliest}" if earliest else "every target"
+    return f"[{m.category or 'readiness'}] {when}: {m.summary}{' (opt-in: --only)' if m.opt_in else ''}"
+
+
 @app.command()
 def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list'.")]) -> None:
     """What a migration does, its rules, finding codes and decisions."""
     entries = [m for m in default_registry().migrations if m.name == name]
     if not entries:
         raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
+    fixers = [m for m in entries if m.fixer]
+    if fixers:
+        kinds = sorted({k for m in fixers for k in m.kinds})
+        typer.echo(f"{name}: a readiness check {_fixer_line(fixers)}")
+        typer.echo(f"looks at {', '.join(kinds)} ({', '.join(dict.fromkeys(m.from_api for m in fixers))})")
     for m in entries:  # one module may declare several steps (MIGRATIONS = [...])
+        if m.fixer:
+            continue
         typer.echo(f"{m.name}: {', '.join(m.kinds)} {m.from_api} → {m.to_api}")
         gates = [f"{m.to_api} served from {m.available_in}"]
         if m.deprecated_in:

@@ -132,7 +132,7 @@ _FIELDS = {
     # Every old key holds one of these ("failure-domain.beta.kubernetes.io/…" the first).
     "trigger": "beta.kubernetes.io/",
     "body": body,
-    "summary": "deprecated beta node labels in selectors, affinities and spread constraints → GA labels (opt-in)",
+    "summary": "deprecated beta node labels in selectors, affinities and spread constraints → GA labels",
     "codes": {
         "K8SM-FLD-019": "info: a deprecated node label key renamed to its GA name",
         "K8SM-FLD-055": "error: a nodeSelector has both the old and the new label, with different values",

@@ -64,6 +64,7 @@ _BASE = Migration(
     available_in="1.0",
     fixer=True,
     category="removed-field",
+    summary="metadata.clusterName (targets from 1.25) and metadata.selfLink (from 1.24) removed",
     codes={
         "K8SM-OBJ-001": "warning: metadata.clusterName removed (gone from the API in 1.25)",
         "K8SM-FLD-024": "info: metadata.selfLink removed (no longer set by the server from 1.24)",
@@ -77,7 +78,6 @@ MIGRATIONS = [
         removed_in="1.25",
         body=CLUSTER_NAME,
         trigger=valued("clusterName"),
-        summary="metadata.clusterName removed for targets from 1.25",
     ),
     replace(
         _BASE,
@@ -85,6 +85,5 @@ MIGRATIONS = [
         cleanup=True,  # still in ObjectMeta (read-only): accepted and ignored
         body=SELF_LINK,
         trigger=valued("selfLink"),
-        summary="metadata.selfLink removed for targets from 1.24",
     ),
 ]

@@ -920,3 +920,18 @@ def test_third_party_migration_from_an_entry_point(widgets: Registry) -> None:
     result = k8smigrate.migrate_text(WIDGET, decisions={"widgetMode": "fast"})
     assert result.documents[0].applied == ["widgets_v1alpha1"]
     assert "apiVersion: widgets.example.com/v1\n" in result.text
+
+
+def test_list_and_explain_show_a_readiness_check_once_with_its_category() -> None:
+    lines = [x for x in cli("list").stdout.splitlines() if x.startswith("seccomp_annotations ")]
+    assert len(lines) == 1  # not one line per apiVersion it looks at
+    assert "[annotation] targets from 1.25:" in lines[0]
+    assert "[removed-field] targets from 1.24:" in cli("list").stdout  # removed_object_fields: the earliest entry
+    assert "(opt-in: --only)" in next(
+        x for x in cli("list").stdout.splitlines() if x.startswith("deprecated_node_labels")
+    )
+    rows = {row["name"]: row for row in json.loads(cli("list", "--format", "json").stdout)}
+    assert (rows["seccomp_annotations"]["fixer"], rows["seccomp_annotations"]["category"]) == (True, "annotation")
+    explained = cli("explain", "seccomp_annotations").stdout
+    assert explained.startswith("seccomp_annotations: a readiness check [annotation] targets from 1.25:")
+    assert "looks at CronJob, DaemonSet, Deployment" in explained
