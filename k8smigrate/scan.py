@@ -141,7 +141,7 @@ def scan_stream(
 ) -> list[ScanEntry]:
     """The rows of one stream; invalid YAML and duplicate keys go to ``problems``."""
     entries = api_entries(text, settings, filename, registry, problems)
-    ready = readiness_entries(text, settings, filename, registry)
+    ready = readiness_entries(text, settings, filename, registry, problems)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
@@ -208,8 +208,13 @@ def api_entries(
     return out
 
 
-def readiness_entries(text: str, settings: Settings, filename: str, registry: Registry) -> list[ScanEntry]:
-    """The findings of the enabled fixers, as rows; the version steps do not run."""
+def readiness_entries(
+    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding] | None = None
+) -> list[ScanEntry]:
+    """The findings of the enabled fixers, as rows; the version steps do not run.
+
+    An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
+    """
     fixers = {m.name: m for m in registry.migrations if m.fixer and settings.enabled(m.name, m.opt_in)}
     if not fixers:
         return []
@@ -222,6 +227,8 @@ def readiness_entries(text: str, settings: Settings, filename: str, registry: Re
     for f in result.findings:
         fixer = fixers.get(f.migration or "")
         doc = docs.get(f.document)
+        if f.code == "K8SM-GEN-012" and problems is not None:
+            problems.append(f)
         if fixer is None or doc is None:
             continue  # the core's own findings: scan reports invalid input through ``problems``
         out.append(_readiness_entry(f, fixer, doc))

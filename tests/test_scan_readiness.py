@@ -245,3 +245,19 @@ def test_skip_and_set_shape_the_readiness_rows(runner: CliRunner) -> None:
     Path("web.yaml").write_text(text)
     opted = runner.invoke(app, ["scan", "web.yaml", "--target-version", "1.29", "--only", "deprecated_node_labels"])
     assert "K8SM-FLD-019" in opted.stdout
+
+
+def test_an_internal_error_of_a_readiness_check_is_reported_not_swallowed() -> None:
+    from k8smigrate.context import Context
+    from k8smigrate.results import Finding
+    from k8smigrate.scan import scan_stream
+    from k8smigrate.settings import Settings
+    from k8smigrate.tree import Mapping
+
+    def broken(obj: Mapping, ctx: Context) -> None:
+        raise RuntimeError("boom")
+
+    fixer = Migration(("Pod",), "v1", "v1", "1.0", name="broken", fixer=True, trigger="magic", body=broken)
+    problems: list[Finding] = []
+    rows = scan_stream("apiVersion: v1\nkind: Pod\nmagic: 1\n", Settings(), "p.yaml", Registry([fixer]), problems)
+    assert rows == [] and [p.code for p in problems] == ["K8SM-GEN-012"]
