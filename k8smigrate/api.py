@@ -93,12 +93,13 @@ UNREADABLE_CODES = frozenset({"K8SM-GEN-005", "K8SM-GEN-006", "K8SM-GEN-011", "K
 """Findings that make a whole file failed: it is never written, even where other documents migrated."""
 
 
-def _input_error(path: Path, message: str) -> Finding:
+def input_error(name: Path | str, message: str) -> Finding:
+    """An unreadable file as a finding; ``line N: …`` messages give the finding its line."""
     line = 0
-    if message.startswith("line "):
-        head, _, rest = message.partition(": ")
+    head, sep, rest = message.partition(": ")
+    if sep and head.startswith("line ") and head[5:].isdigit():
         line, message = int(head[5:]), rest
-    return Finding("error", "K8SM-GEN-013", message, None, str(path), 0, line, "")
+    return Finding("error", "K8SM-GEN-013", message, None, str(name), 0, line, "")
 
 
 def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings | None = None) -> FileOutcome:
@@ -108,7 +109,7 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
-        return FileOutcome(p, error=_input_error(p, str(exc)))
+        return FileOutcome(p, error=input_error(p, str(exc)))
     result = migrate_stream(loaded.text, settings, str(p), default_registry())
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
@@ -116,7 +117,7 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
         try:
             outcome.written = write_atomic(loaded, result.text)
         except (InputError, OSError) as exc:
-            outcome.error = _input_error(p, str(exc))
+            outcome.error = input_error(p, str(exc))
     return outcome
 
 
@@ -127,17 +128,22 @@ def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutc
     try:
         loaded = read_manifest(p)
     except InputError as exc:
-        return FileOutcome(p, error=_input_error(p, str(exc)))
+        return FileOutcome(p, error=input_error(p, str(exc)))
+    return scanned(p, loaded.text, str(p), settings)
+
+
+def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome:
+    """The scan outcome of a text read from ``path`` (reported as ``name``)."""
     problems: list[Finding] = []
-    entries = scan_stream(loaded.text, settings, str(p), default_registry(), problems)
-    result = FileResult(str(p), loaded.text, loaded.text, problems)
+    entries = scan_stream(text, settings, name, default_registry(), problems)
+    result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
-    return FileOutcome(p, result, scan=entries)
+    return FileOutcome(path, result, scan=entries)
 
 
 def skipped_outcome(skipped: Skipped) -> FileOutcome:
     """A path that recursion reported instead of reading (a link out of the tree, an unreadable folder)."""
-    return FileOutcome(skipped.path, error=_input_error(skipped.path, skipped.reason))
+    return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
 def migrate_paths(

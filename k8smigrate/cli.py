@@ -24,14 +24,14 @@ from typing import Annotated, Any
 import typer
 
 from . import __version__
-from .api import FileOutcome, migrate_file, scan_file, skipped_outcome
+from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .engine import migrate_stream
 from .files import InputError, Skipped, decode, iter_entries
 from .parallel import Worker, parallel_map, progress
 from .registry import Migration, Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
-from .results import FileResult, Finding
-from .scan import ScanEntry, failing, scan_stream
+from .results import Finding
+from .scan import ScanEntry, failing
 from .settings import Settings, SettingsError, find_config, from_table
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
@@ -210,15 +210,6 @@ def _missing(raw: str) -> FileOutcome:
     return FileOutcome(Path(raw), error=Finding("error", "K8SM-GEN-013", "no such file or folder", None, raw))
 
 
-def _input_error(name: str, exc: InputError) -> Finding:
-    """An unreadable file as a finding; ``line N: …`` messages give the finding its line."""
-    message, line = str(exc), 0
-    head, sep, rest = message.partition(": ")
-    if sep and head.startswith("line ") and head[5:].isdigit():
-        line, message = int(head[5:]), rest
-    return Finding("error", "K8SM-GEN-013", message, None, name, 0, line, "")
-
-
 def _read_stdin() -> bytes:
     stream = getattr(sys.stdin, "buffer", None)
     return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
@@ -273,12 +264,18 @@ def _run_files(
     return outcomes
 
 
-def _stdin_outcome(settings: Settings) -> FileOutcome:
+def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
     try:
         text = decode(_read_stdin())
     except InputError as exc:
-        return FileOutcome(Path("-"), error=_input_error("<stdin>", exc))
-    return FileOutcome(Path("-"), migrate_stream(text, settings, "<stdin>", default_registry()))
+        return FileOutcome(Path("-"), error=input_error("<stdin>", str(exc)))
+    return work(text)
+
+
+def _stdin_outcome(settings: Settings) -> FileOutcome:
+    return _from_stdin(
+        lambda text: FileOutcome(Path("-"), migrate_stream(text, settings, "<stdin>", default_registry()))
+    )
 
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
@@ -288,13 +285,7 @@ def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[Sca
 
 
 def _stdin_scan(settings: Settings) -> FileOutcome:
-    try:
-        text = decode(_read_stdin())
-    except InputError as exc:
-        return FileOutcome(Path("-"), error=_input_error("<stdin>", exc))
-    problems: list[Finding] = []
-    entries = scan_stream(text, settings, "<stdin>", default_registry(), problems)
-    return FileOutcome(Path("-"), FileResult("<stdin>", text, text, problems), scan=entries)
+    return _from_stdin(lambda text: scanned(Path("-"), text, "<stdin>", settings))
 
 
 # ------------------------------------------------------------------ outputs

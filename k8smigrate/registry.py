@@ -115,11 +115,16 @@ class Migration:
     def deprecated(self) -> KubeVersion | None:
         return KubeVersion.parse(self.deprecated_in) if self.deprecated_in else None
 
+    @property
+    def triggers(self) -> tuple[Trigger, ...]:
+        """``trigger`` as a tuple (empty without one)."""
+        if isinstance(self.trigger, tuple):
+            return self.trigger
+        return (self.trigger,) if self.trigger else ()
+
     def triggered_by(self, text: str) -> bool:
         """Whether ``text`` holds this fixer's trigger (always true without one)."""
-        if not self.trigger:
-            return True
-        return _matcher(self.trigger if isinstance(self.trigger, tuple) else (self.trigger,))(text)
+        return not self.triggers or _holds(text, self.triggers)
 
     def handles(self, api_version: str, kind: str) -> bool:
         return api_version == self.from_api and kind in self.kinds
@@ -180,28 +185,30 @@ class Registry:
         for m in active:
             if not (m.fixer and m.trigger) and m.from_api != ANY:
                 continue
-            triggers = m.trigger if isinstance(m.trigger, tuple) else (m.trigger,)
-            if not all(triggers):
+            if not m.triggers:
                 return lambda _piece: True  # a fixer for every object that looks at every document
-            (anywhere if m.from_api == ANY else by_api.setdefault(m.from_api, set())).update(triggers)
-        ordered = {api: _matcher(ts) for api, ts in by_api.items()}
-        everywhere = _matcher(anywhere)
+            (anywhere if m.from_api == ANY else by_api.setdefault(m.from_api, set())).update(m.triggers)
+        ordered = {api: _cheap_first(ts) for api, ts in by_api.items()}
+        everywhere = _cheap_first(anywhere)
 
         def wanted(piece: str) -> bool:
-            if everywhere(piece):
+            if _holds(piece, everywhere):
                 return True
             # a set: a stream names apps/v1 a hundred times
             found = set(raw_api_versions(piece))
-            return any(api in apis or (api in ordered and ordered[api](piece)) for api in found)
+            return any(api in apis or (api in ordered and _holds(piece, ordered[api])) for api in found)
 
         return wanted
 
 
-def _matcher(triggers: Iterable[Trigger]) -> Callable[[str], bool]:
-    """Whether a text holds any of ``triggers`` (substrings first: they are the cheap test)."""
-    words = tuple(sorted(t for t in triggers if isinstance(t, str)))
-    patterns = tuple(t for t in triggers if not isinstance(t, str))
-    return lambda text: any(w in text for w in words) or any(p.search(text) for p in patterns)
+def _holds(text: str, triggers: Iterable[Trigger]) -> bool:
+    """Whether ``text`` holds any of ``triggers`` (a substring, or a pattern's match)."""
+    return any(t in text if isinstance(t, str) else t.search(text) is not None for t in triggers)
+
+
+def _cheap_first(triggers: Iterable[Trigger]) -> tuple[Trigger, ...]:
+    """Substrings before patterns: they are the cheap test."""
+    return tuple(sorted(triggers, key=lambda t: (not isinstance(t, str), str(t))))
 
 
 def validate(migrations: Iterable[Migration]) -> None:

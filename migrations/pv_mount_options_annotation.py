@@ -19,47 +19,16 @@ from __future__ import annotations
 
 from k8smigrate.context import Context
 from k8smigrate.registry import Migration
-from k8smigrate.scalars import Data
-from k8smigrate.tree import Mapping, Node, Scalar, Sequence
+from k8smigrate.tree import Mapping
 
-from ._podspec import child, drop_annotation
-from .service_lb_source_ranges import split
+from ._comma_lists import move_to_field
 
 KEY = "volume.beta.kubernetes.io/mount-options"
 
 
 def body(volume: Mapping, ctx: Context) -> None:
-    metadata = volume.mapping("metadata")
-    notes = metadata.mapping("annotations") if metadata is not None else None
-    node = notes.get(KEY) if notes is not None else None
-    if metadata is None or notes is None or not isinstance(node, Scalar):
-        return
-    spec = child(volume, "spec")
-    if spec is None:
-        return
-    options = split(node.data)
-    existing = spec.get("mountOptions")
-    if existing is not None and not (isinstance(existing, Scalar) and existing.data is None):
-        data = existing.to_data()
-        have = [str(item).strip() for item in data] if isinstance(data, list) else [str(data)]
-        if set(have) != set(options):
-            ctx.error(
-                "K8SM-FLD-061",
-                f"annotation {KEY} ({','.join(options) or 'empty'}) and spec.mountOptions ({','.join(have)}) "
-                "differ; the annotation is what is mounted today: keep one by hand",
-                node,
-            )
-            return
-        why = "deleted: spec.mountOptions says the same"
-    elif not options:
-        why = "deleted: it is empty"
-    else:
-        why = "→ spec.mountOptions"
-        items: list[Node | Data] = [*options]
-        spec.set("mountOptions", Sequence.of(items), comments_from=notes.entry(KEY))
-    ctx.info("K8SM-FLD-014", f"annotation {KEY} (deprecated) {why}", node)
-    drop_annotation(metadata, KEY)
-    ctx.note(f"{KEY} → spec.mountOptions")
+    conflict = ("K8SM-FLD-061", "the annotation is what is mounted today")
+    move_to_field(volume, ctx, KEY, "mountOptions", "K8SM-FLD-014", empty="no option", conflict=conflict)
 
 
 MIGRATION = Migration(
