@@ -255,14 +255,18 @@ def _from_module(module: ModuleType) -> list[Migration]:
     return out
 
 
+SUBPACKAGES = ("steps", "checks")
+"""Where the built-in migrations live: API version steps and readiness checks, one module each."""
+
+
 def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) -> list[Migration]:
-    """Every migration module of ``package``, plus third-party ones from entry points."""
-    pkg = importlib.import_module(package)
+    """Every migration module of ``package`` (its ``steps`` and ``checks``), plus third-party ones from entry points."""
     migrations: list[Migration] = []
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        migrations += _from_module(importlib.import_module(f"{package}.{info.name}"))
+    for sub in SUBPACKAGES:
+        pkg = importlib.import_module(f"{package}.{sub}")
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+            if not info.name.startswith("_"):
+                migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
     if entry_points:
         for ep in metadata.entry_points(group="k8smigrate.migrations"):
             loaded = ep.load()

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 import k8smigrate
+from k8smigrate.kube.crd_schema import data_of
 from k8smigrate.yamlio import read_stream
-from migrations._crd_schema import data_of
 from tests.crd_pruning import pruned
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 

@@ -113,7 +113,7 @@ def test_scan_entries_carry_a_category() -> None:
 
 
 def _level(plugin: object) -> str:
-    from k8smigrate.migrations.in_tree_volumes import Plugin
+    from k8smigrate.migrations.checks.in_tree_volumes import Plugin
 
     assert isinstance(plugin, Plugin)
     if plugin.field == "flexVolume":
@@ -122,14 +122,14 @@ def _level(plugin: object) -> str:
 
 
 def _plugins() -> list[object]:
-    from k8smigrate.migrations.in_tree_volumes import PLUGINS
+    from k8smigrate.migrations.checks.in_tree_volumes import PLUGINS
 
     return list(PLUGINS)
 
 
 @pytest.mark.parametrize("plugin", _plugins(), ids=lambda p: p.field)  # type: ignore[attr-defined]
 def test_every_plugin_from_its_release_and_not_before(plugin: object) -> None:
-    from k8smigrate.migrations.in_tree_volumes import Plugin
+    from k8smigrate.migrations.checks.in_tree_volumes import Plugin
 
     assert isinstance(plugin, Plugin)
     pod = POD.format(volume=f"{plugin.field}: {{}}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import k8smigrate
-from migrations.ingress_class_annotation import KEY
+from k8smigrate.migrations.checks.ingress_class_annotation import KEY
 from tests.helpers import check_noop, check_transformed, codes, run, validate
 
 ING = """
