@@ -193,8 +193,7 @@ def int_or_string(node: Mapping) -> bool:
     if sorted(map(str, (data_of(c) for c in any_of))) != sorted(map(str, _INT_OR_STRING)):
         return False
     if data_of(any_of[0]) != _INT_OR_STRING[0]:
-        any_of.items.reverse()
-        any_of.dirty = True
+        any_of.move(1, 0)  # two items: swapped
     node.set(INT_OR_STRING, True, after="anyOf")
     return True
 

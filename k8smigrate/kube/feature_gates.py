@@ -1,4 +1,4 @@
-"""Feature-gate lifecycle table and rules, shared by the feature-gate passes.
+"""Feature-gate lifecycle table and rules, shared by the feature-gate checks.
 
 The table is ``k8smigrate/data/feature_gates.tsv`` (a copy of the research
 table: first release seen, GA release, deprecated release, locked release and value, removed
@@ -17,20 +17,21 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from k8smigrate.codes import Code
 from k8smigrate.results import Level
 from k8smigrate.versions import KubeVersion, Window
 
-CODES = {
-    "K8SM-GATE-001": "info: a removed gate set to the behaviour the component now always has; deleted",
-    "K8SM-GATE-002": "error: a removed gate set against the behaviour the component now always has",
-    "K8SM-GATE-003": "error: a locked gate set to the other value; the component refuses to start",
-    "K8SM-GATE-004": "info: a locked gate set to its locked value (only a start-up warning; kept)",
-    "K8SM-GATE-005": "info: a GA gate that will be locked or removed in a later release",
-    "K8SM-GATE-006": "warning: a gate the table does not know (typo, other project, gone before 1.17)",
-    "K8SM-GATE-007": "warning: a removed gate deleted although it was not yet on by default at --min-version",
-    "K8SM-GATE-008": "warning: a gate introduced after the target release",
-    "K8SM-GATE-009": "error: a gate value that is not a boolean",
-}
+CODES = (
+    Code("K8SM-GATE-001", "info", "a removed gate set to the behaviour the component now always has; deleted"),
+    Code("K8SM-GATE-002", "error", "a removed gate set against the behaviour the component now always has"),
+    Code("K8SM-GATE-003", "error", "a locked gate set to the other value; the component refuses to start"),
+    Code("K8SM-GATE-004", "info", "a locked gate set to its locked value (only a start-up warning; kept)"),
+    Code("K8SM-GATE-005", "info", "a GA gate that will be locked or removed in a later release"),
+    Code("K8SM-GATE-006", "warning", "a gate the table does not know (typo, other project, gone before 1.17)"),
+    Code("K8SM-GATE-007", "warning", "a removed gate deleted although it was not yet on by default at --min-version"),
+    Code("K8SM-GATE-008", "warning", "a gate introduced after the target release"),
+    Code("K8SM-GATE-009", "error", "a gate value that is not a boolean"),
+)
 
 
 @dataclass(frozen=True)

@@ -280,8 +280,7 @@ def drop(args: Mapping | Sequence, name: str, item: Item | None, ctx: Context, w
     if isinstance(args, Mapping):
         args.pop(name)
     elif item is not None:
-        args.items.remove(item)
-        args.dirty = True
+        args.remove(item)
     ctx.note(f"{where}.{name} removed")
 
 
@@ -313,7 +312,8 @@ def args_to_list(parent: Mapping, key: str, ctx: Context, where: str) -> None:
         rows.append((e.name, text, new, item))
     rows.sort(key=lambda r: (r[0], r[1]))
     seq = Sequence(flow=node.flow)
-    seq.items = [r[3] for r in rows]
+    for row in rows:
+        seq.insert(row[3])
     parent.set(key, seq)
     ctx.note(f"{where}.{key}: map → list of {{name, value}}")
 

@@ -62,11 +62,7 @@ def plugin_configs(profile: Mapping, names: Iterable[str]) -> list[Item]:
 
 def remove_item(seq: Sequence, item: Item) -> None:
     """Remove an item; its head comments move to the next item (the core reports any other lost comment)."""
-    index = seq.items.index(item)
-    seq.items.remove(item)
-    seq.dirty = True
-    if item.head_comments and index < len(seq.items):
-        seq.items[index].head_comments[:0] = item.head_comments
+    seq.remove(item, keep_comments=True)
 
 
 def drop_plugins(obj: Mapping, names: dict[str, str], code: str, ctx: Context) -> None:

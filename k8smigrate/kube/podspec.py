@@ -1,19 +1,16 @@
-"""Where a PodSpec stands in an object, for the upgrade-readiness passes.
+"""Where a PodSpec stands in an object, for the readiness checks that look at pods.
 
 ``pod_specs`` yields every ``(pod metadata, pod spec)`` pair of an object: ``Pod.{metadata,spec}``,
 ``PodTemplate.template``, the ``spec.template`` of ReplicationController, Deployment,
 ReplicaSet, StatefulSet, DaemonSet and Job, and ``CronJob.spec.jobTemplate.spec.template``.
-``POD_APIS`` lists those kinds per apiVersion (old workload APIs included: a pass runs before
-the version chain), and ``pod_passes`` declares one fixer per apiVersion from them.
+``POD_APIS`` lists those kinds per apiVersion (old workload APIs included: a check runs
+before the version steps); a check that looks at pods declares ``applies_to=POD_APIS``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
-from typing import Any
 
-from k8smigrate.registry import Migration
 from k8smigrate.tree import Mapping, Scalar
 
 _TEMPLATED = ("ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")
@@ -30,12 +27,6 @@ POD_APIS: dict[str, tuple[str, ...]] = {
 }
 
 CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
-
-
-def pod_passes(**fields: Any) -> list[Migration]:
-    """One fixer per apiVersion of ``POD_APIS`` (a pass is looked up by its exact apiVersion)."""
-    base = Migration(kinds=(), from_api="", to_api="", fixer=True, **fields)
-    return [replace(base, kinds=kinds, from_api=api, to_api=api) for api, kinds in POD_APIS.items()]
 
 
 def pod_specs(obj: Mapping) -> Iterator[tuple[Mapping | None, Mapping]]:

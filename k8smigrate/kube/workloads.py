@@ -8,6 +8,7 @@ with ``pkg/apis/apps/v1/defaults.go``.
 
 from __future__ import annotations
 
+from k8smigrate.codes import NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.results import Level
 from k8smigrate.scalars import Data
@@ -15,19 +16,22 @@ from k8smigrate.tree import Mapping, Node, Scalar
 
 MAX_INT32 = 2147483647
 
-CODES = {
-    "K8SM-APPS-001": "error: no spec.selector and no template labels to build the selector apps/v1 requires",
-    "K8SM-APPS-002": "info: metadata.labels pinned to the template labels (the old API copied them)",
-    "K8SM-APPS-003": "info: spec.selector written as matchLabels of the template labels (the old default)",
-    "K8SM-APPS-004": "info: updateStrategy.type: OnDelete pinned (the old default)",
-    "K8SM-APPS-005": "info: spec.revisionHistoryLimit pinned to the old default",
-    "K8SM-APPS-006": "info: spec.progressDeadlineSeconds pinned to the old default (no deadline)",
-    "K8SM-APPS-007": "info: strategy.rollingUpdate maxUnavailable/maxSurge pinned to the old default 1",
-    "K8SM-APPS-010": "warning: spec.rollbackTo dropped (apps/v1 has no such field)",
-    "K8SM-APPS-011": "info: spec.templateGeneration dropped (apps/v1 has no such field)",
-    "K8SM-APPS-012": "error: apps/v1beta2 object without spec.selector (invalid in apps/v1beta2 too)",
-    "K8SM-GEN-002": "info: with --adopt-new-defaults, an old default left unset",
-}
+CODES = (
+    Code("K8SM-APPS-001", "error", "no spec.selector and no template labels to build the selector apps/v1 requires"),
+    Code("K8SM-APPS-002", "info", "metadata.labels pinned to the template labels (the old API copied them)"),
+    Code("K8SM-APPS-003", "info", "spec.selector written as matchLabels of the template labels (the old default)"),
+    Code("K8SM-APPS-004", "info", "updateStrategy.type: OnDelete pinned (the old default)"),
+    Code("K8SM-APPS-005", "info", "spec.revisionHistoryLimit pinned to the old default"),
+    Code("K8SM-APPS-006", "info", "spec.progressDeadlineSeconds pinned to the old default (no deadline)"),
+    Code("K8SM-APPS-007", "info", "strategy.rollingUpdate maxUnavailable/maxSurge pinned to the old default 1"),
+    Code("K8SM-APPS-010", "warning", "spec.rollbackTo dropped (apps/v1 has no such field)"),
+    Code("K8SM-APPS-011", "info", "spec.templateGeneration dropped (apps/v1 has no such field)"),
+    NEW_DEFAULT.with_summary("with --adopt-new-defaults, an old default left unset"),
+)
+"""What the extensions/v1beta1 and apps/v1beta1 workload steps report."""
+SELECTOR_REQUIRED = Code(
+    "K8SM-APPS-012", "error", "apps/v1beta2 object without spec.selector (invalid in apps/v1beta2 too)"
+)
 
 
 def _absent(node: Node | None) -> bool:

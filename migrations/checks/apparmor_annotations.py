@@ -16,14 +16,14 @@ annotation naming no container is kept (K8SM-FLD-044).
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import child, containers, drop_annotation, pod_passes, pod_specs, string_annotations
+from k8smigrate.kube.podspec import POD_APIS, child, containers, drop_annotation, pod_specs, string_annotations
+from k8smigrate.model import Check
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping
-from k8smigrate.versions import KubeVersion
 
 PREFIX = "container.apparmor.security.beta.kubernetes.io/"
-FIELD_SINCE = KubeVersion(1, 30)
 
 
 def profile(value: str) -> dict[str, Data] | None:
@@ -41,11 +41,11 @@ def body(obj: Mapping, ctx: Context) -> None:
         found = [(k, v) for k, v in string_annotations(metadata) if k.startswith(PREFIX)]
         if not found or metadata is None:
             continue
-        if ctx.settings.window.min_version < FIELD_SINCE:
+        if not ctx.needs_met:
             ctx.info(
                 "K8SM-FLD-042",
-                f"AppArmor annotations kept: securityContext.appArmorProfile is unknown before {FIELD_SINCE} "
-                f"and --min-version is {ctx.settings.window.min_version}",
+                f"AppArmor annotations kept: securityContext.appArmorProfile is unknown before {ctx.needs} "
+                f"and --min-version is {ctx.oldest}",
                 found[0][1],
             )
             continue
@@ -73,18 +73,20 @@ def body(obj: Mapping, ctx: Context) -> None:
             ctx.note(f"{key} → containers[{name}].securityContext.appArmorProfile")
 
 
-MIGRATIONS = pod_passes(
-    cleanup=True,
-    category="annotation",
-    available_in="1.30",
-    removed_in="1.30",
-    trigger="container.apparmor.security.beta.kubernetes.io",
+MIGRATION = Check(
+    applies_to=POD_APIS,
     body=body,
+    matters_from="1.30",
+    needs="1.30",
+    trigger="container.apparmor.security.beta.kubernetes.io",
+    category="annotation",
+    edits=True,
+    cleanup=True,
     summary="AppArmor annotations → securityContext.appArmorProfile (window from 1.30)",
-    codes={
-        "K8SM-FLD-009": "info: an AppArmor annotation moved to the container's appArmorProfile",
-        "K8SM-FLD-042": "info: AppArmor annotations kept: the window starts before the field exists",
-        "K8SM-FLD-043": "error: an AppArmor annotation value with no equivalent, or against the field",
-        "K8SM-FLD-044": "warning: an AppArmor annotation naming no container of the pod; kept",
-    },
+    codes=(
+        Code("K8SM-FLD-009", "info", "an AppArmor annotation moved to the container's appArmorProfile"),
+        Code("K8SM-FLD-042", "info", "AppArmor annotations kept: the window starts before the field exists"),
+        Code("K8SM-FLD-043", "error", "an AppArmor annotation value with no equivalent, or against the field"),
+        Code("K8SM-FLD-044", "warning", "an AppArmor annotation naming no container of the pod; kept"),
+    ),
 )

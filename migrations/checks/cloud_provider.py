@@ -12,8 +12,8 @@ in v1beta4), for the providers ``aws``, ``azure``, ``gce``, ``openstack`` and ``
 
 - at a target where the provider is gone (OpenStack from 1.26, AWS from 1.27, every one
   from 1.31): K8SM-CRI-009, an error;
-- at 1.29 and 1.30 for the others: a warning (it only works with the feature gate
-  ``DisableCloudProviders=false``, which 1.31 locks).
+- at 1.29 and 1.30 for the others: K8SM-CRI-010, a warning (it only works with the feature
+  gate ``DisableCloudProviders=false``, which 1.31 locks).
 
 Never rewritten: ``cloud-provider: external`` alone would leave the nodes without
 addresses, load balancers and volumes. The cluster first needs the provider's external
@@ -23,9 +23,10 @@ cloud-controller-manager and its CSI drivers; then set ``external`` everywhere a
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flags
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Sequence
 from k8smigrate.versions import KubeVersion
 
@@ -52,7 +53,6 @@ PLACES = {
 
 
 def body(obj: Mapping, ctx: Context) -> None:
-    target = ctx.settings.window.target
     for path, key, component in PLACES[str(obj.data("kind"))]:
         holder: Mapping | None = obj
         for step in path:
@@ -63,7 +63,7 @@ def body(obj: Mapping, ctx: Context) -> None:
         named = {name: node for name, node, _item in flags(args)}
         node = named.get(FLAG)
         provider = str(node.data).strip().lower() if node is not None and node.data is not None else ""
-        if node is None or provider not in REMOVED or target < min(REMOVED[provider], DEFAULT_OFF):
+        if node is None or provider not in REMOVED or not ctx.target_from(min(REMOVED[provider], DEFAULT_OFF)):
             continue
         where = f"{'.'.join(path)}.{key}.{FLAG}"
         config = " and drop cloud-config" if "cloud-config" in named and component != "kube-controller-manager" else ""
@@ -71,7 +71,7 @@ def body(obj: Mapping, ctx: Context) -> None:
             f"deploy the external cloud-controller-manager and CSI drivers for {provider}, then set "
             f"{FLAG}: external on every component{config}"
         )
-        if target >= REMOVED[provider]:
+        if ctx.target_from(REMOVED[provider]):
             ctx.error(
                 "K8SM-CRI-009",
                 f"{where}: the in-tree {provider} cloud provider is gone from {component} at "
@@ -80,30 +80,27 @@ def body(obj: Mapping, ctx: Context) -> None:
             )
         else:
             ctx.warn(
-                "K8SM-CRI-009",
+                "K8SM-CRI-010",
                 f"{where}: in-tree cloud providers are off by default from 1.29 (DisableCloudProviders) and gone "
                 f"at 1.31; {provider} only works with DisableCloudProviders=false until then; {todo}",
                 node,
             )
 
 
-MIGRATIONS = [
-    Migration(
-        kinds=tuple(PLACES),
-        from_api=api,
-        to_api=api,
-        available_in="1.13",
-        removed_in="1.26",
-        body=body,
-        component="kubeadm",
-        fixer=True,
-        category="cloud-provider",
-        trigger=FLAG,
-        summary="in-tree cloud providers (cloud-provider flags): errors once the provider is gone, never rewritten",
-        codes={
-            "K8SM-CRI-009": "error: an in-tree cloud provider that is gone at the target (a warning at 1.29–1.30, "
-            "when only the DisableCloudProviders gate keeps it)",
-        },
-    )
-    for api in (V1BETA1, V1BETA2, V1BETA3, V1BETA4)
-]
+MIGRATION = Check(
+    applies_to=dict.fromkeys((V1BETA1, V1BETA2, V1BETA3, V1BETA4), tuple(PLACES)),
+    body=body,
+    component="kubeadm",
+    matters_from="1.26",
+    trigger=FLAG,
+    category="cloud-provider",
+    summary="in-tree cloud providers (cloud-provider flags): errors once the provider is gone, never rewritten",
+    codes=(
+        Code("K8SM-CRI-009", "error", "an in-tree cloud provider that is gone at the target"),
+        Code(
+            "K8SM-CRI-010",
+            "warning",
+            "an in-tree cloud provider that only the DisableCloudProviders=false gate keeps (1.29–1.30)",
+        ),
+    ),
+)

@@ -4,7 +4,7 @@ The kubelet (``kubelet.config.k8s.io/v1beta1``, PR #83204) and kube-proxy
 (``kubeproxy.config.k8s.io/v1alpha1``, PRs #82927 and #84143) decode their ``--config``
 strictly first and, when that fails, fall back to a lenient decode and only log ``using
 lenient decoding as strict decoding failed``: unlike kube-scheduler (the
-``scheduler_config`` pass, an error), they keep running, but whatever a misspelt or
+``scheduler_config`` check, an error), they keep running, but whatever a misspelt or
 removed field set is silently lost. So an unknown top-level field is a warning with its
 line (K8SM-CC-005 for the kubelet, K8SM-CC-014 for kube-proxy), never deleted: the user
 decides whether it was a typo or a leftover.
@@ -14,7 +14,7 @@ The field tables are the top-level ``json`` names of ``KubeletConfiguration`` in
 ``staging/src/k8s.io/kube-proxy/config/v1alpha1/types.go``, as the union of the releases
 that read each version (no field a supported component accepts is reported): no field was
 removed from ``KubeletConfiguration`` from 1.17 to 1.36; kube-proxy lost ``udpIdleTimeout``
-in 1.26 (deleted by the ``kube_proxy_config`` pass at targets from 1.26; kept in the table so
+in 1.26 (deleted by the ``kube_proxy_config`` check at targets from 1.26; kept in the table so
 as not to report it twice).
 
 Nested structs are checked too, with the dotted path in the finding
@@ -30,7 +30,7 @@ read: its nested tables are the union of the oldest copy found (about 1.15, vend
 newest upstream (1.36, with ``iptables.snatNodeInternalIP`` and ``conntrack.udpTimeout``); no
 nested field disappeared between them, and ``conntrack.max`` was already gone in the oldest
 (so it is reported). ``linux`` and ``windows`` exist only in kube-proxy's internal config and
-v1alpha2, not in v1alpha1. ``featureGates`` is the ``feature_gates`` pass; duplicate keys are
+v1alpha2, not in v1alpha1. ``featureGates`` is the ``feature_gates`` check; duplicate keys are
 reported by the core for every document (K8SM-GEN-006).
 """
 
@@ -38,8 +38,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 KUBELET = "kubelet.config.k8s.io/v1beta1"
@@ -205,7 +206,7 @@ KUBE_PROXY_FIELDS = frozenset(
         "configSyncPeriod",
         "portRange",
         "windowsRunAsService",
-        "udpIdleTimeout",  # gone in 1.26 (the kube_proxy_config pass deletes it)
+        "udpIdleTimeout",  # gone in 1.26 (the kube_proxy_config check deletes it)
     )
 )
 
@@ -305,23 +306,16 @@ def body(config: Mapping, ctx: Context) -> None:
 
 
 MIGRATIONS = [
-    Migration(
-        kinds=(kind,),
-        from_api=api,
-        to_api=api,
-        available_in=since,
+    Check(
+        applies_to={api: (kind,)},
         body=body,
         component=component,
-        fixer=True,
         category="component-config",
         summary=f"{kind}: unknown top-level fields (warnings; {component} ignores them)",
-        codes={
-            code: f"warning: an unknown field in a {kind}; {component} only warns and ignores it",
-            "K8SM-GEN-006": "error: a duplicate key (reported by the core for every document)",
-        },
+        codes=(Code(code, "warning", f"an unknown field in a {kind}; {component} only warns and ignores it"),),
     )
-    for api, kind, component, code, since in (
-        (KUBELET, "KubeletConfiguration", "kubelet", "K8SM-CC-005", "1.10"),
-        (KUBE_PROXY, "KubeProxyConfiguration", "kube-proxy", "K8SM-CC-014", "1.10"),
+    for api, kind, component, code in (
+        (KUBELET, "KubeletConfiguration", "kubelet", "K8SM-CC-005"),
+        (KUBE_PROXY, "KubeProxyConfiguration", "kube-proxy", "K8SM-CC-014"),
     )
 ]

@@ -27,16 +27,15 @@ Labels differ on distributions other than kubeadm: check yours.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import pod_passes, pod_specs
+from k8smigrate.kube.podspec import POD_APIS, pod_specs
+from k8smigrate.model import Check
 from k8smigrate.tree import Item, Mapping, Sequence, from_data
 from k8smigrate.versions import KubeVersion
 
 MASTER = "node-role.kubernetes.io/master"
 CONTROL_PLANE = "node-role.kubernetes.io/control-plane"
-LABEL_SINCE = KubeVersion(1, 20)
 TAINT_GONE = KubeVersion(1, 25)
 NEGATIVE = ("NotIn", "DoesNotExist")
 
@@ -65,7 +64,7 @@ def fix_node_selector(spec: Mapping, ctx: Context) -> None:
     if CONTROL_PLANE in selector:
         ctx.info("K8SM-FLD-035", f"nodeSelector {MASTER} dropped beside {CONTROL_PLANE}", selector.get(MASTER))
         selector.pop(MASTER)
-    elif ctx.settings.window.min_version >= LABEL_SINCE:
+    elif ctx.needs_met:
         ctx.info("K8SM-FLD-017", f"nodeSelector {MASTER} → {CONTROL_PLANE} (master label gone from 1.24)", selector)
         selector.rename(MASTER, CONTROL_PLANE)
     else:
@@ -103,7 +102,7 @@ def fix_term(terms: Sequence, item: Item, term: Mapping, ctx: Context) -> None:
         key = expression.scalar("key")
         if key is None or key.data != MASTER:
             continue
-        if ctx.settings.window.min_version >= LABEL_SINCE:
+        if ctx.needs_met:
             key.set(CONTROL_PLANE)
             ctx.info("K8SM-FLD-017", f"node affinity {MASTER} → {CONTROL_PLANE} (master label gone from 1.24)", key)
         elif expression.data("operator") in NEGATIVE:
@@ -124,8 +123,7 @@ def fix_term(terms: Sequence, item: Item, term: Mapping, ctx: Context) -> None:
                     twin.set("key", CONTROL_PLANE)
             if any(t.to_data() == copy.to_data() for t in terms):
                 return  # already there (a second run)
-            terms.items.insert(terms.items.index(item) + 1, Item(copy))
-            terms.dirty = True
+            terms.insert(copy, after=item)
             ctx.info("K8SM-FLD-017", f"node affinity: an alternative term on {CONTROL_PLANE} added", key)
             ctx.note(f"node affinity {MASTER} + {CONTROL_PLANE}")
             return
@@ -137,7 +135,7 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
         return all(a.data(k) == b.data(k) for k in ("operator", "value", "effect"))
 
     others = [t for _i, t in tolerations.mappings() if t.data("key") == CONTROL_PLANE]
-    only_new = ctx.settings.window.min_version >= TAINT_GONE
+    only_new = ctx.everywhere_from(TAINT_GONE)
     for item in list(tolerations.items):
         toleration = item.value
         if not isinstance(toleration, Mapping):
@@ -148,8 +146,7 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
         twin = any(same(toleration, o) for o in others)
         if only_new and twin:
             ctx.info("K8SM-FLD-018", f"toleration of {MASTER} dropped (the taint is gone from 1.25)", key)
-            tolerations.items.remove(item)
-            tolerations.dirty = True
+            tolerations.remove(item)
         elif only_new:
             ctx.info(
                 "K8SM-FLD-018",
@@ -161,8 +158,7 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
             copy = from_data(toleration.to_data())
             assert isinstance(copy, Mapping)
             copy.set("key", CONTROL_PLANE)
-            tolerations.items.insert(tolerations.items.index(item) + 1, Item(copy))
-            tolerations.dirty = True
+            tolerations.insert(copy, after=item)
             ctx.info(
                 "K8SM-FLD-018",
                 f"toleration of {CONTROL_PLANE} added beside {MASTER} (1.24 nodes carry both taints)",
@@ -173,27 +169,19 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
         ctx.note(f"tolerations {MASTER} → {CONTROL_PLANE}")
 
 
-_CODES = {
-    "K8SM-FLD-017": "info: a node selector on the master label renamed, or given a control-plane twin",
-    "K8SM-FLD-018": "info: a toleration of the master taint joined or replaced by one of control-plane",
-    "K8SM-FLD-034": "warning: a nodeSelector on master kept: the window has nodes with only one label",
-    "K8SM-FLD-035": "info: a nodeSelector with both master and control-plane drops master",
-}
-_FIELDS = {
-    "category": "node-role",
-    "available_in": "1.20",
-    "removed_in": "1.24",
-    "trigger": "node-role.kubernetes.io/master",
-    "body": body,
-    "summary": "node-role.kubernetes.io/master selectors and tolerations → control-plane (targets from 1.24)",
-    "codes": _CODES,
-}
-
-MIGRATIONS = [
-    *pod_passes(**_FIELDS),
-    *(
-        replace(m, kinds=("RuntimeClass",), from_api=api, to_api=api)
-        for m in pod_passes(**_FIELDS)[:1]
-        for api in ("node.k8s.io/v1", "node.k8s.io/v1beta1")
+MIGRATION = Check(
+    applies_to={**POD_APIS, "node.k8s.io/v1": ("RuntimeClass",), "node.k8s.io/v1beta1": ("RuntimeClass",)},
+    body=body,
+    matters_from="1.24",
+    needs="1.20",  # every node of the window carries the control-plane label
+    trigger="node-role.kubernetes.io/master",
+    category="node-role",
+    edits=True,
+    summary="node-role.kubernetes.io/master selectors and tolerations → control-plane (targets from 1.24)",
+    codes=(
+        Code("K8SM-FLD-017", "info", "a node selector on the master label renamed, or given a control-plane twin"),
+        Code("K8SM-FLD-018", "info", "a toleration of the master taint joined or replaced by one of control-plane"),
+        Code("K8SM-FLD-034", "warning", "a nodeSelector on master kept: the window has nodes with only one label"),
+        Code("K8SM-FLD-035", "info", "a nodeSelector with both master and control-plane drops master"),
     ),
-]
+)

@@ -11,8 +11,10 @@ it for pods that really are critical.
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import drop_annotation, pod_passes, pod_specs, string_annotations
+from k8smigrate.kube.podspec import POD_APIS, drop_annotation, pod_specs, string_annotations
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 KEY = "scheduler.alpha.kubernetes.io/critical-pod"
@@ -36,13 +38,14 @@ def body(obj: Mapping, ctx: Context) -> None:
         ctx.note(f"{KEY} removed")
 
 
-MIGRATIONS = pod_passes(
-    cleanup=True,
-    category="annotation",
-    available_in="1.0",
-    removed_in="1.16",
-    trigger="scheduler.alpha.kubernetes.io/critical-pod",
+MIGRATION = Check(
+    applies_to=POD_APIS,
     body=body,
+    matters_from="1.16",
+    trigger="scheduler.alpha.kubernetes.io/critical-pod",
+    category="annotation",
+    edits=True,
+    cleanup=True,
     summary="scheduler.alpha.kubernetes.io/critical-pod annotation (non-functional since 1.16) deleted",
-    codes={"K8SM-FLD-010": "info: the critical-pod annotation deleted (non-functional since 1.16)"},
+    codes=(Code("K8SM-FLD-010", "info", "the critical-pod annotation deleted (non-functional since 1.16)"),),
 )

@@ -14,9 +14,11 @@ from 1.25 on, in every pod template (Pod, workload templates, CronJob job templa
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import annotations_of, pod_passes, pod_specs
+from k8smigrate.kube.podspec import POD_APIS, annotations_of, pod_specs
 from k8smigrate.kube.renames import rename_key
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
 OLD = "kubectl.kubernetes.io/default-logs-container"
@@ -38,15 +40,18 @@ def body(obj: Mapping, ctx: Context) -> None:
         ctx.note(f"{OLD} → {NEW}")
 
 
-MIGRATIONS = pod_passes(
-    category="annotation",
-    available_in="1.21",
-    removed_in="1.25",
-    trigger=OLD,
+MIGRATION = Check(
+    applies_to=POD_APIS,
     body=body,
+    matters_from="1.25",
+    trigger=OLD,
+    category="annotation",
+    edits=True,
     summary="kubectl.kubernetes.io/default-logs-container pod annotation (ignored from 1.25) → default-container",
-    codes={
-        "K8SM-FLD-026": "info: default-logs-container renamed default-container (or dropped beside an equal one)",
-        "K8SM-FLD-053": "error: default-logs-container and default-container name different containers",
-    },
+    codes=(
+        Code(
+            "K8SM-FLD-026", "info", "default-logs-container renamed default-container (or dropped beside an equal one)"
+        ),
+        Code("K8SM-FLD-053", "error", "default-logs-container and default-container name different containers"),
+    ),
 )

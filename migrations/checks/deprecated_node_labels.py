@@ -23,11 +23,12 @@ and volumes legitimately carry the old keys.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import pod_passes, pod_specs
+from k8smigrate.kube.podspec import POD_APIS, pod_specs
 from k8smigrate.kube.renames import rename_key
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 from k8smigrate.versions import KubeVersion
 
@@ -45,7 +46,7 @@ AFFINITY_TERMS = ("requiredDuringSchedulingIgnoredDuringExecution", "preferredDu
 def renamed(old: object, ctx: Context) -> str | None:
     """The GA key for a deprecated one, when every node of the window carries it."""
     found = RENAMES.get(old) if isinstance(old, str) else None
-    if found is None or ctx.settings.window.min_version < found[1]:
+    if found is None or not ctx.everywhere_from(found[1]):
         return None
     return found[0]
 
@@ -122,27 +123,19 @@ def label_keys(spec: Mapping) -> Iterator[tuple[str, Scalar]]:
             yield "topologySpreadConstraints topologyKey", key
 
 
-_FIELDS = {
-    "cleanup": True,
-    "category": "removed-field",
-    "available_in": "1.17",
-    "removed_in": "1.17",
-    "opt_in": True,
+MIGRATION = Check(
+    applies_to={**POD_APIS, "node.k8s.io/v1": ("RuntimeClass",), "node.k8s.io/v1beta1": ("RuntimeClass",)},
+    body=body,
+    matters_from="1.17",
+    opt_in=True,
     # Every old key holds one of these ("failure-domain.beta.kubernetes.io/…" the first).
-    "trigger": "beta.kubernetes.io/",
-    "body": body,
-    "summary": "deprecated beta node labels in selectors, affinities and spread constraints → GA labels",
-    "codes": {
-        "K8SM-FLD-019": "info: a deprecated node label key renamed to its GA name",
-        "K8SM-FLD-055": "error: a nodeSelector has both the old and the new label, with different values",
-    },
-}
-
-MIGRATIONS = [
-    *pod_passes(**_FIELDS),
-    *(
-        replace(m, kinds=("RuntimeClass",), from_api=api, to_api=api)
-        for m in pod_passes(**_FIELDS)[:1]
-        for api in ("node.k8s.io/v1", "node.k8s.io/v1beta1")
+    trigger="beta.kubernetes.io/",
+    category="removed-field",
+    edits=True,
+    cleanup=True,
+    summary="deprecated beta node labels in selectors, affinities and spread constraints → GA labels",
+    codes=(
+        Code("K8SM-FLD-019", "info", "a deprecated node label key renamed to its GA name"),
+        Code("K8SM-FLD-055", "error", "a nodeSelector has both the old and the new label, with different values"),
     ),
-]
+)

@@ -6,15 +6,18 @@ kubelet creates are not Docker's: ``docker ps`` does not list them and images bu
 ``docker build`` are invisible to the runtime (website "Check whether dockershim removal
 affects you"). Every ``<podspec>.volumes[].hostPath`` whose path is the Docker socket
 (``/var/run/docker.sock``, ``/run/docker.sock``) is reported (K8SM-CRI-008, a warning); with
-``type: Socket`` the Pod does not even start when the socket is missing, so that is an error.
+``type: Socket`` the Pod does not even start when the socket is missing, so that is an error
+(K8SM-CRI-011).
 Nothing is rewritten: the containerd socket speaks another API, a replacement only for tools
 that support containerd or CRI (crictl, nerdctl, cAdvisor).
 """
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import pod_passes, pod_specs
+from k8smigrate.kube.podspec import POD_APIS, pod_specs
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 SOCKETS = ("/var/run/docker.sock", "/run/docker.sock")
@@ -35,17 +38,22 @@ def body(obj: Mapping, ctx: Context) -> None:
                 "containers or images. Use a CRI tool (crictl, nerdctl) or drop the mount"
             )
             if host.data("type") == "Socket":
-                ctx.error("K8SM-CRI-008", what + "; with type: Socket the Pod fails to start where it is missing", host)
+                ctx.error("K8SM-CRI-011", what + "; with type: Socket the Pod fails to start where it is missing", host)
             else:
                 ctx.warn("K8SM-CRI-008", what, host)
 
 
-MIGRATIONS = pod_passes(
-    category="runtime",
-    available_in="1.0",
-    removed_in="1.24",
-    trigger="docker.sock",
+MIGRATION = Check(
+    applies_to=POD_APIS,
     body=body,
+    matters_from="1.24",
+    trigger="docker.sock",
+    category="runtime",
     summary="hostPath mounts of the Docker socket (a warning from 1.24; an error with type: Socket)",
-    codes={"K8SM-CRI-008": "warning: a hostPath volume mounts the Docker socket (error with type: Socket)"},
+    codes=(
+        Code("K8SM-CRI-008", "warning", "a hostPath volume mounts the Docker socket"),
+        Code(
+            "K8SM-CRI-011", "error", "a hostPath volume of type Socket mounts the Docker socket: the Pod fails to start"
+        ),
+    ),
 )

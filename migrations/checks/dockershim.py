@@ -13,7 +13,7 @@ v1beta4 ``ResetConfiguration.criSocket``.
   CRI-O; cri-dockerd to keep Docker Engine), not a text edit. With ``--set
   runtime=containerd|crio|cri-dockerd`` the socket is set to that runtime's
   (``unix:///run/containerd/containerd.sock``, ``unix:///var/run/crio/crio.sock``,
-  ``unix:///var/run/cri-dockerd.sock``), still with a warning: kubeadm also keeps the socket
+  ``unix:///var/run/cri-dockerd.sock``), still with a warning (K8SM-CRI-012): kubeadm also keeps the socket
   per node in the Node annotation ``kubeadm.alpha.kubernetes.io/cri-socket``, which must be
   edited too.
 - An endpoint without URL scheme gets ``unix://`` (absolute path) or ``npipe://`` (Windows
@@ -23,7 +23,7 @@ v1beta4 ``ResetConfiguration.criSocket``.
   ``cni-bin-dir``, ``cni-cache-dir``, ``network-plugin-mtu``, ``docker-endpoint``,
   ``image-pull-progress-deadline``, ``experimental-dockershim-root-directory``): the
   kubelet fails with ``unknown flag``, so they are deleted (K8SM-CRI-003). A warning when
-  the value mattered: non-default CNI directories now belong in the runtime's own config
+  the value mattered (K8SM-CRI-013): non-default CNI directories now belong in the runtime's own config
   (containerd's CRI plugin ``cni`` section), and ``network-plugin`` other than ``cni``
   (kubenet) has no equivalent.
 - ``container-runtime``: only ``remote`` is valid from 1.24 and the flag is gone in 1.27:
@@ -41,9 +41,11 @@ v1beta4 ``ResetConfiguration.criSocket``.
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.decisions import Decision
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, drop, flags
-from k8smigrate.registry import Decision, Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar, Sequence
 from k8smigrate.versions import KubeVersion
 
@@ -94,7 +96,7 @@ def body(obj: Mapping, ctx: Context) -> None:
         fix_socket(obj, ctx, "criSocket")
         return
     registration = obj.mapping("nodeRegistration")
-    if ctx.settings.window.target >= V1_26:
+    if ctx.target_from(V1_26):
         cri_v1(obj, registration, ctx)
     if registration is None:
         return
@@ -129,8 +131,8 @@ def fix_socket(holder: Mapping, ctx: Context, where: str, key: str = "criSocket"
 
 
 def dockershim(node: Scalar, ctx: Context, where: str) -> None:
-    runtime = ctx.settings.decisions.get("runtime")
-    if runtime not in SOCKETS:
+    runtime = ctx.decided("runtime")
+    if runtime is None:
         ctx.error(
             "K8SM-CRI-001",
             f"{where}: {node.data!r} is dockershim, removed from the kubelet in 1.24. Migrate the node's runtime "
@@ -142,7 +144,7 @@ def dockershim(node: Scalar, ctx: Context, where: str) -> None:
     socket = SOCKETS[runtime]
     node.set(socket)
     ctx.warn(
-        "K8SM-CRI-001",
+        "K8SM-CRI-012",
         f"{where}: dockershim → {socket} ({runtime}); install the runtime on the node first, and edit the "
         "Node annotation kubeadm.alpha.kubernetes.io/cri-socket of every existing node too",
         node,
@@ -154,7 +156,6 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
     args = registration.get("kubeletExtraArgs")
     if not isinstance(args, (Mapping, Sequence)):
         return
-    target = ctx.settings.window.target
     where = "nodeRegistration.kubeletExtraArgs"
     for name, node, item in list(flags(args)):
         value = "" if node is None or node.data is None else str(node.data)
@@ -167,7 +168,7 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
             continue
         if name == "container-runtime":
             # with --set runtime= the node migration is declared: docker goes like remote
-            if value == "docker" and ctx.settings.decisions.get("runtime") not in SOCKETS:
+            if value == "docker" and ctx.decided("runtime") is None:
                 ctx.error(
                     "K8SM-CRI-001",
                     f"{where}.{name}: docker is dockershim, removed from the kubelet in 1.24; migrate the node's "
@@ -175,7 +176,7 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
                     node,
                 )
                 continue
-            why = "gone in 1.27" if target >= V1_27 else "only remote is valid from 1.24, gone in 1.27"
+            why = "gone in 1.27" if ctx.target_from(V1_27) else "only remote is valid from 1.24, gone in 1.27"
             ctx.info("K8SM-CRI-004", f"{where}.{name}: {value} ({why}); deleted", node)
             drop(args, name, item, ctx, where)
         elif name in REMOVED_FLAGS:
@@ -185,7 +186,7 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
                 )
             else:
                 ctx.warn(
-                    "K8SM-CRI-003",
+                    "K8SM-CRI-013",
                     f"{where}.{name}: {value!r} removed from the kubelet in 1.24 with dockershim; deleted. "
                     "Set it in the container runtime's config instead (containerd: the CRI plugin's cni section)"
                     if name != "network-plugin"
@@ -194,14 +195,14 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
                     node,
                 )
             drop(args, name, item, ctx, where)
-        elif name == "pod-infra-container-image" and target >= V1_27:
+        elif name == "pod-infra-container-image" and ctx.target_from(V1_27):
             ctx.warn(
                 "K8SM-CRI-005",
                 f"{where}.{name}: deprecated (announced for removal in 1.27); the sandbox image comes from the "
                 "runtime: set it there (containerd: sandbox_image)",
                 node,
             )
-    if len(args) == 0 and not args.pristine():
+    if args.emptied:
         holder = registration.entry("kubeletExtraArgs")
         if holder is not None and not holder.head_comments and not holder.eol_comment:
             registration.pop("kubeletExtraArgs")
@@ -209,33 +210,35 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
 
 _KINDS = ("InitConfiguration", "JoinConfiguration")
 
-MIGRATIONS = [
-    Migration(
-        kinds=(*_KINDS, "ResetConfiguration") if api == V1BETA4 else _KINDS,
-        from_api=api,
-        to_api=api,
-        available_in="1.13",
-        removed_in="1.24",
-        body=body,
-        component="kubeadm",
-        fixer=True,
-        category="runtime",
-        summary="dockershim criSocket (error), CRI endpoints without scheme, kubelet flags removed with dockershim",
-        codes={
-            "K8SM-CRI-001": "error: the CRI socket is dockershim (a warning when --set runtime= replaced it)",
-            "K8SM-CRI-002": "info: a CRI endpoint without URL scheme got unix:// or npipe://",
-            "K8SM-CRI-003": "info: a kubelet flag removed with dockershim deleted (warning when its value mattered)",
-            "K8SM-CRI-004": "info: the kubelet --container-runtime flag deleted",
-            "K8SM-CRI-005": "warning: --pod-infra-container-image is deprecated; set the sandbox image in the runtime",
-            "K8SM-CRI-006": "warning: kubelet 1.26 needs a CRI v1 runtime (containerd >= 1.6): check its version",
-        },
-        decisions=(
-            Decision(
-                "runtime",
-                tuple(SOCKETS),
-                "the container runtime the nodes run after the dockershim migration; its socket replaces dockershim",
-            ),
+MIGRATION = Check(
+    applies_to={**dict.fromkeys((V1BETA1, V1BETA2, V1BETA3), _KINDS), V1BETA4: (*_KINDS, "ResetConfiguration")},
+    body=body,
+    component="kubeadm",
+    matters_from="1.24",
+    category="runtime",
+    edits=True,
+    summary="dockershim criSocket (error), CRI endpoints without scheme, kubelet flags removed with dockershim",
+    codes=(
+        Code("K8SM-CRI-001", "error", "the CRI socket is dockershim"),
+        Code("K8SM-CRI-002", "info", "a CRI endpoint without URL scheme got unix:// or npipe://"),
+        Code("K8SM-CRI-003", "info", "a kubelet flag removed with dockershim deleted"),
+        Code("K8SM-CRI-004", "info", "the kubelet --container-runtime flag deleted"),
+        Code(
+            "K8SM-CRI-005", "warning", "--pod-infra-container-image is deprecated; set the sandbox image in the runtime"
         ),
-    )
-    for api in (V1BETA1, V1BETA2, V1BETA3, V1BETA4)
-]
+        Code("K8SM-CRI-006", "warning", "kubelet 1.26 needs a CRI v1 runtime (containerd >= 1.6): check its version"),
+        Code("K8SM-CRI-012", "warning", "the dockershim socket replaced by the --set runtime= one; edit the nodes too"),
+        Code(
+            "K8SM-CRI-013",
+            "warning",
+            "a kubelet flag removed with dockershim deleted; its value must move to the runtime's config",
+        ),
+    ),
+    decisions=(
+        Decision(
+            "runtime",
+            tuple(SOCKETS),
+            "the container runtime the nodes run after the dockershim migration; its socket replaces dockershim",
+        ),
+    ),
+)

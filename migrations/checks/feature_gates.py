@@ -48,13 +48,15 @@ removed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from k8smigrate.context import Context
 from k8smigrate.kube.feature_gates import CODES, Gate, judge, parse_bool
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
-from k8smigrate.kube.podspec import containers, pod_passes, pod_specs
-from k8smigrate.registry import Migration
+from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar, Sequence
-from k8smigrate.versions import KubeVersion
+from k8smigrate.versions import KubeVersion, Window
 
 KUBELET = "kubelet.config.k8s.io/v1beta1"
 KUBE_PROXY = "kubeproxy.config.k8s.io/v1alpha1"
@@ -90,7 +92,7 @@ def fix_map(parent: Mapping, key: str, ctx: Context, gates_table: dict[str, Gate
             continue
         if gates_table is not None and entry.name not in gates_table:
             continue  # kubeadm's own table below is partial: say nothing about the others
-        verdict = judge(entry.name, value, ctx.settings.window, gates_table)
+        verdict = judge(entry.name, value, Window(ctx.oldest, ctx.target), gates_table)
         if verdict.level is not None:
             ctx.report(verdict.level, verdict.code, verdict.message, node)
         if verdict.delete:
@@ -119,12 +121,11 @@ def fix_args(parent: Mapping, key: str, ctx: Context) -> None:
             value = pair.scalar("value")
             new = fix_string(value, ctx) if value is not None else None
             if new == "":
-                args.items.remove(item)
-                args.dirty = True
+                args.remove(item)
             elif new is not None and value is not None:
                 value.set(new)
     holder = parent.entry(key)
-    emptied = isinstance(args, (Mapping, Sequence)) and len(args) == 0 and not args.pristine()
+    emptied = isinstance(args, (Mapping, Sequence)) and args.emptied
     if emptied and holder is not None and not holder.head_comments and not holder.eol_comment:
         parent.pop(key)  # emptied here, not written empty by the user
 
@@ -150,7 +151,7 @@ def fix_gates(text: str, node: Scalar, ctx: Context) -> str | None:
             ctx.error("K8SM-GATE-009", f"--{FLAG}: {piece.strip()!r} is not NAME=true|false", node)
             kept.append(piece)
             continue
-        verdict = judge(name.strip(), value, ctx.settings.window)
+        verdict = judge(name.strip(), value, Window(ctx.oldest, ctx.target))
         if verdict.level is not None:
             ctx.report(verdict.level, verdict.code, verdict.message, node)
         if verdict.delete:
@@ -195,23 +196,22 @@ def fix_command_line(line: Sequence, ctx: Context) -> None:
     """Fix every ``--feature-gates`` flag of one ``command`` or ``args`` list."""
     flag = "--" + FLAG
     index = 0
-    while index < len(line.items):
-        node = line.items[index].value
+    while index < len(line):
+        node = line[index]
         text = node.data if isinstance(node, Scalar) else None
         if isinstance(node, Scalar) and isinstance(text, str) and text.startswith(flag + "="):
             new = fix_gates(text[len(flag) + 1 :], node, ctx)
             if new == "":
-                del line.items[index]
-                line.dirty = True
+                line.pop(index)
                 continue
             if new is not None:
                 node.set(f"{flag}={new}")
-        elif text == flag and index + 1 < len(line.items):
-            value = line.items[index + 1].value
+        elif text == flag and index + 1 < len(line):
+            value = line[index + 1]
             new = fix_string(value, ctx) if isinstance(value, Scalar) else None
             if new == "":
-                del line.items[index : index + 2]
-                line.dirty = True
+                line.pop(index)  # the flag, then its value
+                line.pop(index)
                 continue
             if new is not None and isinstance(value, Scalar):
                 value.set(new)
@@ -241,29 +241,28 @@ KUBEADM_GATES = {
 
 _KUBEADM_KINDS = ("ClusterConfiguration", "InitConfiguration", "JoinConfiguration")
 
-MIGRATIONS = [
-    Migration(
-        kinds=kinds,
-        from_api=api,
-        to_api=api,
-        available_in="1.17",
-        body=body,
-        component=component,
-        fixer=True,
-        category="feature-gate",
-        summary="removed and locked feature gates: deleted when harmless, errors otherwise",
-        codes=CODES,
-    )
-    for api, kinds, component in (
-        (KUBELET, ("KubeletConfiguration",), "kubelet"),
-        (KUBE_PROXY, ("KubeProxyConfiguration",), "kube-proxy"),
-        *((api, _KUBEADM_KINDS, "kubeadm") for api in (V1BETA1, V1BETA2, V1BETA3, V1BETA4)),
-    )
-] + pod_passes(
-    available_in="1.17",
-    body=pod_body,
-    trigger="feature-gates",
+_CONFIGS = Check(
+    applies_to={KUBELET: ("KubeletConfiguration",)},
+    body=body,
+    component="kubelet",
     category="feature-gate",
-    summary="removed and locked feature gates in components' --feature-gates command-line flags",
+    edits=True,
+    summary="removed and locked feature gates: deleted when harmless, errors otherwise",
     codes=CODES,
 )
+MIGRATIONS = [
+    _CONFIGS,
+    replace(_CONFIGS, applies_to={KUBE_PROXY: ("KubeProxyConfiguration",)}, component="kube-proxy"),
+    replace(
+        _CONFIGS, applies_to=dict.fromkeys((V1BETA1, V1BETA2, V1BETA3, V1BETA4), _KUBEADM_KINDS), component="kubeadm"
+    ),
+    Check(
+        applies_to=POD_APIS,
+        body=pod_body,
+        trigger="feature-gates",
+        category="feature-gate",
+        edits=True,
+        summary="removed and locked feature gates in components' --feature-gates command-line flags",
+        codes=CODES,
+    ),
+]

@@ -7,8 +7,8 @@ Two families (READINESS §1.2, from the API server's own warnings in
   to mount and StorageClasses stop provisioning: ``photonPersistentDisk`` (1.16),
   ``scaleIO`` (1.22), ``flocker``/``quobyte``/``storageos`` (1.25), ``glusterfs`` (1.26),
   ``cephfs`` and ``rbd`` (1.31): errors K8SM-VOL-001…006. ``gitRepo`` is off by default
-  from 1.33 (warning) and cannot be turned on from 1.36 (error), K8SM-VOL-007: use an
-  ``emptyDir`` and an init container that clones.
+  from 1.33 (warning K8SM-VOL-007) and cannot be turned on from 1.36 (error K8SM-VOL-008):
+  use an ``emptyDir`` and an init container that clones.
 - **CSI-migrated**: the spec stays valid, but from the release where the migration is on
   by default the named CSI driver must be installed (and from its lock release there is
   no way back): ``awsElasticBlockStore`` (on 1.23, ``ebs.csi.aws.com``),
@@ -19,8 +19,8 @@ Two families (READINESS §1.2, from the API server's own warnings in
   K8SM-VOL-010…016. ``flexVolume`` (deprecated 1.23, still working): K8SM-VOL-017, an info.
 
 Looked at: ``<podspec>.volumes[]`` of every workload, ``PersistentVolume.spec`` and
-``StorageClass.provisioner`` (``kubernetes.io/<plugin>``, K8SM-VOL-020: a warning for a
-migrated plugin, an error for a removed one; ``provisioner`` and ``parameters`` are
+``StorageClass.provisioner`` (``kubernetes.io/<plugin>``: K8SM-VOL-020, a warning, for a
+migrated plugin; K8SM-VOL-021, an error, for a removed one; ``provisioner`` and ``parameters`` are
 immutable, so a new class is needed). Nothing is rewritten: a CSI volume handle has a
 driver-specific format, and PV specs are immutable.
 """
@@ -30,9 +30,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import pod_passes, pod_specs
-from k8smigrate.registry import Migration
+from k8smigrate.kube.podspec import POD_APIS, pod_specs
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Node
 from k8smigrate.versions import KubeVersion
 
@@ -48,6 +49,8 @@ class Plugin:
     provisioner: str = ""
     error_from: KubeVersion | None = None
     """For a removed plugin, the release it became an error (when later than ``since``)."""
+    error_code: str = ""
+    """The code from ``error_from`` on."""
 
 
 def v(text: str) -> KubeVersion:
@@ -63,7 +66,7 @@ PLUGINS = (
     Plugin("glusterfs", "K8SM-VOL-004", v("1.26"), provisioner="kubernetes.io/glusterfs"),
     Plugin("cephfs", "K8SM-VOL-005", v("1.31")),
     Plugin("rbd", "K8SM-VOL-006", v("1.31"), provisioner="kubernetes.io/rbd"),
-    Plugin("gitRepo", "K8SM-VOL-007", v("1.33"), error_from=v("1.36")),
+    Plugin("gitRepo", "K8SM-VOL-007", v("1.33"), error_from=v("1.36"), error_code="K8SM-VOL-008"),
     Plugin("awsElasticBlockStore", "K8SM-VOL-010", v("1.23"), "ebs.csi.aws.com", "kubernetes.io/aws-ebs"),
     Plugin("gcePersistentDisk", "K8SM-VOL-011", v("1.23"), "pd.csi.storage.gke.io", "kubernetes.io/gce-pd"),
     Plugin("azureDisk", "K8SM-VOL-012", v("1.23"), "disk.csi.azure.com", "kubernetes.io/azure-disk"),
@@ -77,17 +80,20 @@ BY_FIELD = {p.field: p for p in PLUGINS}
 BY_PROVISIONER = {p.provisioner: p for p in PLUGINS if p.provisioner}
 
 
-def judge(plugin: Plugin, target: KubeVersion, node: Node, where: str, ctx: Context, code: str = "") -> None:
-    if target < plugin.since:
+def judge(plugin: Plugin, node: Node, where: str, ctx: Context, storage_class: bool = False) -> None:
+    """Report one use of an in-tree plugin, if it matters at the target."""
+    if not ctx.target_from(plugin.since):
         return
-    code = code or plugin.code
+    code = ("K8SM-VOL-021" if plugin.driver == "" else "K8SM-VOL-020") if storage_class else plugin.code
     if plugin.field == "gitRepo":
-        erroring = plugin.error_from is not None and target >= plugin.error_from
         message = (
             f"{where}: gitRepo volumes are off by default from 1.33 and cannot be turned on from 1.36; "
             "use an emptyDir volume filled by an init container that runs git clone"
         )
-        ctx.report("error" if erroring else "warning", code, message, node)
+        if plugin.error_from is not None and ctx.target_from(plugin.error_from):
+            ctx.error(plugin.error_code, message, node)
+        else:
+            ctx.warn(code, message, node)
     elif plugin.field == "flexVolume":
         ctx.info(code, f"{where}: flexVolume is deprecated since 1.23 (still working); move to a CSI driver", node)
     elif plugin.driver:
@@ -120,56 +126,56 @@ def volumes(obj: Mapping) -> Iterator[tuple[str, Mapping]]:
 
 
 def body(obj: Mapping, ctx: Context) -> None:
-    target = ctx.settings.window.target
     if obj.data("kind") == "StorageClass":
         node = obj.get("provisioner")
         plugin = BY_PROVISIONER.get(str(obj.data("provisioner")))
         if plugin is not None and node is not None:
-            judge(plugin, target, node, f"provisioner {plugin.provisioner}", ctx, "K8SM-VOL-020")
+            judge(plugin, node, f"provisioner {plugin.provisioner}", ctx, storage_class=True)
         return
     for where, holder in volumes(obj):
         for entry in holder.entries:
             plugin = BY_FIELD.get(entry.name)
             if plugin is not None:
-                judge(plugin, target, entry.key, f"{where}: {entry.name}", ctx)
+                judge(plugin, entry.key, f"{where}: {entry.name}", ctx)
 
 
-CODES = {
-    "K8SM-VOL-001": "error: photonPersistentDisk does nothing from 1.16",
-    "K8SM-VOL-002": "error: scaleIO does nothing from 1.22",
-    "K8SM-VOL-003": "error: flocker, quobyte and storageos do nothing from 1.25",
-    "K8SM-VOL-004": "error: glusterfs does nothing from 1.26",
-    "K8SM-VOL-005": "error: cephfs does nothing from 1.31",
-    "K8SM-VOL-006": "error: rbd does nothing from 1.31",
-    "K8SM-VOL-007": "warning: gitRepo is off by default from 1.33 (an error from 1.36)",
-    "K8SM-VOL-010": "warning: awsElasticBlockStore needs the EBS CSI driver from 1.23",
-    "K8SM-VOL-011": "warning: gcePersistentDisk needs the GCE PD CSI driver from 1.23",
-    "K8SM-VOL-012": "warning: azureDisk needs the Azure Disk CSI driver from 1.23",
-    "K8SM-VOL-013": "warning: azureFile needs the Azure File CSI driver from 1.24",
-    "K8SM-VOL-014": "warning: cinder needs the Cinder CSI driver from 1.21",
-    "K8SM-VOL-015": "warning: vsphereVolume needs the vSphere CSI driver from 1.25",
-    "K8SM-VOL-016": "warning: portworxVolume needs the Portworx CSI driver from 1.31",
-    "K8SM-VOL-017": "info: flexVolume is deprecated",
-    "K8SM-VOL-020": "warning: a StorageClass with an in-tree provisioner (error when the plugin is removed)",
-}
-
-_FIELDS = {
-    "category": "volume",
-    "available_in": "1.0",
-    "removed_in": "1.16",  # the earliest rule; each plugin has its own release
-    "body": body,
-    "summary": "in-tree volume plugins removed or needing a CSI driver (pods, PVs, StorageClasses): reported",
-    "codes": CODES,
-}
-_BASE = Migration(kinds=(), from_api="", to_api="", fixer=True, **_FIELDS)  # type: ignore[arg-type]
+CODES = (
+    Code("K8SM-VOL-001", "error", "photonPersistentDisk does nothing from 1.16"),
+    Code("K8SM-VOL-002", "error", "scaleIO does nothing from 1.22"),
+    Code("K8SM-VOL-003", "error", "flocker, quobyte and storageos do nothing from 1.25"),
+    Code("K8SM-VOL-004", "error", "glusterfs does nothing from 1.26"),
+    Code("K8SM-VOL-005", "error", "cephfs does nothing from 1.31"),
+    Code("K8SM-VOL-006", "error", "rbd does nothing from 1.31"),
+    Code("K8SM-VOL-007", "warning", "gitRepo is off by default from 1.33"),
+    Code("K8SM-VOL-008", "error", "gitRepo cannot be turned on from 1.36"),
+    Code("K8SM-VOL-010", "warning", "awsElasticBlockStore needs the EBS CSI driver from 1.23"),
+    Code("K8SM-VOL-011", "warning", "gcePersistentDisk needs the GCE PD CSI driver from 1.23"),
+    Code("K8SM-VOL-012", "warning", "azureDisk needs the Azure Disk CSI driver from 1.23"),
+    Code("K8SM-VOL-013", "warning", "azureFile needs the Azure File CSI driver from 1.24"),
+    Code("K8SM-VOL-014", "warning", "cinder needs the Cinder CSI driver from 1.21"),
+    Code("K8SM-VOL-015", "warning", "vsphereVolume needs the vSphere CSI driver from 1.25"),
+    Code("K8SM-VOL-016", "warning", "portworxVolume needs the Portworx CSI driver from 1.31"),
+    Code("K8SM-VOL-017", "info", "flexVolume is deprecated"),
+    Code("K8SM-VOL-020", "warning", "a StorageClass with the provisioner of a CSI-migrated in-tree plugin"),
+    Code("K8SM-VOL-021", "error", "a StorageClass with the provisioner of a removed in-tree plugin"),
+)
 
 # every document is only parsed for this when a plugin's field or provisioner is in its text
-# (a trigger-less pass on v1 would parse every Service and ConfigMap)
+# (a trigger-less check of v1 would parse every Service and ConfigMap)
+_VOLUMES = Check(
+    applies_to={**POD_APIS, "v1": (*POD_APIS["v1"], "PersistentVolume")},
+    body=body,
+    matters_from="1.16",  # the earliest rule; each plugin has its own release
+    trigger=tuple(BY_FIELD),
+    category="volume",
+    summary="in-tree volume plugins removed or needing a CSI driver (pods, PVs, StorageClasses): reported",
+    codes=CODES,
+)
 MIGRATIONS = [
-    *pod_passes(trigger=tuple(BY_FIELD), **_FIELDS),
-    replace(_BASE, kinds=("PersistentVolume",), from_api="v1", to_api="v1", trigger=tuple(BY_FIELD)),
-    *(
-        replace(_BASE, kinds=("StorageClass",), from_api=a, to_api=a, trigger=tuple(BY_PROVISIONER))
-        for a in ("storage.k8s.io/v1", "storage.k8s.io/v1beta1")
+    _VOLUMES,
+    replace(
+        _VOLUMES,
+        applies_to={api: ("StorageClass",) for api in ("storage.k8s.io/v1", "storage.k8s.io/v1beta1")},
+        trigger=tuple(BY_PROVISIONER),
     ),
 ]

@@ -13,9 +13,9 @@ On an Ingress that carries the annotation, when every release of the window serv
 - the value moves to ``spec.ingressClassName`` and the annotation is deleted: upstream
   ``ValidateIngressCreate`` (``pkg/apis/networking/validation``) rejects the annotation
   beside the field ("can not be set when the class field is also set"). K8SM-FLD-012 is a
-  warning that asks to check that the IngressClass exists, or info when an IngressClass of
-  that name is in the same stream;
-- beside an equal ``spec.ingressClassName`` the annotation is deleted (K8SM-FLD-012, info);
+  warning that asks to check that the IngressClass exists; K8SM-FLD-065, an info, when an
+  IngressClass of that name is in the same stream;
+- beside an equal ``spec.ingressClassName`` the annotation is deleted (K8SM-FLD-065);
   beside a different one it is an error and the document is left unchanged (K8SM-FLD-062);
 - a value that is not a valid IngressClass name (a DNS subdomain) is kept (K8SM-FLD-064).
 
@@ -26,16 +26,14 @@ A window that starts before 1.18 keeps the annotation, as those releases have no
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.podspec import child, drop_annotation
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
-from k8smigrate.versions import KubeVersion
 
 KEY = "kubernetes.io/ingress.class"
-SINCE = KubeVersion(1, 18)
 _SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
@@ -54,11 +52,11 @@ def body(ingress: Mapping, ctx: Context) -> None:
     node = notes.get(KEY) if notes is not None else None
     if metadata is None or notes is None or not isinstance(node, Scalar):
         return
-    if ctx.settings.window.min_version < SINCE:
+    if not ctx.needs_met:
         ctx.info(
             "K8SM-FLD-063",
             f"annotation {KEY} kept: releases before 1.18 in the window (--min-version "
-            f"{ctx.settings.window.min_version}) have no spec.ingressClassName",
+            f"{ctx.oldest}) have no spec.ingressClassName",
             node,
         )
         return
@@ -69,7 +67,7 @@ def body(ingress: Mapping, ctx: Context) -> None:
         ctx.error("K8SM-FLD-062", f"annotation {KEY}: {value!r} disagrees with spec.ingressClassName", node)
         return
     if current is not None:
-        ctx.info("K8SM-FLD-012", f"annotation {KEY} deleted: spec.ingressClassName says the same", node)
+        ctx.info("K8SM-FLD-065", f"annotation {KEY} deleted: spec.ingressClassName says the same", node)
     elif len(value) > 253 or not _SUBDOMAIN.match(value):
         ctx.warn("K8SM-FLD-064", f"annotation {KEY}: {value!r} is not a valid IngressClass name; kept", node)
         return
@@ -78,7 +76,7 @@ def body(ingress: Mapping, ctx: Context) -> None:
         spec.set("ingressClassName", node, before=first, comments_from=notes.entry(KEY))  # quotes kept
         moved = f"annotation {KEY}: {value!r} → spec.ingressClassName"
         if class_in_stream(value, ctx):
-            ctx.info("K8SM-FLD-012", f"{moved} (the IngressClass {value!r} is in this stream)", node)
+            ctx.info("K8SM-FLD-065", f"{moved} (the IngressClass {value!r} is in this stream)", node)
         else:
             ctx.warn(
                 "K8SM-FLD-012",
@@ -89,30 +87,33 @@ def body(ingress: Mapping, ctx: Context) -> None:
     ctx.note(f"{KEY} → spec.ingressClassName")
 
 
-_BASE = Migration(
-    kinds=("Ingress",),
-    from_api="",
-    to_api="",
-    available_in="1.18",
-    deprecated_in="1.18",
-    removed_in="1.18",
-    trigger=KEY,
-    body=body,
-    fixer=True,
-    opt_in=True,
-    cleanup=True,
-    category="annotation",
-    summary="Ingress class annotation → spec.ingressClassName (opt-in: the field names an IngressClass)",
-    codes={
-        "K8SM-FLD-012": "warning: the ingress-class annotation moved to spec.ingressClassName (info when "
-        "the IngressClass is in the stream or the field was already equal)",
-        "K8SM-FLD-062": "error: the ingress-class annotation and spec.ingressClassName differ",
-        "K8SM-FLD-063": "info: the ingress-class annotation kept: the window starts before 1.18",
-        "K8SM-FLD-064": "warning: the ingress-class annotation is not a valid IngressClass name; kept",
+MIGRATION = Check(
+    applies_to={
+        api: ("Ingress",) for api in ("networking.k8s.io/v1", "networking.k8s.io/v1beta1", "extensions/v1beta1")
     },
+    body=body,
+    matters_from="1.18",
+    needs="1.18",
+    opt_in=True,
+    trigger=KEY,
+    category="annotation",
+    edits=True,
+    cleanup=True,
+    summary="Ingress class annotation → spec.ingressClassName (opt-in: the field names an IngressClass)",
+    codes=(
+        Code(
+            "K8SM-FLD-012",
+            "warning",
+            "the ingress-class annotation moved to spec.ingressClassName: check that the IngressClass exists",
+        ),
+        Code("K8SM-FLD-062", "error", "the ingress-class annotation and spec.ingressClassName differ"),
+        Code("K8SM-FLD-063", "info", "the ingress-class annotation kept: the window starts before 1.18"),
+        Code("K8SM-FLD-064", "warning", "the ingress-class annotation is not a valid IngressClass name; kept"),
+        Code(
+            "K8SM-FLD-065",
+            "info",
+            "the ingress-class annotation moved to spec.ingressClassName (its IngressClass is in the stream), "
+            "or deleted beside an equal field",
+        ),
+    ),
 )
-
-MIGRATIONS = [
-    replace(_BASE, from_api=api, to_api=api)
-    for api in ("networking.k8s.io/v1", "networking.k8s.io/v1beta1", "extensions/v1beta1")
-]

@@ -5,12 +5,12 @@ ports are 10259 and 10257 (HTTPS, with authentication and authorization). kubead
 the insecure ports off in 1.19 (``--port=0``, PR #92720); every cluster lost them in 1.22
 (controller-manager, PR #96216) and 1.23 (scheduler, PR #96345). Reported, never rewritten
 (the new port also needs HTTPS, a bearer token, a CA or ``insecureSkipVerify``, and RBAC
-allowing ``nonResourceURLs: ["/metrics"]``), for targets from 1.19 on (an info before the
-release that removed the port from every cluster, when only kubeadm clusters are hit):
+allowing ``nonResourceURLs: ["/metrics"]``), for targets from 1.19 on:
 
 - Service ``spec.ports[].port``/``targetPort``, Prometheus Operator ServiceMonitor
   ``spec.endpoints[].targetPort`` and PodMonitor ``spec.podMetricsEndpoints[].targetPort``
-  (``monitoring.coreos.com/v1``): K8SM-ADM-001, a warning;
+  (``monitoring.coreos.com/v1``): K8SM-ADM-001, a warning; K8SM-ADM-007, an info, before the
+  release that removed the port from every cluster (only kubeadm clusters are hit);
 - NetworkPolicy ``spec.{ingress,egress}[].ports[].port``: K8SM-ADM-002, an info (allow the
   new port too);
 - ``httpGet``/``tcpSocket`` probes of every container of a PodSpec: K8SM-ADM-003, an info
@@ -20,11 +20,12 @@ release that removed the port from every cluster, when only kubeadm clusters are
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Node, Scalar
 from k8smigrate.versions import KubeVersion
 
@@ -80,7 +81,7 @@ def places(obj: Mapping, port: Port) -> Iterator[tuple[str, Node]]:
 
 def check(obj: Mapping, ctx: Context, port: Port) -> None:
     for code, node in places(obj, port):
-        everywhere = ctx.settings.window.target >= port.gone
+        everywhere = ctx.target_from(port.gone)
         scope = (
             f"gone in {port.gone}" if everywhere else f"off in kubeadm clusters since 1.19, everywhere in {port.gone}"
         )
@@ -90,31 +91,10 @@ def check(obj: Mapping, ctx: Context, port: Port) -> None:
         )
         if code == "K8SM-ADM-001" and everywhere:
             ctx.warn(code, message, node)
+        elif code == "K8SM-ADM-001":
+            ctx.info("K8SM-ADM-007", message, node)
         else:
             ctx.info(code, message, node)
-
-
-def bodies(port: Port) -> Migration:
-    def body(obj: Mapping, ctx: Context) -> None:
-        check(obj, ctx, port)
-
-    return Migration(
-        kinds=(),
-        from_api="",
-        to_api="",
-        available_in="1.0",
-        removed_in="1.19",
-        trigger=port.number,  # one pass per port: 10250 (the kubelet) must not wake them up
-        body=body,
-        fixer=True,
-        category="port",
-        summary="ports 10251/10252 (insecure scheduler and controller-manager) in Services, monitors, policies, probes",
-        codes={
-            "K8SM-ADM-001": "warning: a Service or Prometheus monitor on 10251/10252 (info before 1.22/1.23)",
-            "K8SM-ADM-002": "info: a NetworkPolicy port 10251/10252; allow 10259/10257",
-            "K8SM-ADM-003": "info: a probe on 10251/10252; use 10259/10257 with scheme HTTPS",
-        },
-    )
 
 
 _APIS: dict[str, tuple[str, ...]] = {
@@ -125,6 +105,31 @@ _APIS: dict[str, tuple[str, ...]] = {
     "monitoring.coreos.com/v1": ("ServiceMonitor", "PodMonitor"),
 }
 
-MIGRATIONS = [
-    replace(bodies(port), kinds=kinds, from_api=api, to_api=api) for port in PORTS for api, kinds in _APIS.items()
-]
+
+def for_port(port: Port) -> Check:
+    """The check of one port: its number is its trigger (10250, the kubelet's, must not wake it up)."""
+
+    def body(obj: Mapping, ctx: Context) -> None:
+        check(obj, ctx, port)
+
+    return Check(
+        applies_to=_APIS,
+        body=body,
+        matters_from="1.19",
+        trigger=port.number,
+        category="port",
+        summary="ports 10251/10252 (insecure scheduler and controller-manager) in Services, monitors, policies, probes",
+        codes=(
+            Code("K8SM-ADM-001", "warning", "a Service or Prometheus monitor on 10251/10252, gone at the target"),
+            Code("K8SM-ADM-002", "info", "a NetworkPolicy port 10251/10252; allow 10259/10257"),
+            Code("K8SM-ADM-003", "info", "a probe on 10251/10252; use 10259/10257 with scheme HTTPS"),
+            Code(
+                "K8SM-ADM-007",
+                "info",
+                "a Service or Prometheus monitor on 10251/10252, off at the target only in kubeadm clusters",
+            ),
+        ),
+    )
+
+
+MIGRATIONS = [for_port(port) for port in PORTS]

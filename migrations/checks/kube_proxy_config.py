@@ -16,13 +16,14 @@ the field diff of ``kube-proxy/config/v1alpha1/types.go`` and the release notes:
   (GA 1.33) or ``iptables`` (K8SM-CC-013).
 
 Unknown fields, top-level and nested (``conntrack.max``…), are the
-``component_config_fields`` pass (its CC-014 warning); feature gates are the ``feature_gates`` pass.
+``component_config_fields`` check (its CC-014 warning); feature gates are the ``feature_gates`` check.
 """
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 from k8smigrate.versions import KubeVersion
 
@@ -30,9 +31,8 @@ V1_26, V1_35 = KubeVersion(1, 26), KubeVersion(1, 35)
 
 
 def body(config: Mapping, ctx: Context) -> None:
-    target = ctx.settings.window.target
     mode = config.scalar("mode")
-    if mode is not None and mode.data == "userspace" and target >= V1_26:
+    if mode is not None and mode.data == "userspace" and ctx.target_from(V1_26):
         new = "kernelspace" if "winkernel" in config else "iptables"
         mode.set(new)
         ctx.warn(
@@ -42,9 +42,9 @@ def body(config: Mapping, ctx: Context) -> None:
             mode,
         )
         ctx.note(f"mode: userspace → {new}")
-    if mode is not None and mode.data == "ipvs" and target >= V1_35:
+    if mode is not None and mode.data == "ipvs" and ctx.target_from(V1_35):
         ctx.warn("K8SM-CC-013", "mode: ipvs is deprecated from 1.35; plan a move to nftables or iptables", mode)
-    if target < V1_26:
+    if not ctx.target_from(V1_26):
         return
     if "udpIdleTimeout" in config:
         ctx.info(
@@ -59,21 +59,18 @@ def body(config: Mapping, ctx: Context) -> None:
         ctx.info("K8SM-CC-012", "portRange only served userspace mode (removed in 1.26): it does nothing", port_range)
 
 
-MIGRATION = Migration(
-    kinds=("KubeProxyConfiguration",),
-    from_api="kubeproxy.config.k8s.io/v1alpha1",
-    to_api="kubeproxy.config.k8s.io/v1alpha1",
-    available_in="1.10",
-    removed_in="1.26",
+MIGRATION = Check(
+    applies_to={"kubeproxy.config.k8s.io/v1alpha1": ("KubeProxyConfiguration",)},
     body=body,
     component="kube-proxy",
-    fixer=True,
+    matters_from="1.26",
     category="component-config",
+    edits=True,
     summary="kube-proxy mode: userspace (gone in 1.26) → iptables/kernelspace; userspace-only fields; ipvs deprecation",
-    codes={
-        "K8SM-CC-010": "warning: mode: userspace replaced by the platform default (iptables or kernelspace)",
-        "K8SM-CC-011": "info: udpIdleTimeout (gone in 1.26) deleted",
-        "K8SM-CC-012": "info: portRange does nothing without userspace mode",
-        "K8SM-CC-013": "warning: mode: ipvs is deprecated from 1.35",
-    },
+    codes=(
+        Code("K8SM-CC-010", "warning", "mode: userspace replaced by the platform default (iptables or kernelspace)"),
+        Code("K8SM-CC-011", "info", "udpIdleTimeout (gone in 1.26) deleted"),
+        Code("K8SM-CC-012", "info", "portRange does nothing without userspace mode"),
+        Code("K8SM-CC-013", "warning", "mode: ipvs is deprecated from 1.35"),
+    ),
 )

@@ -4,7 +4,7 @@ kubeadm deprecated kube-dns in 1.18 and removed it in 1.21 (kubeadm-init referen
 usage with kubeadm is deprecated as of v1.18 and is removed in v1.21"). A v1beta1 or v1beta2
 ``ClusterConfiguration`` with ``dns.type: kube-dns`` that stays in its version (targets from
 1.21 on where the window does not convert it) gets ``dns.type`` deleted: kubeadm deploys
-CoreDNS, its only DNS add-on (K8SM-ADM-006, a warning: stub domains and upstream servers set
+CoreDNS, its only DNS add-on (K8SM-KADM-012, a warning: stub domains and upstream servers set
 in the ``kube-dns`` ConfigMap must be carried into the CoreDNS Corefile, and a
 ``dns.imageRepository``/``imageTag`` chosen for kube-dns would now name a CoreDNS image).
 
@@ -14,10 +14,10 @@ A document that the window converts to v1beta3 (which has no ``dns.type``) is le
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.engine import plan
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2
-from k8smigrate.registry import Migration, default_registry
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 
@@ -26,10 +26,7 @@ def body(config: Mapping, ctx: Context) -> None:
     kind = dns.scalar("type") if dns is not None else None
     if dns is None or kind is None or str(kind.data).lower() != "kube-dns":
         return
-    settings = ctx.settings
-    if plan(
-        str(config.data("apiVersion")), "ClusterConfiguration", settings, default_registry(), settings.window
-    ).steps:
+    if ctx.final_api not in (V1BETA1, V1BETA2):
         return  # converted to v1beta3: the kubeadm_v1beta2 step refuses it (an error)
     images = (
         "; dns.imageRepository/imageTag chosen for kube-dns now name the CoreDNS image: fix or delete them"
@@ -37,7 +34,7 @@ def body(config: Mapping, ctx: Context) -> None:
         else ""
     )
     ctx.warn(
-        "K8SM-ADM-006",
+        "K8SM-KADM-012",
         "dns.type: kube-dns was removed from kubeadm in 1.21; deleted, kubeadm deploys CoreDNS: carry the kube-dns "
         f"ConfigMap's stub domains and upstream servers into the CoreDNS Corefile{images}",
         kind,
@@ -49,20 +46,14 @@ def body(config: Mapping, ctx: Context) -> None:
         config.pop("dns")
 
 
-MIGRATIONS = [
-    Migration(
-        kinds=("ClusterConfiguration",),
-        from_api=api,
-        to_api=api,
-        available_in="1.13",
-        removed_in="1.21",
-        body=body,
-        component="kubeadm",
-        fixer=True,
-        category="kubeadm",
-        trigger="kube-dns",
-        summary="dns.type: kube-dns (gone from kubeadm in 1.21) deleted: CoreDNS",
-        codes={"K8SM-ADM-006": "warning: dns.type: kube-dns deleted; kubeadm 1.21+ deploys CoreDNS only"},
-    )
-    for api in (V1BETA1, V1BETA2)
-]
+MIGRATION = Check(
+    applies_to=dict.fromkeys((V1BETA1, V1BETA2), ("ClusterConfiguration",)),
+    body=body,
+    component="kubeadm",
+    matters_from="1.21",
+    trigger="kube-dns",
+    category="kubeadm",
+    edits=True,
+    summary="dns.type: kube-dns (gone from kubeadm in 1.21) deleted: CoreDNS",
+    codes=(Code("K8SM-KADM-012", "warning", "dns.type: kube-dns deleted; kubeadm 1.21+ deploys CoreDNS only"),),
+)

@@ -18,40 +18,34 @@ value wins would have to be guessed).
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubeadm import FIELDS, KINDS, unknown_fields
-from k8smigrate.registry import Migration
-from k8smigrate.results import Level
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
-
-FIRST_READ = {"v1beta1": "1.13", "v1beta2": "1.15", "v1beta3": "1.22", "v1beta4": "1.31"}
 
 
 def check(obj: Mapping, ctx: Context) -> None:
     api, kind = obj.data("apiVersion"), obj.data("kind")
     if not isinstance(api, str) or not isinstance(kind, str) or kind not in FIELDS.get(api, {}):
         return
-    level: Level = "error" if ctx.settings.strict else "warning"
     for path, key, suggestion in unknown_fields(obj, api, kind):
         hint = f"; did you mean {suggestion}?" if suggestion else ""
-        ctx.report(level, "K8SM-KADM-020", f"unknown field {path} in {api} {kind}: kubeadm ignores it{hint}", key)
+        message = f"unknown field {path} in {api} {kind}: kubeadm ignores it{hint}"
+        if ctx.settings.strict:
+            ctx.error("K8SM-KADM-021", message, key)
+        else:
+            ctx.warn("K8SM-KADM-020", message, key)
 
 
-MIGRATIONS = [
-    Migration(
-        kinds=kinds,
-        from_api=api,
-        to_api=api,
-        available_in=FIRST_READ[api.rsplit("/", 1)[1]],
-        body=check,
-        component="kubeadm",
-        fixer=True,
-        category="kubeadm",
-        summary="kubeadm configs: unknown fields (warnings; errors with --strict)",
-        codes={
-            "K8SM-KADM-020": "warning: an unknown field in a kubeadm document (an error with --strict)",
-            "K8SM-GEN-006": "error: a duplicate key (reported by the core for every document)",
-        },
-    )
-    for api, kinds in KINDS.items()
-]
+MIGRATION = Check(
+    applies_to=KINDS,
+    body=check,
+    component="kubeadm",
+    category="kubeadm",
+    summary="kubeadm configs: unknown fields (warnings; errors with --strict)",
+    codes=(
+        Code("K8SM-KADM-020", "warning", "an unknown field in a kubeadm document"),
+        Code("K8SM-KADM-021", "error", "an unknown field in a kubeadm document, with --strict"),
+    ),
+)

@@ -1,4 +1,4 @@
-"""Opt-in fixer ``kubelet-conf-rotation``: point a kubelet kubeconfig at the rotated client certificate.
+"""Opt-in check ``kubelet-conf-rotation``: point a kubelet kubeconfig at the rotated client certificate.
 
 Older ``kubeadm init`` wrote ``/etc/kubernetes/kubelet.conf`` on the first control-plane
 node with the client certificate **embedded**, so the kubelet never picks up its rotated
@@ -18,8 +18,9 @@ on a copy). A user already on file paths is left alone; other kubeconfigs are re
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
 PEM = "/var/lib/kubelet/pki/kubelet-client-current.pem"
@@ -70,21 +71,18 @@ def body(config: Mapping, ctx: Context) -> None:
         )
 
 
-MIGRATION = Migration(
-    kinds=("Config",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.17",
+MIGRATION = Check(
+    applies_to={"v1": ("Config",)},
     body=body,
-    component="kubeadm",
     name="kubelet-conf-rotation",
+    component="kubeadm",
     opt_in=True,
-    fixer=True,
     category="kubeadm",
+    edits=True,
     summary="opt-in: kubelet.conf embedded client certificate → the rotated kubelet-client-current.pem",
-    codes={
-        "K8SM-NODE-001": "warning: kubelet.conf rewritten to the rotated certificate; restart the kubelet",
-        "K8SM-NODE-003": "info: not a kubelet kubeconfig (or its user is ambiguous); left as it is",
-        "K8SM-GEN-003": "error: the user has both the embedded and the file form of a credential",
-    },
+    codes=(
+        Code("K8SM-NODE-001", "warning", "kubelet.conf rewritten to the rotated certificate; restart the kubelet"),
+        Code("K8SM-NODE-003", "info", "not a kubelet kubeconfig (or its user is ambiguous); left as it is"),
+        BOTH_FORMS.with_summary("the user has both the embedded and the file form of a credential"),
+    ),
 )

@@ -2,8 +2,8 @@
 
 No field was removed from ``KubeletConfiguration`` from 1.17 to 1.36 (the field diff of
 ``staging/src/k8s.io/kubelet/config/v1beta1/types.go``), but some settings changed under
-it. Unknown fields are the ``component_config_fields`` pass, feature gates the
-``feature_gates`` pass.
+it. Unknown fields are the ``component_config_fields`` check, feature gates the
+``feature_gates`` check.
 
 - ``failCgroupV1`` (added in 1.31, default ``false``) defaults to ``true`` from 1.35: the
   kubelet then refuses to start on a cgroup v1 host. For targets from 1.35, when the field is
@@ -20,7 +20,7 @@ it. Unknown fields are the ``component_config_fields`` pass, feature gates the
   swapBehavior "UnlimitedSwap" must be one of: "", "LimitedSwap" or "NoSwap"``): an error,
   there is no equivalent, choose ``LimitedSwap`` or ``NoSwap``. ``LimitedSwap`` stays valid
   but its meaning changed: only Burstable pods swap, with a limit proportional to the
-  container's memory request (the v1beta1 field comment): a warning.
+  container's memory request (the v1beta1 field comment): a warning (K8SM-CC-006).
 - Fields that no longer do anything (K8SM-CC-003, info; the v1beta1 field comments say
   "Deprecated: no longer has any effect"): ``iptablesMasqueradeBit`` and ``iptablesDropBit``
   since 1.28, when ``IPTablesOwnershipCleanup`` went GA and the kubelet stopped creating the
@@ -39,8 +39,9 @@ it. Unknown fields are the ``component_config_fields`` pass, feature gates the
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 from k8smigrate.versions import KubeVersion
 
@@ -50,14 +51,13 @@ IPTABLES_BITS = ("iptablesMasqueradeBit", "iptablesDropBit")
 
 
 def body(config: Mapping, ctx: Context) -> None:
-    target = ctx.settings.window.target
-    if target >= V1_35:
+    if ctx.target_from(V1_35):
         fail_cgroup_v1(config, ctx)
-    if target >= V1_30:
+    if ctx.target_from(V1_30):
         swap_behavior(config, ctx)
-    if target >= V1_28:
+    if ctx.target_from(V1_28):
         iptables_bits(config, ctx)
-    if target >= V1_34:
+    if ctx.target_from(V1_34):
         timeout = config.get("streamingConnectionIdleTimeout")
         if timeout is not None:
             ctx.info(
@@ -80,12 +80,11 @@ def body(config: Mapping, ctx: Context) -> None:
 def fail_cgroup_v1(config: Mapping, ctx: Context) -> None:
     if "failCgroupV1" in config:
         return
-    lowest = ctx.settings.window.min_version
-    if lowest < V1_31:
+    if not ctx.everywhere_from(V1_31):
         ctx.warn(
             "K8SM-CC-001",
             f"from 1.35 the kubelet refuses to start on cgroup v1 hosts (failCgroupV1 defaults to true); the field "
-            f"only exists from 1.31, so it is not written for a window from {lowest}: set failCgroupV1: false once "
+            f"only exists from 1.31, so it is not written for a window from {ctx.oldest}: set failCgroupV1: false once "
             "every kubelet is 1.31 or newer, or move the nodes to cgroup v2",
             config,
         )
@@ -123,7 +122,7 @@ def swap_behavior(config: Mapping, ctx: Context) -> None:
         )
     elif node.data == "LimitedSwap":
         ctx.warn(
-            "K8SM-CC-002",
+            "K8SM-CC-006",
             "memorySwap.swapBehavior: LimitedSwap changed meaning in 1.30: only Burstable pods may swap, each "
             "container up to a limit proportional to its memory request",
             node,
@@ -142,20 +141,24 @@ def iptables_bits(config: Mapping, ctx: Context) -> None:
             )
 
 
-MIGRATION = Migration(
-    kinds=("KubeletConfiguration",),
-    from_api="kubelet.config.k8s.io/v1beta1",
-    to_api="kubelet.config.k8s.io/v1beta1",
-    available_in="1.10",
+MIGRATION = Check(
+    applies_to={"kubelet.config.k8s.io/v1beta1": ("KubeletConfiguration",)},
     body=body,
     component="kubelet",
-    fixer=True,
     category="component-config",
+    edits=True,
     summary="kubelet: failCgroupV1 default (1.35) pinned, UnlimitedSwap (1.30), no-op fields, cgroupDriver fallback",
-    codes={
-        "K8SM-CC-001": "warning: failCgroupV1 defaults to true from 1.35: false pinned (also READINESS CRI-007)",
-        "K8SM-CC-002": "error: memorySwap.swapBehavior UnlimitedSwap dropped in 1.30 (warning: LimitedSwap changed)",
-        "K8SM-CC-003": "info: a field with no effect, kept (iptables bits from 1.28; streamingConnectionIdleTimeout)",
-        "K8SM-CC-004": "info: cgroupDriver is only a fallback from 1.34 (the driver comes from the runtime)",
-    },
+    codes=(
+        Code(
+            "K8SM-CC-001", "warning", "failCgroupV1 defaults to true from 1.35: false pinned (also READINESS CRI-007)"
+        ),
+        Code("K8SM-CC-002", "error", "memorySwap.swapBehavior UnlimitedSwap dropped in 1.30"),
+        Code(
+            "K8SM-CC-003",
+            "info",
+            "a field with no effect, kept (iptables bits from 1.28; streamingConnectionIdleTimeout)",
+        ),
+        Code("K8SM-CC-004", "info", "cgroupDriver is only a fallback from 1.34 (the driver comes from the runtime)"),
+        Code("K8SM-CC-006", "warning", "memorySwap.swapBehavior LimitedSwap changed meaning in 1.30"),
+    ),
 )

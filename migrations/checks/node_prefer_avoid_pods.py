@@ -11,8 +11,9 @@ is rewritten.
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 KEY = "scheduler.alpha.kubernetes.io/preferAvoidPods"
@@ -31,16 +32,12 @@ def body(node: Mapping, ctx: Context) -> None:
     )
 
 
-MIGRATION = Migration(
-    kinds=("Node",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.0",
-    removed_in="1.22",
-    trigger=KEY,
+MIGRATION = Check(
+    applies_to={"v1": ("Node",)},
     body=body,
-    fixer=True,
+    matters_from="1.22",
+    trigger=KEY,
     category="annotation",
     summary="Node preferAvoidPods annotation (deprecated in 1.22): reported",
-    codes={"K8SM-FLD-028": "info: the preferAvoidPods Node annotation is deprecated (1.22); use taints"},
+    codes=(Code("K8SM-FLD-028", "info", "the preferAvoidPods Node annotation is deprecated (1.22); use taints"),),
 )

@@ -17,9 +17,10 @@ items and duplicates. Nothing breaks at any release, so this is a clean-up for e
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.comma_lists import move_to_field
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 KEY = "volume.beta.kubernetes.io/mount-options"
@@ -30,19 +31,16 @@ def body(volume: Mapping, ctx: Context) -> None:
     move_to_field(volume, ctx, KEY, "mountOptions", "K8SM-FLD-014", empty="no option", conflict=conflict)
 
 
-MIGRATION = Migration(
-    kinds=("PersistentVolume",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.8",
-    trigger=KEY,
+MIGRATION = Check(
+    applies_to={"v1": ("PersistentVolume",)},
     body=body,
-    fixer=True,
-    cleanup=True,
+    trigger=KEY,
     category="annotation",
+    edits=True,
+    cleanup=True,
     summary="PersistentVolume mount-options beta annotation (deprecated) → spec.mountOptions",
-    codes={
-        "K8SM-FLD-014": "info: the mount-options annotation moved to spec.mountOptions (or dropped)",
-        "K8SM-FLD-061": "error: the mount-options annotation and spec.mountOptions list different options",
-    },
+    codes=(
+        Code("K8SM-FLD-014", "info", "the mount-options annotation moved to spec.mountOptions (or dropped)"),
+        Code("K8SM-FLD-061", "error", "the mount-options annotation and spec.mountOptions list different options"),
+    ),
 )

@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import ANY, Migration
+from k8smigrate.model import ANY, Check
 from k8smigrate.results import Level
 from k8smigrate.tree import Mapping, Scalar, format_path, walk
 
@@ -53,35 +54,28 @@ SELF_LINK = Removal("selfLink", "info", "K8SM-FLD-024", "is no longer set by the
 
 def valued(field: str) -> re.Pattern[str]:
     """``field:`` followed by a value on its line: a CRD schema that describes the field (a mapping
-    under it) does not wake the pass, so large CRDs are not parsed for nothing."""
+    under it) does not wake the check, so large CRDs are not parsed for nothing."""
     return re.compile(rf"""{field}["']?[ \t]*:[ \t]*[^\s{{\[#]""")
 
 
-_BASE = Migration(
-    kinds=(ANY,),
-    from_api=ANY,
-    to_api=ANY,
-    available_in="1.0",
-    fixer=True,
+_BASE = Check(
+    applies_to={ANY: (ANY,)},
+    body=CLUSTER_NAME,
     category="removed-field",
+    edits=True,
     summary="metadata.clusterName (targets from 1.25) and metadata.selfLink (from 1.24) removed",
-    codes={
-        "K8SM-OBJ-001": "warning: metadata.clusterName removed (gone from the API in 1.25)",
-        "K8SM-FLD-024": "info: metadata.selfLink removed (no longer set by the server from 1.24)",
-    },
+    codes=(
+        Code("K8SM-OBJ-001", "warning", "metadata.clusterName removed (gone from the API in 1.25)"),
+        Code("K8SM-FLD-024", "info", "metadata.selfLink removed (no longer set by the server from 1.24)"),
+    ),
 )
 
-# One entry per field, as each has its own release gate (a fixer runs for targets >= removed_in).
+# One entry per field, as each matters from its own release.
 MIGRATIONS = [
+    replace(_BASE, matters_from="1.25", body=CLUSTER_NAME, trigger=valued("clusterName")),
     replace(
         _BASE,
-        removed_in="1.25",
-        body=CLUSTER_NAME,
-        trigger=valued("clusterName"),
-    ),
-    replace(
-        _BASE,
-        removed_in="1.24",
+        matters_from="1.24",
         cleanup=True,  # still in ObjectMeta (read-only): accepted and ignored
         body=SELF_LINK,
         trigger=valued("selfLink"),

@@ -3,7 +3,7 @@
 kube-scheduler decodes its ``--config`` strictly in every supported version (the lenient
 fallback existed only for v1alpha1, gone in 1.19; PRs #83030, #84129): an unknown or
 duplicate field makes it refuse to start. Duplicate keys are reported by the core for every
-document (K8SM-GEN-006); this pass checks, for ``kubescheduler.config.k8s.io``
+document (K8SM-GEN-006); this check looks, for ``kubescheduler.config.k8s.io``
 ``v1beta2``, ``v1beta3`` and ``v1`` (targets from 1.22, the first release serving v1beta2):
 
 - unknown fields of the configuration, its profiles and their ``plugins`` (K8SM-CC-020, an
@@ -19,17 +19,18 @@ document (K8SM-GEN-006); this pass checks, for ``kubescheduler.config.k8s.io``
   with ``args.scoringStrategy.type``) and ``NodePreferAvoidPods`` (use taints), none of
   them in v1beta2 or later; in ``v1`` also ``SelectorSpread`` (use PodTopologySpread):
   errors, not rewritten (K8SM-CC-022). Documents in an older version are converted by the
-  ``kubescheduler_*`` steps, which handle these plugins; this pass only reports a document
+  ``kubescheduler_*`` steps, which handle these plugins; this check only reports a document
   already written in a version that lacks them.
 
 The scheduler has no ``featureGates`` field: its gates go through kubeadm
-``scheduler.extraArgs`` (the ``feature_gates`` pass).
+``scheduler.extraArgs`` (the ``feature_gates`` check).
 """
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 GROUP = "kubescheduler.config.k8s.io"
@@ -137,24 +138,17 @@ def unknown(node: Mapping, fields: frozenset[str], where: str, ctx: Context) -> 
             )
 
 
-MIGRATIONS = [
-    Migration(
-        kinds=("KubeSchedulerConfiguration",),
-        from_api=f"{GROUP}/{version}",
-        to_api=f"{GROUP}/{version}",
-        available_in=since,
-        removed_in="1.22",
-        body=body,
-        component="kube-scheduler",
-        fixer=True,
-        category="component-config",
-        summary="scheduler configs: unknown fields and removed plugins (errors), removed bind addresses (deleted)",
-        codes={
-            "K8SM-CC-020": "error: an unknown field in a scheduler config; kube-scheduler refuses to start",
-            "K8SM-CC-021": "warning: metricsBindAddress/healthzBindAddress deleted (served on 10259)",
-            "K8SM-CC-022": "error: a scheduler plugin that does not exist in this config version",
-            "K8SM-GEN-006": "error: a duplicate key (reported by the core for every document)",
-        },
-    )
-    for version, since in (("v1beta2", "1.22"), ("v1beta3", "1.23"), ("v1", "1.25"))
-]
+MIGRATION = Check(
+    applies_to={f"{GROUP}/{version}": ("KubeSchedulerConfiguration",) for version in ("v1beta2", "v1beta3", "v1")},
+    body=body,
+    component="kube-scheduler",
+    matters_from="1.22",
+    category="component-config",
+    edits=True,
+    summary="scheduler configs: unknown fields and removed plugins (errors), removed bind addresses (deleted)",
+    codes=(
+        Code("K8SM-CC-020", "error", "an unknown field in a scheduler config; kube-scheduler refuses to start"),
+        Code("K8SM-CC-021", "warning", "metricsBindAddress/healthzBindAddress deleted (served on 10259)"),
+        Code("K8SM-CC-022", "error", "a scheduler plugin that does not exist in this config version"),
+    ),
+)

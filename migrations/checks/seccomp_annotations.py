@@ -25,15 +25,15 @@ exist at the start of the window: nothing is moved (K8SM-FLD-033).
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import child, containers, drop_annotation, pod_passes, pod_specs, string_annotations
+from k8smigrate.kube.podspec import POD_APIS, child, containers, drop_annotation, pod_specs, string_annotations
+from k8smigrate.model import Check
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Scalar
-from k8smigrate.versions import KubeVersion
 
 POD_KEY = "seccomp.security.alpha.kubernetes.io/pod"
 CONTAINER_PREFIX = "container.seccomp.security.alpha.kubernetes.io/"
-FIELD_SINCE = KubeVersion(1, 19)
 
 
 def profile(value: str) -> dict[str, Data] | None:
@@ -52,11 +52,11 @@ def body(obj: Mapping, ctx: Context) -> None:
         found = [(k, v) for k, v in string_annotations(metadata) if k == POD_KEY or k.startswith(CONTAINER_PREFIX)]
         if not found or metadata is None:
             continue
-        if ctx.settings.window.min_version < FIELD_SINCE:
+        if not ctx.needs_met:
             ctx.warn(
                 "K8SM-FLD-033",
-                f"seccomp annotations kept: securityContext.seccompProfile is unknown before {FIELD_SINCE} "
-                f"and --min-version is {ctx.settings.window.min_version}",
+                f"seccomp annotations kept: securityContext.seccompProfile is unknown before {ctx.needs} "
+                f"and --min-version is {ctx.oldest}",
                 found[0][1],
             )
             continue
@@ -106,19 +106,21 @@ def move(metadata: Mapping, key: str, node: Scalar, target: Mapping, code: str, 
     ctx.note(f"{key} → {where}")
 
 
-MIGRATIONS = pod_passes(
-    category="annotation",
-    available_in="1.19",
-    removed_in="1.25",
-    trigger="seccomp.security.alpha.kubernetes.io",
+MIGRATION = Check(
+    applies_to=POD_APIS,
     body=body,
+    matters_from="1.25",
+    needs="1.19",
+    trigger="seccomp.security.alpha.kubernetes.io",
+    category="annotation",
+    edits=True,
     summary="seccomp annotations → securityContext.seccompProfile (targets from 1.25)",
-    codes={
-        "K8SM-FLD-007": "info: the pod seccomp annotation moved to spec.securityContext.seccompProfile",
-        "K8SM-FLD-008": "info: a container seccomp annotation moved to the container's securityContext",
-        "K8SM-FLD-030": "error: a seccomp annotation value with no seccompProfile equivalent",
-        "K8SM-FLD-031": "error: a seccomp annotation that disagrees with the field already set",
-        "K8SM-FLD-032": "warning: a container seccomp annotation naming no container of the pod; kept",
-        "K8SM-FLD-033": "warning: --min-version below 1.19, where the field does not exist; annotations kept",
-    },
+    codes=(
+        Code("K8SM-FLD-007", "info", "the pod seccomp annotation moved to spec.securityContext.seccompProfile"),
+        Code("K8SM-FLD-008", "info", "a container seccomp annotation moved to the container's securityContext"),
+        Code("K8SM-FLD-030", "error", "a seccomp annotation value with no seccompProfile equivalent"),
+        Code("K8SM-FLD-031", "error", "a seccomp annotation that disagrees with the field already set"),
+        Code("K8SM-FLD-032", "warning", "a container seccomp annotation naming no container of the pod; kept"),
+        Code("K8SM-FLD-033", "warning", "--min-version below 1.19, where the field does not exist; annotations kept"),
+    ),
 )

@@ -17,9 +17,11 @@ In every pod spec (Pod, workload templates, CronJob job templates) (K8SM-FLD-020
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import pod_passes, pod_specs
+from k8smigrate.kube.podspec import POD_APIS, pod_specs
 from k8smigrate.kube.renames import rename_key
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
 OLD = "serviceAccount"
@@ -40,16 +42,17 @@ def body(obj: Mapping, ctx: Context) -> None:
         ctx.note(f"{OLD} → {NEW}")
 
 
-MIGRATIONS = pod_passes(
-    cleanup=True,
-    category="removed-field",
-    available_in="1.0",
+MIGRATION = Check(
+    applies_to=POD_APIS,
+    body=body,
     # Only the quoted or block key: "serviceAccountName:" does not contain either string.
     trigger=("serviceAccount:", '"serviceAccount"', "'serviceAccount'"),
-    body=body,
+    category="removed-field",
+    edits=True,
+    cleanup=True,
     summary="pod spec serviceAccount (deprecated alias) → serviceAccountName",
-    codes={
-        "K8SM-FLD-020": "info: serviceAccount renamed serviceAccountName (or dropped beside an equal one)",
-        "K8SM-FLD-054": "warning: serviceAccount and serviceAccountName differ; both kept",
-    },
+    codes=(
+        Code("K8SM-FLD-020", "info", "serviceAccount renamed serviceAccountName (or dropped beside an equal one)"),
+        Code("K8SM-FLD-054", "warning", "serviceAccount and serviceAccountName differ; both kept"),
+    ),
 )

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
 
@@ -59,21 +60,18 @@ def check_external_ips(service: Mapping, ctx: Context) -> None:
     )
 
 
-_BASE = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.0",
-    fixer=True,
+_BASE = Check(
+    applies_to={"v1": ("Service",)},
+    body=check_load_balancer_ip,
     category="removed-field",
     summary="Service spec.loadBalancerIP (deprecated 1.24) and spec.externalIPs (deprecated 1.36): reported",
-    codes={
-        "K8SM-FLD-021": "info: spec.loadBalancerIP is deprecated (1.24); use the load balancer's annotation",
-        "K8SM-FLD-022": "warning: spec.externalIPs is deprecated (1.36) and may no longer be implemented",
-    },
+    codes=(
+        Code("K8SM-FLD-021", "info", "spec.loadBalancerIP is deprecated (1.24); use the load balancer's annotation"),
+        Code("K8SM-FLD-022", "warning", "spec.externalIPs is deprecated (1.36) and may no longer be implemented"),
+    ),
 )
 
 MIGRATIONS = [
-    replace(_BASE, removed_in="1.24", trigger="loadBalancerIP", body=check_load_balancer_ip),
-    replace(_BASE, removed_in="1.36", trigger="externalIPs", body=check_external_ips),
+    replace(_BASE, matters_from="1.24", trigger="loadBalancerIP", body=check_load_balancer_ip),
+    replace(_BASE, matters_from="1.36", trigger="externalIPs", body=check_external_ips),
 ]

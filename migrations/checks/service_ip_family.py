@@ -12,10 +12,10 @@ field is deleted only (K8SM-FLD-039).
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Sequence
-from k8smigrate.versions import KubeVersion
 
 FAMILIES = ("IPv4", "IPv6")
 
@@ -42,7 +42,7 @@ def body(service: Mapping, ctx: Context) -> None:
             "spec.ipFamily (removed in 1.20) deleted; an ExternalName Service has no IPs",
             node,
         )
-    elif ctx.settings.window.min_version < KubeVersion(1, 20):
+    elif not ctx.needs_met:
         ctx.warn(
             "K8SM-FLD-039",
             "spec.ipFamily (removed in 1.20) deleted; ipFamilies is unknown before 1.20, so the family "
@@ -64,20 +64,18 @@ def body(service: Mapping, ctx: Context) -> None:
     ctx.note("spec.ipFamily → spec.ipFamilies")
 
 
-MIGRATION = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.16",
-    removed_in="1.20",
-    trigger="ipFamily",
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
     body=body,
-    fixer=True,
+    matters_from="1.20",
+    needs="1.20",
+    trigger="ipFamily",
     category="removed-field",
+    edits=True,
     summary="Service spec.ipFamily (gone in 1.20) → ipFamilies + ipFamilyPolicy: SingleStack",
-    codes={
-        "K8SM-FLD-006": "info: spec.ipFamily → ipFamilies/ipFamilyPolicy, or deleted where redundant",
-        "K8SM-FLD-038": "error: spec.ipFamily with an unknown value, or disagreeing with ipFamilies",
-        "K8SM-FLD-039": "warning: spec.ipFamily deleted only; the window starts before ipFamilies exists",
-    },
+    codes=(
+        Code("K8SM-FLD-006", "info", "spec.ipFamily → ipFamilies/ipFamilyPolicy, or deleted where redundant"),
+        Code("K8SM-FLD-038", "error", "spec.ipFamily with an unknown value, or disagreeing with ipFamilies"),
+        Code("K8SM-FLD-039", "warning", "spec.ipFamily deleted only; the window starts before ipFamilies exists"),
+    ),
 )

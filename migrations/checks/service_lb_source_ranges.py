@@ -17,9 +17,10 @@ release, so this is a clean-up for every target (K8SM-FLD-016, info):
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.comma_lists import move_to_field
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
 
 KEY = "service.beta.kubernetes.io/load-balancer-source-ranges"
@@ -31,19 +32,16 @@ def body(service: Mapping, ctx: Context) -> None:
     move_to_field(service, ctx, KEY, FIELD, "K8SM-FLD-016", empty="every source (the default)", conflict=conflict)
 
 
-MIGRATION = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.17",
-    trigger=KEY,
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
     body=body,
-    fixer=True,
-    cleanup=True,
+    trigger=KEY,
     category="annotation",
+    edits=True,
+    cleanup=True,
     summary="Service load-balancer-source-ranges annotation (deprecated) → spec.loadBalancerSourceRanges",
-    codes={
-        "K8SM-FLD-016": "info: load-balancer-source-ranges moved to spec.loadBalancerSourceRanges (or dropped)",
-        "K8SM-FLD-060": "error: the annotation and spec.loadBalancerSourceRanges list different ranges",
-    },
+    codes=(
+        Code("K8SM-FLD-016", "info", "load-balancer-source-ranges moved to spec.loadBalancerSourceRanges (or dropped)"),
+        Code("K8SM-FLD-060", "error", "the annotation and spec.loadBalancerSourceRanges list different ranges"),
+    ),
 )

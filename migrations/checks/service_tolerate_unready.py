@@ -11,10 +11,11 @@ boolean was ignored by the controller and is deleted with a warning (K8SM-FLD-04
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.feature_gates import parse_bool
 from k8smigrate.kube.podspec import child, drop_annotation
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
 KEY = "service.alpha.kubernetes.io/tolerate-unready-endpoints"
@@ -54,20 +55,17 @@ def body(service: Mapping, ctx: Context) -> None:
     ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
 
 
-MIGRATION = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.11",
-    removed_in="1.24",
-    trigger="service.alpha.kubernetes.io/tolerate-unready-endpoints",
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
     body=body,
-    fixer=True,
+    matters_from="1.24",
+    trigger="service.alpha.kubernetes.io/tolerate-unready-endpoints",
     category="annotation",
+    edits=True,
     summary="Service tolerate-unready-endpoints annotation (ignored from 1.24) → publishNotReadyAddresses",
-    codes={
-        "K8SM-FLD-015": "info: tolerate-unready-endpoints moved to spec.publishNotReadyAddresses",
-        "K8SM-FLD-040": "error: the annotation says true and spec.publishNotReadyAddresses says false",
-        "K8SM-FLD-041": "warning: a tolerate-unready-endpoints value that is not a boolean, deleted",
-    },
+    codes=(
+        Code("K8SM-FLD-015", "info", "tolerate-unready-endpoints moved to spec.publishNotReadyAddresses"),
+        Code("K8SM-FLD-040", "error", "the annotation says true and spec.publishNotReadyAddresses says false"),
+        Code("K8SM-FLD-041", "warning", "a tolerate-unready-endpoints value that is not a boolean, deleted"),
+    ),
 )

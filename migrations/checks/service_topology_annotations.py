@@ -19,15 +19,14 @@ For targets from 1.27 on, on a Service (K8SM-FLD-002):
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.renames import rename_key
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
-from k8smigrate.versions import KubeVersion
 
 OLD = "service.kubernetes.io/topology-aware-hints"
 NEW = "service.kubernetes.io/topology-mode"
-SINCE = KubeVersion(1, 27)
 
 
 def body(service: Mapping, ctx: Context) -> None:
@@ -36,11 +35,10 @@ def body(service: Mapping, ctx: Context) -> None:
     old = notes.get(OLD) if notes is not None else None
     if notes is None or not isinstance(old, Scalar):
         return
-    if ctx.settings.window.min_version < SINCE:
+    if not ctx.needs_met:
         ctx.info(
             "K8SM-FLD-050",
-            f"annotation {OLD} kept: releases before 1.27 in the window (--min-version "
-            f"{ctx.settings.window.min_version}) do not read {NEW}",
+            f"annotation {OLD} kept: releases before 1.27 in the window (--min-version {ctx.oldest}) do not read {NEW}",
             old,
         )
         return
@@ -53,21 +51,19 @@ def body(service: Mapping, ctx: Context) -> None:
     ctx.note(f"{OLD} → {NEW}")
 
 
-MIGRATION = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.27",
-    removed_in="1.27",
-    trigger=OLD,
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
     body=body,
-    fixer=True,
-    cleanup=True,
+    matters_from="1.27",
+    needs="1.27",
+    trigger=OLD,
     category="annotation",
+    edits=True,
+    cleanup=True,
     summary="Service topology-aware-hints annotation (deprecated in 1.27) → topology-mode",
-    codes={
-        "K8SM-FLD-002": "info: topology-aware-hints renamed to topology-mode (or dropped beside an equal one)",
-        "K8SM-FLD-050": "info: topology-aware-hints kept: the window starts before 1.27",
-        "K8SM-FLD-051": "error: topology-aware-hints and topology-mode have different values",
-    },
+    codes=(
+        Code("K8SM-FLD-002", "info", "topology-aware-hints renamed to topology-mode (or dropped beside an equal one)"),
+        Code("K8SM-FLD-050", "info", "topology-aware-hints kept: the window starts before 1.27"),
+        Code("K8SM-FLD-051", "error", "topology-aware-hints and topology-mode have different values"),
+    ),
 )

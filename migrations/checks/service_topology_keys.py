@@ -7,7 +7,7 @@ replacement is chosen for the whole window (``--min-version``), as the semantics
 but not identical (K8SM-FLD-001: topologyKeys was a strict ordered filter; hints and
 ``trafficDistribution`` are best-effort preferences):
 
-- ``["*"]`` alone: no topology; deleted only;
+- ``["*"]`` alone, or an empty list: no topology; deleted only (K8SM-FLD-066, an info);
 - ``["kubernetes.io/hostname"]`` (no fallback) → ``spec.internalTrafficPolicy: Local``
   (beta and on from 1.22);
 - a list starting with the zone key (``topology.kubernetes.io/zone`` or
@@ -23,9 +23,10 @@ but not identical (K8SM-FLD-001: topologyKeys was a strict ordered filter; hints
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.podspec import child
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar, Sequence
 from k8smigrate.versions import KubeVersion
 
@@ -67,14 +68,14 @@ def body(service: Mapping, ctx: Context) -> None:
     values = node.to_data() if isinstance(node, (Sequence, Scalar)) else None
     if values is None:
         spec.pop("topologyKeys")
-        ctx.info("K8SM-FLD-001", "empty spec.topologyKeys (removed in 1.22) deleted", spec)
+        ctx.info("K8SM-FLD-066", "empty spec.topologyKeys (removed in 1.22) deleted", spec)
         return
     if not isinstance(values, list) or not all(isinstance(k, str) for k in values):
         ctx.error("K8SM-FLD-037", "spec.topologyKeys is not a list of label keys", node)
         return
     fallback = bool(values) and values[-1] == "*"
     keys = [str(k) for k in values if k != "*"]
-    plan = replacement(keys, fallback, ctx.settings.window.min_version)
+    plan = replacement(keys, fallback, ctx.oldest)
     if plan is None:
         ctx.error(
             "K8SM-FLD-037",
@@ -105,29 +106,27 @@ def body(service: Mapping, ctx: Context) -> None:
         ctx.warn(
             "K8SM-FLD-036",
             f"spec.topologyKeys {values} (removed in 1.22) deleted; its replacement is not available at "
-            f"--min-version {ctx.settings.window.min_version}: routing becomes cluster-wide",
+            f"--min-version {ctx.oldest}: routing becomes cluster-wide",
             node,
         )
     else:
-        ctx.info("K8SM-FLD-001", 'spec.topologyKeys ["*"] (removed in 1.22) deleted: it meant no preference', node)
+        ctx.info("K8SM-FLD-066", 'spec.topologyKeys ["*"] (removed in 1.22) deleted: it meant no preference', node)
     spec.pop("topologyKeys")
     ctx.note("spec.topologyKeys removed")
 
 
-MIGRATION = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.17",
-    removed_in="1.22",
-    trigger="topologyKeys",
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
     body=body,
-    fixer=True,
+    matters_from="1.22",
+    trigger="topologyKeys",
     category="removed-field",
+    edits=True,
     summary="Service spec.topologyKeys (gone in 1.22) → trafficDistribution, topology-mode or Local policy",
-    codes={
-        "K8SM-FLD-001": "warning: spec.topologyKeys replaced by an approximation (info when only deleted)",
-        "K8SM-FLD-036": "warning: spec.topologyKeys deleted; the window starts before its replacement exists",
-        "K8SM-FLD-037": "error: spec.topologyKeys with keys that have no replacement, or a conflicting field",
-    },
+    codes=(
+        Code("K8SM-FLD-001", "warning", "spec.topologyKeys replaced by an approximation"),
+        Code("K8SM-FLD-036", "warning", "spec.topologyKeys deleted; the window starts before its replacement exists"),
+        Code("K8SM-FLD-037", "error", "spec.topologyKeys with keys that have no replacement, or a conflicting field"),
+        Code("K8SM-FLD-066", "info", 'spec.topologyKeys deleted: empty, or ["*"] (no preference)'),
+    ),
 )

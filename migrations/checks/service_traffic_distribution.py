@@ -17,14 +17,13 @@ allocated by the CPU share of each zone, with safeguards) differs from ``PreferS
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping
-from k8smigrate.versions import KubeVersion
 
 OLD = "PreferClose"
 NEW = "PreferSameZone"
-SINCE = KubeVersion(1, 34)  # PreferSameTrafficDistribution on by default
 
 
 def body(service: Mapping, ctx: Context) -> None:
@@ -32,11 +31,10 @@ def body(service: Mapping, ctx: Context) -> None:
     node = spec.scalar("trafficDistribution") if spec is not None else None
     if node is None or node.data != OLD:
         return
-    if ctx.settings.window.min_version < SINCE:
+    if not ctx.needs_met:
         ctx.info(
             "K8SM-FLD-052",
-            f"spec.trafficDistribution {OLD} kept: {NEW} is off by default before 1.34 "
-            f"(--min-version {ctx.settings.window.min_version})",
+            f"spec.trafficDistribution {OLD} kept: {NEW} is off by default before 1.34 (--min-version {ctx.oldest})",
             node,
         )
         return
@@ -45,20 +43,20 @@ def body(service: Mapping, ctx: Context) -> None:
     ctx.note(f"spec.trafficDistribution {OLD} → {NEW}")
 
 
-MIGRATION = Migration(
-    kinds=("Service",),
-    from_api="v1",
-    to_api="v1",
-    available_in="1.34",
-    removed_in="1.35",
-    trigger=OLD,
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
     body=body,
-    fixer=True,
-    cleanup=True,
+    matters_from="1.35",
+    needs="1.34",  # PreferSameTrafficDistribution on by default
+    trigger=OLD,
     category="removed-field",
+    edits=True,
+    cleanup=True,
     summary="Service spec.trafficDistribution PreferClose (deprecated) → PreferSameZone (targets from 1.35)",
-    codes={
-        "K8SM-FLD-003": "info: trafficDistribution PreferClose renamed PreferSameZone",
-        "K8SM-FLD-052": "info: PreferClose kept: the window starts before PreferSameZone is on by default (1.34)",
-    },
+    codes=(
+        Code("K8SM-FLD-003", "info", "trafficDistribution PreferClose renamed PreferSameZone"),
+        Code(
+            "K8SM-FLD-052", "info", "PreferClose kept: the window starts before PreferSameZone is on by default (1.34)"
+        ),
+    ),
 )

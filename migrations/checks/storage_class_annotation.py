@@ -2,7 +2,7 @@
 
 The beta annotation is deprecated since 1.8 (API warning from
 ``pkg/api/persistentvolumeclaim/util.go``: "use "storageClassName" attribute instead") but
-still honoured, so nothing breaks at any release: this fixer runs only when asked for
+still honoured, so nothing breaks at any release: this check runs only when asked for
 (``--only storage_class_annotation``). On PersistentVolumeClaims, PersistentVolumes and
 StatefulSet ``volumeClaimTemplates`` the value moves to ``spec.storageClassName`` and the
 annotation is deleted; ``""`` stays ``""`` (no class). A field that is already set is kept
@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.podspec import child, drop_annotation
-from k8smigrate.registry import Migration
+from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
 KEY = "volume.beta.kubernetes.io/storage-class"
@@ -64,25 +65,20 @@ def body(obj: Mapping, ctx: Context) -> None:
         ctx.note(f"{KEY} → spec.storageClassName")
 
 
-_FIELDS = {
-    "cleanup": True,
-    "category": "annotation",
-    "trigger": "volume.beta.kubernetes.io/storage-class",
-    "available_in": "1.6",
-    "body": body,
-    "fixer": True,
-    "opt_in": True,
-    "summary": "storage-class beta annotation → spec.storageClassName (opt-in: immutable on existing claims)",
-    "codes": {
-        "K8SM-FLD-013": "warning: the storage-class annotation moved to spec.storageClassName (immutable)",
-        "K8SM-FLD-045": "error: the storage-class annotation disagrees with spec.storageClassName",
+MIGRATION = Check(
+    applies_to={
+        "v1": ("PersistentVolumeClaim", "PersistentVolume"),
+        **dict.fromkeys(("apps/v1", "apps/v1beta2", "apps/v1beta1"), ("StatefulSet",)),
     },
-}
-
-MIGRATIONS = [
-    Migration(kinds=("PersistentVolumeClaim", "PersistentVolume"), from_api="v1", to_api="v1", **_FIELDS),  # type: ignore[arg-type]
-    *(
-        Migration(kinds=("StatefulSet",), from_api=api, to_api=api, **_FIELDS)  # type: ignore[arg-type]
-        for api in ("apps/v1", "apps/v1beta2", "apps/v1beta1")
+    body=body,
+    opt_in=True,
+    trigger="volume.beta.kubernetes.io/storage-class",
+    category="annotation",
+    edits=True,
+    cleanup=True,
+    summary="storage-class beta annotation → spec.storageClassName (opt-in: immutable on existing claims)",
+    codes=(
+        Code("K8SM-FLD-013", "warning", "the storage-class annotation moved to spec.storageClassName (immutable)"),
+        Code("K8SM-FLD-045", "error", "the storage-class annotation disagrees with spec.storageClassName"),
     ),
-]
+)

@@ -34,8 +34,10 @@ another lifecycle; they are not touched here.
 
 from __future__ import annotations
 
+from k8smigrate.codes import DECISION_NEEDED, NEW_DEFAULT, Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Decision, Migration
+from k8smigrate.decisions import Decision
+from k8smigrate.model import Step
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
 
@@ -155,24 +157,22 @@ def body(config: Mapping, ctx: Context) -> None:
         write_review_versions(webhook, ctx)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"),
     from_api="admissionregistration.k8s.io/v1beta1",
     to_api="admissionregistration.k8s.io/v1",
     available_in="1.16",
-    deprecated_in="1.16",
-    removed_in="1.22",
     body=body,
     summary="Admission webhooks v1beta1 → v1: old defaults pinned, sideEffects decided",
-    codes={
-        "K8SM-WH-001": "warning: sideEffects absent/Unknown/Some set to the --set sideEffects value",
-        "K8SM-WH-002": 'info: admissionReviewVersions: ["v1beta1"] written (required in v1)',
-        "K8SM-WH-003": "error: two webhooks with the same name in one configuration",
-        "K8SM-WH-004": "info: failurePolicy: Ignore, matchPolicy: Exact or timeoutSeconds: 30 pinned",
-        "K8SM-WH-005": "error: admissionReviewVersions names neither v1 nor v1beta1",
-        "K8SM-GEN-002": "info: --adopt-new-defaults: a v1beta1 default left unset, the v1 default applies",
-        "K8SM-GEN-010": "error: sideEffects needs a decision (--set sideEffects=None|NoneOnDryRun)",
-    },
+    codes=(
+        Code("K8SM-WH-001", "warning", "sideEffects absent/Unknown/Some set to the --set sideEffects value"),
+        Code("K8SM-WH-002", "info", 'admissionReviewVersions: ["v1beta1"] written (required in v1)'),
+        Code("K8SM-WH-003", "error", "two webhooks with the same name in one configuration"),
+        Code("K8SM-WH-004", "info", "failurePolicy: Ignore, matchPolicy: Exact or timeoutSeconds: 30 pinned"),
+        Code("K8SM-WH-005", "error", "admissionReviewVersions names neither v1 nor v1beta1"),
+        NEW_DEFAULT.with_summary("--adopt-new-defaults: a v1beta1 default left unset, the v1 default applies"),
+        DECISION_NEEDED.with_summary("sideEffects needs a decision (--set sideEffects=None|NoneOnDryRun)"),
+    ),
     decisions=(
         Decision(
             "sideEffects",

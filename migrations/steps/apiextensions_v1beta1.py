@@ -62,7 +62,9 @@ Settings (``--set NAME=VALUE``):
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS, NEW_DEFAULT, Code
 from k8smigrate.context import Context
+from k8smigrate.decisions import Decision
 from k8smigrate.kube.crd_schema import (
     PRESERVE,
     SchemaResult,
@@ -72,7 +74,7 @@ from k8smigrate.kube.crd_schema import (
     preserve_root,
     repair,
 )
-from k8smigrate.registry import Decision, Migration
+from k8smigrate.model import Step
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes, resolve
 
@@ -102,14 +104,8 @@ def body(crd: Mapping, ctx: Context) -> None:
     if spec is None:
         ctx.error("K8SM-CRD-009", "the CustomResourceDefinition has no spec", crd)
         return
-    mode = ctx.settings.decisions.get("crdPreserve", "all")
-    if mode not in PRESERVE_MODES:
-        ctx.error("K8SM-CRD-005", f"crdPreserve={mode!r}: use --set crdPreserve=all or root", spec)
-        return
-    copies = ctx.settings.decisions.get("crdCopies", "copy")
-    if copies not in COPY_MODES:
-        ctx.error("K8SM-CRD-006", f"crdCopies={copies!r}: use --set crdCopies=copy or anchors", spec)
-        return
+    mode = ctx.decision("crdPreserve") or "all"  # both have defaults: never None
+    copies = ctx.decision("crdCopies") or "copy"
     check_approval(crd, spec, ctx)
     versions = None if ctx.failed else version_list(spec, ctx)
     if versions is None or not check_conflicts(spec, versions, ctx):
@@ -391,9 +387,7 @@ def unique_anchor(name: str, taken: set[str]) -> str:
 
 def block_style(version: Mapping) -> None:
     """A flow-style version (``- {name: v1, …}``) that receives a block is written as a block."""
-    if version.flow:
-        version.flow = False
-        version.dirty = True
+    version.to_block()
 
 
 # ------------------------------------------------------------------ conversion, approval
@@ -457,7 +451,7 @@ def check_approval(crd: Mapping, spec: Mapping, ctx: Context) -> None:
     annotations = metadata.mapping("annotations") if metadata is not None else None
     if annotations is not None and APPROVAL in annotations:
         return
-    if ctx.settings.decisions.get("apiApproved") != "unapproved":
+    if ctx.decided("apiApproved") is None:
         ctx.error(
             "K8SM-CRD-020",
             f"group {group} is protected: v1 needs the annotation {APPROVAL}; add it with the URL of the "
@@ -475,47 +469,53 @@ def check_approval(crd: Mapping, spec: Mapping, ctx: Context) -> None:
     ctx.info("K8SM-CRD-021", f"{APPROVAL}: {value!r} written (--set apiApproved=unapproved)", crd)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("CustomResourceDefinition",),
     from_api="apiextensions.k8s.io/v1beta1",
     to_api="apiextensions.k8s.io/v1",
     available_in="1.16",
-    deprecated_in="1.16",
-    removed_in="1.22",
     body=body,
     summary="CRD apiextensions.k8s.io/v1beta1 → v1: per-version schemas, pruning preserved, webhook moved",
-    codes={
-        "K8SM-CRD-001": "warning: a version had no schema; a permissive one was written",
-        "K8SM-CRD-002": "warning: x-kubernetes-preserve-unknown-fields added (preserveUnknownFields was true)",
-        "K8SM-CRD-003": "warning: structural-schema repairs (missing type), with their paths",
-        "K8SM-CRD-004": "error: the schema is not structural (every violation listed), or an edit would change "
-        "a node shared through a YAML alias",
-        "K8SM-CRD-005": "error: crdPreserve has an unknown value",
-        "K8SM-CRD-006": "error: crdCopies has an unknown value",
-        "K8SM-CRD-009": "error: the CRD has no spec, no version, or a field of the wrong type",
-        "K8SM-CRD-010": "error: spec.version names no version of spec.versions",
-        "K8SM-CRD-011": "warning: webhook settings dropped because the strategy is not Webhook",
-        "K8SM-CRD-012": "info: conversionReviewVersions pinned to [v1beta1]",
-        "K8SM-CRD-013": "warning: spec.version was not versions[0]; dropped, spec.versions decides",
-        "K8SM-CRD-014": "error: conversion strategy Webhook without webhookClientConfig",
-        "K8SM-CRD-016": "info: scope: Namespaced pinned",
-        "K8SM-CRD-020": "error: a protected group needs the api-approved.kubernetes.io annotation",
-        "K8SM-CRD-021": "info: api-approved.kubernetes.io written from --set apiApproved",
-        "K8SM-GEN-002": "info: --adopt-new-defaults: x-kubernetes-preserve-unknown-fields not added",
-        "K8SM-GEN-003": "error: an old field and its new form are both set",
-    },
+    codes=(
+        Code("K8SM-CRD-001", "warning", "a version had no schema; a permissive one was written"),
+        Code(
+            "K8SM-CRD-002", "warning", ("x-kubernetes-preserve-unknown-fields added (preserveUnknownFields was true)")
+        ),
+        Code("K8SM-CRD-003", "warning", "structural-schema repairs (missing type), with their paths"),
+        Code(
+            "K8SM-CRD-004",
+            "error",
+            (
+                "the schema is not structural (every violation listed), or an edit would change a node shared"
+                " through a YAML alias"
+            ),
+        ),
+        Code("K8SM-CRD-009", "error", "the CRD has no spec, no version, or a field of the wrong type"),
+        Code("K8SM-CRD-010", "error", "spec.version names no version of spec.versions"),
+        Code("K8SM-CRD-011", "warning", "webhook settings dropped because the strategy is not Webhook"),
+        Code("K8SM-CRD-012", "info", "conversionReviewVersions pinned to [v1beta1]"),
+        Code("K8SM-CRD-013", "warning", "spec.version was not versions[0]; dropped, spec.versions decides"),
+        Code("K8SM-CRD-014", "error", "conversion strategy Webhook without webhookClientConfig"),
+        Code("K8SM-CRD-016", "info", "scope: Namespaced pinned"),
+        Code("K8SM-CRD-020", "error", "a protected group needs the api-approved.kubernetes.io annotation"),
+        Code("K8SM-CRD-021", "info", "api-approved.kubernetes.io written from --set apiApproved"),
+        NEW_DEFAULT.with_summary("--adopt-new-defaults: x-kubernetes-preserve-unknown-fields not added"),
+        BOTH_FORMS.with_summary("an old field and its new form are both set"),
+    ),
     decisions=(
         Decision(
             "crdPreserve",
             PRESERVE_MODES,
-            "optional, default all: add x-kubernetes-preserve-unknown-fields on every object node "
-            "(exact v1beta1 behaviour) or on the schema root only",
+            "add x-kubernetes-preserve-unknown-fields on every object node (exact v1beta1 behaviour) or on the "
+            "schema root only",
+            default="all",
         ),
         Decision(
             "crdCopies",
             COPY_MODES,
-            "optional, default copy: write the top-level schema, subresources and printer columns "
-            "into every version, or once in versions[0] with a YAML anchor and as aliases elsewhere",
+            "write the top-level schema, subresources and printer columns into every version, or once in "
+            "versions[0] with a YAML anchor and as aliases elsewhere",
+            default="copy",
         ),
         Decision(
             "apiApproved",

@@ -9,14 +9,12 @@ Only ``apiVersion`` changes. The fields (``service{namespace, name, port}``, ``g
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("APIService",),
     from_api="apiregistration.k8s.io/v1beta1",
     to_api="apiregistration.k8s.io/v1",
     available_in="1.10",
-    deprecated_in="1.19",
-    removed_in="1.22",
     summary="APIService apiregistration.k8s.io/v1beta1 → v1: apiVersion only",
 )

@@ -9,14 +9,12 @@ SelfSubjectReview shares this group version but has its own lifecycle; it is not
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("TokenReview",),
     from_api="authentication.k8s.io/v1beta1",
     to_api="authentication.k8s.io/v1",
     available_in="1.6",
-    deprecated_in="1.19",
-    removed_in="1.22",
     summary="TokenReview authentication.k8s.io/v1beta1 → v1: apiVersion only",
 )

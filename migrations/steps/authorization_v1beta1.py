@@ -11,8 +11,9 @@ these kinds is persisted and neither version defaults any field.
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 RENAMED_KINDS = ("SubjectAccessReview", "LocalSubjectAccessReview")
@@ -29,14 +30,12 @@ def body(review: Mapping, ctx: Context) -> None:
     ctx.note("spec.group → spec.groups")
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=(*RENAMED_KINDS, "SelfSubjectAccessReview", "SelfSubjectRulesReview"),
     from_api="authorization.k8s.io/v1beta1",
     to_api="authorization.k8s.io/v1",
     available_in="1.6",
-    deprecated_in="1.19",
-    removed_in="1.22",
     body=body,
     summary="Access reviews authorization.k8s.io/v1beta1 → v1: spec.group → spec.groups",
-    codes={"K8SM-GEN-003": "error: spec has both group and groups"},
+    codes=(BOTH_FORMS.with_summary("spec has both group and groups"),),
 )

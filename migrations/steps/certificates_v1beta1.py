@@ -37,8 +37,10 @@ import binascii
 import re
 from dataclasses import dataclass
 
+from k8smigrate.codes import DECISION_NEEDED, Code
 from k8smigrate.context import Context, mappings_at
-from k8smigrate.registry import Decision, Migration
+from k8smigrate.decisions import Decision
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
 
 LEGACY_UNKNOWN = "kubernetes.io/legacy-unknown"
@@ -228,25 +230,23 @@ def body(csr: Mapping, ctx: Context) -> None:
     pin_condition_status(csr, ctx)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("CertificateSigningRequest",),
     from_api="certificates.k8s.io/v1beta1",
     to_api="certificates.k8s.io/v1",
     available_in="1.19",
-    deprecated_in="1.19",
-    removed_in="1.22",
     body=body,
     summary="CertificateSigningRequest v1beta1 → v1: usages and signerName written as v1beta1 defaulted them",
-    codes={
-        "K8SM-CSR-001": "warning: signerName written from --set signerName (v1beta1 gave legacy-unknown)",
-        "K8SM-CSR-002": "error: spec.request is missing or not a valid PEM CERTIFICATE REQUEST",
-        "K8SM-CSR-003": "info: usages [digital signature, key encipherment] written (the v1beta1 default)",
-        "K8SM-CSR-004": "error: spec.usages empty, unknown or repeated; v1 rejects it",
-        "K8SM-CSR-005": "error: the optional dependency cryptography is needed to compute signerName",
-        "K8SM-CSR-006": "info: signerName computed from the request and written",
-        "K8SM-CSR-007": 'info: status.conditions[].status: "True" written (the v1beta1 default)',
-        "K8SM-GEN-010": "error: signerName would be legacy-unknown; needs --set signerName=…",
-    },
+    codes=(
+        Code("K8SM-CSR-001", "warning", "signerName written from --set signerName (v1beta1 gave legacy-unknown)"),
+        Code("K8SM-CSR-002", "error", "spec.request is missing or not a valid PEM CERTIFICATE REQUEST"),
+        Code("K8SM-CSR-003", "info", "usages [digital signature, key encipherment] written (the v1beta1 default)"),
+        Code("K8SM-CSR-004", "error", "spec.usages empty, unknown or repeated; v1 rejects it"),
+        Code("K8SM-CSR-005", "error", "the optional dependency cryptography is needed to compute signerName"),
+        Code("K8SM-CSR-006", "info", "signerName computed from the request and written"),
+        Code("K8SM-CSR-007", "info", 'status.conditions[].status: "True" written (the v1beta1 default)'),
+        DECISION_NEEDED.with_summary("signerName would be legacy-unknown; needs --set signerName=…"),
+    ),
     decisions=(
         Decision(
             "signerName",

@@ -8,14 +8,12 @@ Only ``apiVersion`` changes: ``holderIdentity``, ``leaseDurationSeconds``, ``acq
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("Lease",),
     from_api="coordination.k8s.io/v1beta1",
     to_api="coordination.k8s.io/v1",
     available_in="1.14",
-    deprecated_in="1.19",
-    removed_in="1.22",
     summary="Lease coordination.k8s.io/v1beta1 → v1: apiVersion only",
 )

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 _TZ_PREFIX = re.compile(r"^\s*(CRON_TZ|TZ)=(\S+)\s")
@@ -39,14 +40,12 @@ def body(obj: Mapping, ctx: Context) -> None:
         )
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("CronJob",),
     from_api="batch/v1beta1",
     to_api="batch/v1",
     available_in="1.21",
-    deprecated_in="1.21",
-    removed_in="1.25",
     body=body,
     summary="CronJob batch/v1beta1 → batch/v1 (apiVersion only)",
-    codes={"K8SM-CJ-001": "warning: a CRON_TZ=/TZ= prefix in schedule; use spec.timeZone"},
+    codes=(Code("K8SM-CJ-001", "warning", "a CRON_TZ=/TZ= prefix in schedule; use spec.timeZone"),),
 )

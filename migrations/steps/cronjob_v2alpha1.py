@@ -10,8 +10,9 @@ goes on to ``batch/v1``.
 
 from __future__ import annotations
 
+from k8smigrate.codes import NEW_DEFAULT, Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 MAX_INT32 = 2147483647
@@ -33,16 +34,15 @@ def body(obj: Mapping, ctx: Context) -> None:
     )
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("CronJob",),
     from_api="batch/v2alpha1",
     to_api="batch/v1beta1",
     available_in="1.8",
-    removed_in="1.21",
     body=body,
     summary="CronJob batch/v2alpha1 → batch/v1beta1: unlimited job history pinned",
-    codes={
-        "K8SM-CJ-002": "info: a history limit pinned to 2147483647 (v2alpha1 kept every Job)",
-        "K8SM-GEN-002": "info: with --adopt-new-defaults, an old default left unset",
-    },
+    codes=(
+        Code("K8SM-CJ-002", "info", "a history limit pinned to 2147483647 (v2alpha1 kept every Job)"),
+        NEW_DEFAULT.with_summary("with --adopt-new-defaults, an old default left unset"),
+    ),
 )

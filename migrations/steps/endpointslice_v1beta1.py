@@ -16,8 +16,9 @@ Everything else (``addressType``, ``addresses``, ``conditions``, ``hostname``,
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context, mappings_at
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Entry, Mapping, Scalar
 
 ZONE = "topology.kubernetes.io/zone"
@@ -77,17 +78,15 @@ def keep_comments(gone: Entry, heir: Entry) -> None:
             heir.eol_comment = gone.eol_comment
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("EndpointSlice",),
     from_api="discovery.k8s.io/v1beta1",
     to_api="discovery.k8s.io/v1",
     available_in="1.21",
-    deprecated_in="1.21",
-    removed_in="1.25",
     body=body,
     summary="EndpointSlice discovery.k8s.io/v1beta1 → v1: topology → zone/nodeName/deprecatedTopology",
-    codes={
-        "K8SM-EPS-001": "warning: topology keys left in deprecatedTopology, which v1 ignores on write",
-        "K8SM-GEN-003": "error: an endpoint has both topology and deprecatedTopology",
-    },
+    codes=(
+        Code("K8SM-EPS-001", "warning", "topology keys left in deprecatedTopology, which v1 ignores on write"),
+        BOTH_FORMS.with_summary("an endpoint has both topology and deprecatedTopology"),
+    ),
 )

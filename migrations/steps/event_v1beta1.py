@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Scalar
 
 _NO_FRACTION = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(Z|[+-]\d\d:\d\d)$")
@@ -91,19 +92,17 @@ def check_strict(event: Mapping, ctx: Context) -> None:
         )
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("Event",),
     from_api="events.k8s.io/v1beta1",
     to_api="events.k8s.io/v1",
     available_in="1.19",
-    deprecated_in="1.22",
-    removed_in="1.25",
     body=body,
     summary="Event events.k8s.io/v1beta1 → v1: deprecated* fields moved for v1's stricter create checks",
-    codes={
-        "K8SM-EVT-001": "warning: deprecatedSource moved to reportingController/reportingInstance",
-        "K8SM-EVT-002": "warning: deprecatedFirstTimestamp moved to eventTime",
-        "K8SM-EVT-003": "warning: deprecatedLastTimestamp/deprecatedCount moved to series, or dropped",
-        "K8SM-EVT-004": "warning: fields v1 requires on create are missing",
-    },
+    codes=(
+        Code("K8SM-EVT-001", "warning", "deprecatedSource moved to reportingController/reportingInstance"),
+        Code("K8SM-EVT-002", "warning", "deprecatedFirstTimestamp moved to eventTime"),
+        Code("K8SM-EVT-003", "warning", "deprecatedLastTimestamp/deprecatedCount moved to series, or dropped"),
+        Code("K8SM-EVT-004", "warning", "fields v1 requires on create are missing"),
+    ),
 )

@@ -5,14 +5,12 @@ v1alpha1 (alpha, removed in 1.21) and v1beta1 have the same fields and defaults:
 ``flowcontrol_v1beta3``) go on to ``v1``.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("FlowSchema", "PriorityLevelConfiguration"),
     from_api="flowcontrol.apiserver.k8s.io/v1alpha1",
     to_api="flowcontrol.apiserver.k8s.io/v1beta1",
     available_in="1.20",
-    deprecated_in="1.20",
-    removed_in="1.21",
     summary="FlowSchema/PriorityLevelConfiguration flowcontrol v1alpha1 → v1beta1 (apiVersion only)",
 )

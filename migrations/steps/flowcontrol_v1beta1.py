@@ -5,14 +5,12 @@ The two versions have the same fields and defaults (``matchingPrecedence`` 0/uns
 The rename to ``nominalConcurrencyShares`` happens once, in ``flowcontrol_v1beta2``.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("FlowSchema", "PriorityLevelConfiguration"),
     from_api="flowcontrol.apiserver.k8s.io/v1beta1",
     to_api="flowcontrol.apiserver.k8s.io/v1beta2",
     available_in="1.23",
-    deprecated_in="1.23",
-    removed_in="1.26",
     summary="FlowSchema/PriorityLevelConfiguration flowcontrol v1beta1 → v1beta2 (apiVersion only)",
 )

@@ -13,11 +13,11 @@ it to 30.
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.kube.flowcontrol import DEFAULT_SHARES, ZERO_SHARES
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
-
-DEFAULT_SHARES = 30
 
 
 def body(obj: Mapping, ctx: Context) -> None:
@@ -45,17 +45,15 @@ def body(obj: Mapping, ctx: Context) -> None:
         )
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("FlowSchema", "PriorityLevelConfiguration"),
     from_api="flowcontrol.apiserver.k8s.io/v1beta2",
     to_api="flowcontrol.apiserver.k8s.io/v1beta3",
     available_in="1.26",
-    deprecated_in="1.26",
-    removed_in="1.29",
     body=body,
     summary="flowcontrol v1beta2 → v1beta3: assuredConcurrencyShares → nominalConcurrencyShares",
-    codes={
-        "K8SM-FC-001": "info: a concurrency-shares value of 0 (meaning the default 30) written as 30",
-        "K8SM-GEN-003": "error: both assuredConcurrencyShares and nominalConcurrencyShares are set",
-    },
+    codes=(
+        ZERO_SHARES,
+        BOTH_FORMS.with_summary("both assuredConcurrencyShares and nominalConcurrencyShares are set"),
+    ),
 )

@@ -14,12 +14,13 @@ turned 0 into 30 unless the annotation
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.kube.flowcontrol import DEFAULT_SHARES, ZERO_SHARES
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 PRESERVE_ZERO = "flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares"
-DEFAULT_SHARES = 30
 
 
 def body(obj: Mapping, ctx: Context) -> None:
@@ -48,17 +49,15 @@ def body(obj: Mapping, ctx: Context) -> None:
             metadata.pop("annotations")
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("FlowSchema", "PriorityLevelConfiguration"),
     from_api="flowcontrol.apiserver.k8s.io/v1beta3",
     to_api="flowcontrol.apiserver.k8s.io/v1",
     available_in="1.29",
-    deprecated_in="1.29",
-    removed_in="1.32",
     body=body,
     summary="flowcontrol v1beta3 → v1: the concurrency-shares zero kept meaning what it meant",
-    codes={
-        "K8SM-FC-001": "info: nominalConcurrencyShares 0 (meaning the default 30) written as 30",
-        "K8SM-FC-002": "info: the preserve-zero-concurrency-shares annotation removed",
-    },
+    codes=(
+        ZERO_SHARES,
+        Code("K8SM-FC-002", "info", "the preserve-zero-concurrency-shares annotation removed"),
+    ),
 )

@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import json
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.autoscaling import check_scale_target
-from k8smigrate.registry import Migration
+from k8smigrate.kube.autoscaling import STATUS_DROPPED, TARGET_REMOVED, check_scale_target
+from k8smigrate.model import Step
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Entry, Mapping, Scalar
 
@@ -215,21 +216,19 @@ def parse_behavior(text: object) -> dict[str, Data] | None:
     return fixed if isinstance(fixed, dict) and fixed else None
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("HorizontalPodAutoscaler",),
     from_api="autoscaling/v2beta1",
     to_api="autoscaling/v2",
     available_in="1.23",
-    deprecated_in="1.22",
-    removed_in="1.25",
     body=body,
     summary="HPA autoscaling/v2beta1 → v2: metric targets restructured, status dropped",
-    codes={
-        "K8SM-HPA-001": "error: a metric without the target value its type needs",
-        "K8SM-HPA-002": "warning: two target quantities set; only the one the type uses is kept",
-        "K8SM-HPA-003": "info: the behavior annotation lifted into spec.behavior",
-        "K8SM-HPA-004": "warning: a round-trip annotation (or an unreadable behavior annotation) dropped",
-        "K8SM-HPA-005": "info: status dropped (restructured in v2)",
-        "K8SM-HPA-006": "warning: scaleTargetRef names its target through a removed API version",
-    },
+    codes=(
+        Code("K8SM-HPA-001", "error", "a metric without the target value its type needs"),
+        Code("K8SM-HPA-002", "warning", "two target quantities set; only the one the type uses is kept"),
+        Code("K8SM-HPA-003", "info", "the behavior annotation lifted into spec.behavior"),
+        Code("K8SM-HPA-004", "warning", "a round-trip annotation (or an unreadable behavior annotation) dropped"),
+        STATUS_DROPPED,
+        TARGET_REMOVED,
+    ),
 )

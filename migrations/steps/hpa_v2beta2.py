@@ -15,8 +15,8 @@ removed API is reported (K8SM-HPA-006), as in ``hpa_v2beta1``.
 from __future__ import annotations
 
 from k8smigrate.context import Context
-from k8smigrate.kube.autoscaling import check_scale_target
-from k8smigrate.registry import Migration
+from k8smigrate.kube.autoscaling import STATUS_DROPPED, TARGET_REMOVED, check_scale_target
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 
@@ -31,17 +31,15 @@ def body(hpa: Mapping, ctx: Context) -> None:
         hpa.pop("status")
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("HorizontalPodAutoscaler",),
     from_api="autoscaling/v2beta2",
     to_api="autoscaling/v2",
     available_in="1.23",
-    deprecated_in="1.23",
-    removed_in="1.26",
     body=body,
     summary="HPA autoscaling/v2beta2 → v2 (spec unchanged, status dropped)",
-    codes={
-        "K8SM-HPA-005": "info: status dropped (the server rebuilds it)",
-        "K8SM-HPA-006": "warning: scaleTargetRef names its target through a removed API version",
-    },
+    codes=(
+        STATUS_DROPPED,
+        TARGET_REMOVED,
+    ),
 )

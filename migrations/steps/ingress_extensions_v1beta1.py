@@ -6,14 +6,12 @@ window that still includes 1.14–1.18 stops at (``--min-version 1.18``): every 
 ``ingress_networking_v1beta1``, restructures the backends for ``networking.k8s.io/v1``.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("Ingress",),
     from_api="extensions/v1beta1",
     to_api="networking.k8s.io/v1beta1",
     available_in="1.14",
-    deprecated_in="1.14",
-    removed_in="1.22",
     summary="Ingress extensions/v1beta1 → networking.k8s.io/v1beta1 (apiVersion only)",
 )

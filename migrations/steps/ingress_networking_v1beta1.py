@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import re
 
+from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context, mappings_at
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Entry, Mapping, Node, Scalar, resolve
 from k8smigrate.yamlio import TEMPLATE_MARKERS
 
@@ -182,26 +183,24 @@ def drop_empty_beside_resource(
             ctx.warn("K8SM-ING-010", f"empty {entry.name} beside a resource backend dropped", backend)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("Ingress",),
     from_api="networking.k8s.io/v1beta1",
     to_api="networking.k8s.io/v1",
     available_in="1.19",
-    deprecated_in="1.19",
-    removed_in="1.22",
     body=body,
     summary="Ingress networking.k8s.io/v1beta1 → v1: backends restructured, pathType pinned",
-    codes={
-        "K8SM-ING-001": "info: pathType: ImplementationSpecific written where a path had none",
-        "K8SM-ING-002": "warning: a quoted all-digit servicePort written as port.number",
-        "K8SM-ING-003": "error: a templated servicePort",
-        "K8SM-ING-004": "error: a backend with no valid service port or name, or service beside resource",
-        "K8SM-ING-005": "info: only the ingress-class annotation is set; kept, ingressClassName not invented",
-        "K8SM-ING-006": "error: ingress-class annotation and spec.ingressClassName differ",
-        "K8SM-ING-007": "error: both spec.backend and spec.defaultBackend",
-        "K8SM-ING-008": "warning: an unquoted servicePort with a leading zero",
-        "K8SM-ING-009": "warning: a servicePort name that v1 validation rejects",
-        "K8SM-ING-010": "warning: an empty serviceName/servicePort beside a resource backend dropped",
-        "K8SM-GEN-003": "error: a backend has both the old and the new service fields",
-    },
+    codes=(
+        Code("K8SM-ING-001", "info", "pathType: ImplementationSpecific written where a path had none"),
+        Code("K8SM-ING-002", "warning", "a quoted all-digit servicePort written as port.number"),
+        Code("K8SM-ING-003", "error", "a templated servicePort"),
+        Code("K8SM-ING-004", "error", "a backend with no valid service port or name, or service beside resource"),
+        Code("K8SM-ING-005", "info", "only the ingress-class annotation is set; kept, ingressClassName not invented"),
+        Code("K8SM-ING-006", "error", "ingress-class annotation and spec.ingressClassName differ"),
+        Code("K8SM-ING-007", "error", "both spec.backend and spec.defaultBackend"),
+        Code("K8SM-ING-008", "warning", "an unquoted servicePort with a leading zero"),
+        Code("K8SM-ING-009", "warning", "a servicePort name that v1 validation rejects"),
+        Code("K8SM-ING-010", "warning", "an empty serviceName/servicePort beside a resource backend dropped"),
+        BOTH_FORMS.with_summary("a backend has both the old and the new service fields"),
+    ),
 )

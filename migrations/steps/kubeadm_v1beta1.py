@@ -18,15 +18,13 @@ kubeadm 1.15 is the first release that reads v1beta2 and 1.21 the last that read
 from __future__ import annotations
 
 from k8smigrate.kube.kubeadm import CONFIG_KINDS, V1BETA1, V1BETA2
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=(*CONFIG_KINDS, "ClusterStatus"),
     from_api=V1BETA1,
     to_api=V1BETA2,
     available_in="1.15",
-    deprecated_in="1.17",
-    removed_in="1.22",
     component="kubeadm",
     summary="kubeadm v1beta1 → v1beta2: apiVersion only (taints nil and [] kept apart)",
 )

@@ -21,9 +21,10 @@ From upstream ``v1beta3/doc.go`` ("A list of changes since v1beta2") and the str
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubeadm import CONFIG_KINDS, V1BETA2, V1BETA3
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 ENDPOINT_ANNOTATIONS = (
@@ -83,20 +84,18 @@ def drop_dns_type(obj: Mapping, ctx: Context) -> None:
     ctx.note("dns.type removed (CoreDNS is the only DNS add-on)")
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=(*CONFIG_KINDS, "ClusterStatus"),
     from_api=V1BETA2,
     to_api=V1BETA3,
     available_in="1.22",
-    deprecated_in="1.22",
-    removed_in="1.27",
     body=body,
     component="kubeadm",
     summary="kubeadm v1beta2 → v1beta3: useHyperKubeImage and dns.type removed, ClusterStatus gone",
-    codes={
-        "K8SM-KADM-001": "warning: useHyperKubeImage: true dropped; separate component images are used",
-        "K8SM-KADM-002": "error: dns.type is kube-dns (or unknown); kubeadm supports only CoreDNS",
-        "K8SM-KADM-003": "error: a ClusterStatus document; v1beta3 has no such kind, delete it",
-        "K8SM-KADM-004": "info: useHyperKubeImage (false) dropped",
-    },
+    codes=(
+        Code("K8SM-KADM-001", "warning", "useHyperKubeImage: true dropped; separate component images are used"),
+        Code("K8SM-KADM-002", "error", "dns.type is kube-dns (or unknown); kubeadm supports only CoreDNS"),
+        Code("K8SM-KADM-003", "error", "a ClusterStatus document; v1beta3 has no such kind, delete it"),
+        Code("K8SM-KADM-004", "info", "useHyperKubeImage (false) dropped"),
+    ),
 )

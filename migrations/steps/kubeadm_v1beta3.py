@@ -23,9 +23,10 @@ and ``v1beta4/conversion.go``:
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.kube.kubeadm import CONFIG_KINDS, V1BETA1, V1BETA2, V1BETA3, V1BETA4, args_to_list, seconds
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 OLDER = (V1BETA1, V1BETA2, V1BETA3)
@@ -142,20 +143,19 @@ def set_timeout(obj: Mapping, key: str, value: str, ctx: Context) -> None:
     ctx.note(f"timeouts.{key}: {value} (from ClusterConfiguration apiServer.timeoutForControlPlane)")
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=CONFIG_KINDS,
     from_api=V1BETA3,
     to_api=V1BETA4,
     available_in="1.31",
-    deprecated_in="1.31",
     body=body,
     component="kubeadm",
     summary="kubeadm v1beta3 → v1beta4: extraArgs as lists, timeouts moved into Init/JoinConfiguration",
-    codes={
-        "K8SM-KADM-005": "warning: a flag value that YAML 1.1 reads differently from how it is written",
-        "K8SM-KADM-006": "error: extraArgs/kubeletExtraArgs that is not a map of scalar values",
-        "K8SM-KADM-010": "warning: timeoutForControlPlane dropped, no Init/JoinConfiguration in the file",
-        "K8SM-KADM-011": "error: ClusterConfigurations with different timeoutForControlPlane values",
-        "K8SM-GEN-003": "error: the old and the new timeout field are both set and differ",
-    },
+    codes=(
+        Code("K8SM-KADM-005", "warning", "a flag value that YAML 1.1 reads differently from how it is written"),
+        Code("K8SM-KADM-006", "error", "extraArgs/kubeletExtraArgs that is not a map of scalar values"),
+        Code("K8SM-KADM-010", "warning", "timeoutForControlPlane dropped, no Init/JoinConfiguration in the file"),
+        Code("K8SM-KADM-011", "error", "ClusterConfigurations with different timeoutForControlPlane values"),
+        BOTH_FORMS.with_summary("the old and the new timeout field are both set and differ"),
+    ),
 )

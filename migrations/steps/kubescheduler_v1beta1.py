@@ -36,6 +36,7 @@ config to v1beta2.
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubescheduler import (
     COMPONENT,
@@ -50,7 +51,7 @@ from k8smigrate.kube.kubescheduler import (
     profiles,
     remove_item,
 )
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Entry, Item, Mapping, Scalar, Sequence
 
 FIT = "NodeResourcesFit"
@@ -221,19 +222,20 @@ def attach(profile: Mapping, strategy: Mapping, ctx: Context) -> None:
         seq.append(new)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=(KIND,),
     from_api=V1BETA1,
     to_api=V1BETA2,
     available_in="1.22",
-    removed_in="1.23",
     body=body,
     component=COMPONENT,
     summary="kube-scheduler v1beta1 → v1beta2: resource scoring plugins merged into NodeResourcesFit",
-    codes={
-        "K8SM-SCHED-010": "error: NodeLabel, ServiceAffinity or NodePreferAvoidPods is used; removed in v1beta2",
-        "K8SM-SCHED-011": "error: resource scoring strategies cannot be merged into one NodeResourcesFit",
-        "K8SM-SCHED-012": "info: a resource scoring plugin became a NodeResourcesFit scoringStrategy",
-        "K8SM-SCHED-013": "warning: args of a resource scoring plugin that did not score dropped",
-    },
+    codes=(
+        Code(
+            "K8SM-SCHED-010", "error", ("NodeLabel, ServiceAffinity or NodePreferAvoidPods is used; removed in v1beta2")
+        ),
+        Code("K8SM-SCHED-011", "error", "resource scoring strategies cannot be merged into one NodeResourcesFit"),
+        Code("K8SM-SCHED-012", "info", "a resource scoring plugin became a NodeResourcesFit scoringStrategy"),
+        Code("K8SM-SCHED-013", "warning", "args of a resource scoring plugin that did not score dropped"),
+    ),
 )

@@ -24,6 +24,7 @@ config to v1beta3. New optional field: ``plugins.multiPoint``.
 
 from __future__ import annotations
 
+from k8smigrate.codes import NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubescheduler import (
     COMPONENT,
@@ -35,7 +36,7 @@ from k8smigrate.kube.kubescheduler import (
     names_in,
     profiles,
 )
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Sequence
 
 OLD_WEIGHTS = {"InterPodAffinity": 1, "NodeAffinity": 1, "TaintToleration": 1}
@@ -127,20 +128,17 @@ def adopt(node: Mapping, names: list[str], ctx: Context) -> None:
     ctx.info("K8SM-GEN-002", f"score weights left to the v1beta3 defaults: {changed}", node)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=(KIND,),
     from_api=V1BETA2,
     to_api=V1BETA3,
     available_in="1.23",
-    deprecated_in="1.25",
-    removed_in="1.28",
     body=body,
     component=COMPONENT,
     summary="kube-scheduler v1beta2 → v1beta3: score weights pinned, healthz/metrics bind addresses removed",
-    codes={
-        "K8SM-SCHED-001": "warning: InterPodAffinity/NodeAffinity/TaintToleration score weights pinned to 1",
-        "K8SM-SCHED-002": "warning: healthzBindAddress or metricsBindAddress dropped (removed in v1beta3)",
-        "K8SM-GEN-002": "info: with --adopt-new-defaults, the v1beta3 score weights are taken",
-        "K8SM-GEN-004": "warning: a comment on a dropped field or plugin (reported by the core)",
-    },
+    codes=(
+        Code("K8SM-SCHED-001", "warning", "InterPodAffinity/NodeAffinity/TaintToleration score weights pinned to 1"),
+        Code("K8SM-SCHED-002", "warning", "healthzBindAddress or metricsBindAddress dropped (removed in v1beta3)"),
+        NEW_DEFAULT.with_summary("with --adopt-new-defaults, the v1beta3 score weights are taken"),
+    ),
 )

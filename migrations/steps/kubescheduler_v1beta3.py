@@ -21,9 +21,10 @@ fields only: ``profiles[].percentageOfNodesToScore`` and ``delayCacheUntilActive
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubescheduler import COMPONENT, KIND, V1, V1BETA3, bump_args_api, drop_plugins
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
 SPREAD = {
@@ -42,19 +43,16 @@ def body(obj: Mapping, ctx: Context) -> None:
     drop_plugins(obj, VOLUME_LIMITS, "K8SM-SCHED-006", ctx)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=(KIND,),
     from_api=V1BETA3,
     to_api=V1,
     available_in="1.25",
-    deprecated_in="1.26",
-    removed_in="1.29",
     body=body,
     component=COMPONENT,
     summary="kube-scheduler v1beta3 → v1: SelectorSpread and in-tree volume limit plugins removed",
-    codes={
-        "K8SM-SCHED-005": "warning: the SelectorSpread plugin (removed) dropped; PodTopologySpread covers it",
-        "K8SM-SCHED-006": "warning: an in-tree volume limits plugin (invalid in v1) dropped",
-        "K8SM-GEN-004": "warning: a comment on a dropped field or plugin (reported by the core)",
-    },
+    codes=(
+        Code("K8SM-SCHED-005", "warning", "the SelectorSpread plugin (removed) dropped; PodTopologySpread covers it"),
+        Code("K8SM-SCHED-006", "warning", "an in-tree volume limits plugin (invalid in v1) dropped"),
+    ),
 )

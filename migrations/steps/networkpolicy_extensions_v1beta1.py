@@ -6,14 +6,12 @@ absent ``policyTypes`` means ``[Ingress]``, plus ``Egress`` when egress rules ex
 Only ``apiVersion`` changes.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("NetworkPolicy",),
     from_api="extensions/v1beta1",
     to_api="networking.k8s.io/v1",
     available_in="1.7",
-    deprecated_in="1.9",
-    removed_in="1.16",
     summary="NetworkPolicy extensions/v1beta1 → networking.k8s.io/v1 (apiVersion only)",
 )

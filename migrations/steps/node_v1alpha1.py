@@ -16,8 +16,9 @@ served in 1.22 (kubernetes PR #103061) without a deprecation release.
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Entry, Mapping
 
 MOVES = (("runtimeHandler", "handler"), ("overhead", "overhead"), ("scheduling", "scheduling"))
@@ -61,17 +62,16 @@ def body(runtime_class: Mapping, ctx: Context) -> None:
     runtime_class.pop("spec")
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("RuntimeClass",),
     from_api="node.k8s.io/v1alpha1",
     to_api="node.k8s.io/v1",
     available_in="1.20",
-    removed_in="1.22",
     body=body,
     summary="RuntimeClass node.k8s.io/v1alpha1 → v1: spec.runtimeHandler → handler, spec unnested",
-    codes={
-        "K8SM-RC-001": "error: no spec.runtimeHandler (v1 requires handler)",
-        "K8SM-RC-002": "error: a spec field with no place in v1",
-        "K8SM-GEN-003": "error: a spec field and its v1 top-level key are both set",
-    },
+    codes=(
+        Code("K8SM-RC-001", "error", "no spec.runtimeHandler (v1 requires handler)"),
+        Code("K8SM-RC-002", "error", "a spec field with no place in v1"),
+        BOTH_FORMS.with_summary("a spec field and its v1 top-level key are both set"),
+    ),
 )

@@ -8,14 +8,12 @@ defaults them (``k8s.io/api: node/{v1beta1,v1}/types.go``). For ``v1alpha1`` see
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("RuntimeClass",),
     from_api="node.k8s.io/v1beta1",
     to_api="node.k8s.io/v1",
     available_in="1.20",
-    deprecated_in="1.22",
-    removed_in="1.25",
     summary="RuntimeClass node.k8s.io/v1beta1 → v1: apiVersion only",
 )

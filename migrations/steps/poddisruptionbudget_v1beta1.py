@@ -27,8 +27,9 @@ An absent or null selector selects no pods in both versions and is left alone.
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Sequence
 
 PDB_V1BETA1_LABEL = "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match"
@@ -85,8 +86,8 @@ def strip_label(selector: Mapping, ctx: Context) -> None:
     kept = Sequence(flow=expressions.flow)
     for i, item in enumerate(expressions.items):
         if i not in doomed:
-            kept.items.append(item)
-    if kept.items:
+            kept.insert(item)
+    if len(kept):
         selector.set("matchExpressions", kept)
     else:
         selector.pop("matchExpressions")
@@ -97,18 +98,16 @@ def strip_label(selector: Mapping, ctx: Context) -> None:
     )
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("PodDisruptionBudget",),
     from_api="policy/v1beta1",
     to_api="policy/v1",
     available_in="1.21",
-    deprecated_in="1.21",
-    removed_in="1.25",
     body=body,
     summary="PodDisruptionBudget policy/v1beta1 → v1: empty selector kept selecting no pods",
-    codes={
-        "K8SM-PDB-001": "warning: selector {} rewritten to the match-none selector",
-        "K8SM-PDB-002": "info: the v1beta1 match-all selector rewritten to {}",
-        "K8SM-PDB-003": "warning: a requirement on the v1beta1 empty-selector label removed",
-    },
+    codes=(
+        Code("K8SM-PDB-001", "warning", "selector {} rewritten to the match-none selector"),
+        Code("K8SM-PDB-002", "info", "the v1beta1 match-all selector rewritten to {}"),
+        Code("K8SM-PDB-003", "warning", "a requirement on the v1beta1 empty-selector label removed"),
+    ),
 )

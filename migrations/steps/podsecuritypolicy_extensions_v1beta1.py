@@ -11,18 +11,19 @@ delete the PodSecurityPolicy and the RBAC rules that grant ``use`` on it. The ma
 PodSecurityPolicy fields to the three levels is in ``docs/podsecuritypolicy.md``.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.codes import REMOVED_API, REPLACEMENT_UNAVAILABLE
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("PodSecurityPolicy",),
     from_api="extensions/v1beta1",
     to_api="policy/v1beta1",
     available_in="1.10",
-    deprecated_in="1.11",
-    removed_in="1.16",
     summary="PodSecurityPolicy extensions/v1beta1 → policy/v1beta1 (targets < 1.25; no replacement after)",
-    codes={
-        "K8SM-GEN-007": "error: PodSecurityPolicy is removed at the target (1.25+) and has no replacement",
-        "K8SM-GEN-009": "error: extensions/v1beta1 PodSecurityPolicy at 1.25+: policy/v1beta1 is not served either",
-    },
+    codes=(
+        REMOVED_API.with_summary("PodSecurityPolicy is removed at the target (1.25+) and has no replacement"),
+        REPLACEMENT_UNAVAILABLE.with_summary(
+            "extensions/v1beta1 PodSecurityPolicy at 1.25+: policy/v1beta1 is not served either"
+        ),
+    ),
 )

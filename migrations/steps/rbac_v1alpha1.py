@@ -16,8 +16,9 @@ user literally named ``*`` in v1: it becomes ``kind: Group``, ``name: system:aut
 
 from __future__ import annotations
 
+from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Scalar
 
 RBAC_GROUP = "rbac.authorization.k8s.io"
@@ -83,18 +84,16 @@ def body(obj: Mapping, ctx: Context) -> None:
         convert_subject(subject, ctx)
 
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"),
     from_api="rbac.authorization.k8s.io/v1alpha1",
     to_api="rbac.authorization.k8s.io/v1",
     available_in="1.8",
-    deprecated_in="1.17",
-    removed_in="1.23",
     body=body,
     summary="RBAC v1alpha1 → v1: subjects[].apiVersion → apiGroup, wildcard user",
-    codes={
-        "K8SM-RBAC-001": "warning: User '*' rewritten to Group system:authenticated",
-        "K8SM-RBAC-002": "warning: a subject apiVersion that does not parse; apiGroup left empty",
-        "K8SM-GEN-003": "error: a subject has both apiVersion and a different apiGroup",
-    },
+    codes=(
+        Code("K8SM-RBAC-001", "warning", "User '*' rewritten to Group system:authenticated"),
+        Code("K8SM-RBAC-002", "warning", "a subject apiVersion that does not parse; apiGroup left empty"),
+        BOTH_FORMS.with_summary("a subject has both apiVersion and a different apiGroup"),
+    ),
 )

@@ -6,14 +6,12 @@ same schema and the same defaulting in v1beta1 and v1, including
 ``apiVersion`` changes. ``rbac.authorization.k8s.io/v1`` is served from 1.8.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"),
     from_api="rbac.authorization.k8s.io/v1beta1",
     to_api="rbac.authorization.k8s.io/v1",
     available_in="1.8",
-    deprecated_in="1.17",
-    removed_in="1.22",
     summary="RBAC v1beta1 → v1 (apiVersion only)",
 )

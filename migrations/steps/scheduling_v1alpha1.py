@@ -6,14 +6,12 @@ default are the same as in v1 (``pkg/apis/scheduling/{v1alpha1,v1}/defaults.go``
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("PriorityClass",),
     from_api="scheduling.k8s.io/v1alpha1",
     to_api="scheduling.k8s.io/v1",
     available_in="1.14",
-    deprecated_in="1.14",
-    removed_in="1.23",
     summary="PriorityClass scheduling.k8s.io/v1alpha1 → v1: apiVersion only",
 )

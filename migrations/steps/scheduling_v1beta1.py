@@ -7,14 +7,12 @@ Only ``apiVersion`` changes: ``value``, ``globalDefault``, ``description`` and
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("PriorityClass",),
     from_api="scheduling.k8s.io/v1beta1",
     to_api="scheduling.k8s.io/v1",
     available_in="1.14",
-    deprecated_in="1.14",
-    removed_in="1.22",
     summary="PriorityClass scheduling.k8s.io/v1beta1 → v1: apiVersion only",
 )

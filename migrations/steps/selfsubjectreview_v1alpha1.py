@@ -4,13 +4,12 @@ The request has no fields besides metadata; only ``apiVersion`` changes. The nex
 ``selfsubjectreview_v1beta1``, goes on to ``v1``.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("SelfSubjectReview",),
     from_api="authentication.k8s.io/v1alpha1",
     to_api="authentication.k8s.io/v1beta1",
     available_in="1.27",
-    removed_in="1.32",
     summary="SelfSubjectReview authentication v1alpha1 → v1beta1 (apiVersion only)",
 )

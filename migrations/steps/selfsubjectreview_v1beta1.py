@@ -4,14 +4,12 @@ The request has no fields besides metadata; only ``apiVersion`` changes. v1 is s
 from 1.28.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("SelfSubjectReview",),
     from_api="authentication.k8s.io/v1beta1",
     to_api="authentication.k8s.io/v1",
     available_in="1.28",
-    deprecated_in="1.30",
-    removed_in="1.33",
     summary="SelfSubjectReview authentication v1beta1 → v1 (apiVersion only)",
 )

@@ -8,14 +8,12 @@ and VolumeAttributesClass at this group version are other kinds and are not hand
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("VolumeAttachment",),
     from_api="storage.k8s.io/v1alpha1",
     to_api="storage.k8s.io/v1",
     available_in="1.13",
-    deprecated_in="1.21",
-    removed_in="1.24",
     summary="VolumeAttachment storage.k8s.io/v1alpha1 → v1: apiVersion only",
 )

@@ -14,26 +14,24 @@ VolumeAttributesClass share this group version with other lifecycles; they are n
 
 from __future__ import annotations
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
 GROUP = "storage.k8s.io"
 
 
-def step(kind: str, available_in: str, deprecated_in: str) -> Migration:
-    return Migration(
+def step(kind: str, available_in: str) -> Step:
+    return Step(
         kinds=(kind,),
         from_api=f"{GROUP}/v1beta1",
         to_api=f"{GROUP}/v1",
         available_in=available_in,
-        deprecated_in=deprecated_in,
-        removed_in="1.22",
         summary=f"{kind} storage.k8s.io/v1beta1 → v1: apiVersion only",
     )
 
 
 MIGRATIONS = [
-    step("StorageClass", "1.6", "1.19"),
-    step("VolumeAttachment", "1.13", "1.19"),
-    step("CSINode", "1.17", "1.17"),
-    step("CSIDriver", "1.19", "1.19"),
+    step("StorageClass", "1.6"),
+    step("VolumeAttachment", "1.13"),
+    step("CSINode", "1.17"),
+    step("CSIDriver", "1.19"),
 ]

@@ -7,14 +7,12 @@ defaults are the same (``failurePolicy: Fail``, ``matchPolicy: Equivalent``,
 webhook configurations of the same group and version are a different step.
 """
 
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 
-MIGRATION = Migration(
+MIGRATION = Step(
     kinds=("ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"),
     from_api="admissionregistration.k8s.io/v1beta1",
     to_api="admissionregistration.k8s.io/v1",
     available_in="1.30",
-    deprecated_in="1.31",
-    removed_in="1.34",
     summary="ValidatingAdmissionPolicy(Binding) admissionregistration v1beta1 → v1 (apiVersion only)",
 )

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from k8smigrate.kube.workloads import CODES, require_selector
-from k8smigrate.registry import Migration
+from k8smigrate.kube.workloads import SELECTOR_REQUIRED, require_selector
+from k8smigrate.model import Step
 
-BASE = Migration(
+BASE = Step(
     kinds=(),
     from_api="apps/v1beta2",
     to_api="apps/v1",
     available_in="1.9",
-    deprecated_in="1.9",
-    removed_in="1.16",
 )
 
 MIGRATIONS = [
@@ -29,7 +27,7 @@ MIGRATIONS = [
         kinds=("Deployment", "DaemonSet", "ReplicaSet", "StatefulSet"),
         body=require_selector,
         summary="workloads apps/v1beta2 → apps/v1 (apiVersion only; selector required)",
-        codes={"K8SM-APPS-012": CODES["K8SM-APPS-012"]},
+        codes=(SELECTOR_REQUIRED,),
     ),
     replace(
         BASE,

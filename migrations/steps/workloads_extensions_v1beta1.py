@@ -28,16 +28,14 @@ from dataclasses import replace
 
 from k8smigrate.context import Context
 from k8smigrate.kube.workloads import CODES, MAX_INT32, default_selector, deployment_spec, drop, pin_path
-from k8smigrate.registry import Migration
+from k8smigrate.model import Step
 from k8smigrate.tree import Mapping
 
-BASE = Migration(
+BASE = Step(
     kinds=(),
     from_api="extensions/v1beta1",
     to_api="apps/v1",
     available_in="1.9",
-    deprecated_in="1.8",
-    removed_in="1.16",
     codes=CODES,
 )
 
