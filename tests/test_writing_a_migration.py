@@ -121,4 +121,6 @@ def test_the_toy_step_has_its_generated_docs(toy: Registry) -> None:
 def test_without_its_row_the_toy_step_would_go_unreported(toy: Registry) -> None:
     bare = Registry(toy.migrations)  # the same migrations, the shipped table: no row for Gizmo
     assert bare.lifecycle("gizmos.example.com/v1beta1", "Gizmo") is None
-    assert k8smigrate.scan_text(GIZMO, target_version="1.28", registry=bare) == []  # what tests/test_lifecycles.py prevents
+    assert (
+        k8smigrate.scan_text(GIZMO, target_version="1.28", registry=bare) == []
+    )  # what tests/test_lifecycles.py prevents
