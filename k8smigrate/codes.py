@@ -57,6 +57,11 @@ NOT_WHOLE = Code("K8SM-GEN-014", "warning", "the file does not parse as a whole 
 TEMPLATED_UNTOUCHED = Code(
     "K8SM-GEN-015", "info", "templated document skipped; its API has no version step and is not removed or deprecated"
 )
+SHARED_EDIT = Code(
+    "K8SM-GEN-017",
+    "error",
+    "an edit would have to go through a YAML alias or merge key, or change another place that shares the node",
+)
 
 GENERAL: dict[str, Code] = {
     c.code: c
@@ -76,6 +81,7 @@ GENERAL: dict[str, Code] = {
         FILE_ERROR,
         NOT_WHOLE,
         TEMPLATED_UNTOUCHED,
+        SHARED_EDIT,
     )
 }
 """The codes of the core, by code: any migration may report them, at these levels."""

@@ -29,6 +29,7 @@ from .codes import (
     COMMENT_DROPPED,
     INTERNAL_ERROR,
     NOT_WHOLE,
+    SHARED_EDIT,
     TEMPLATED,
     TEMPLATED_UNTOUCHED,
     UNREADABLE,
@@ -46,10 +47,11 @@ from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
 from .scalars import Data
 from .settings import Settings
+from .sharing import Expansion, expand, fold
 from .tree import Mapping, Node, Scalar, Sequence, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
-from .yamlio import BOM, EVERY, Document, Stream, read_stream
+from .yamlio import EVERY, Document, Stream, read_stream
 
 __all__ = ["RenderCheckError", "migrate_stream"]
 
@@ -138,7 +140,7 @@ def migrate_stream(
             pos = doc.root.src.end
     if pieces:
         pieces.append(stream.text[pos:])
-        result.text = (BOM if stream.bom else "") + "".join(pieces)
+        result.text = stream.prefix + "".join(pieces)
     return result
 
 
@@ -170,6 +172,14 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
     if all(p.empty for _obj, p in objects) and not (list_plan and list_plan.steps):
         return
     doc = status.doc
+    expansion = None
+    if doc.shares:  # bodies see what aliases and merge keys stand for, each place on its own
+        try:
+            expansion = expand(root)
+        except (TreeError, RecursionError) as exc:
+            status.add(UNREADABLE, f"cannot read the document: {exc}")
+            return
+        objects, list_plan = _objects(root, doc, run)  # a List item may have been an alias
     bare_cr = _BARE_CR.search(stream.text, stream.text.rfind("\n", 0, doc.start) + 1, doc.end)
     if bare_cr is not None:
         # YAML breaks lines at a lone CR too; splicing works on LF and CRLF lines only.
@@ -184,6 +194,8 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
             status.add(UNREADABLE, f"cannot read the document: {exc}")
             return
     if not _apply(run, stream, status, root, objects):
+        return
+    if expansion is not None and not _fold(expansion, root, status):
         return
     if list_plan is not None and list_plan.final_api is not None:
         api = root.get("apiVersion")
@@ -289,6 +301,25 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
     return True
 
 
+def _fold(expansion: Expansion, root: Mapping, status: _Status) -> bool:
+    """Aliases and merge keys back in place; False (with the errors) where an edit went through one."""
+    problems = fold(expansion, root)
+    for p in problems:
+        status.findings.append(
+            Finding(
+                SHARED_EDIT.level,
+                SHARED_EDIT.code,
+                p.message,
+                None,
+                status.filename,
+                status.doc.index,
+                p.node.line or status.doc.line,
+                p.path,
+            )
+        )
+    return not problems
+
+
 def _checking(run: _Run) -> bool:
     return run.settings.raise_errors or checking()
 
@@ -321,8 +352,8 @@ def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping
         status.add(INTERNAL_ERROR, f"internal error, document left unchanged: {problem}")
         return
     old_text = stream.text[root.src.start : root.src.end] if root.src else ""
-    for comment in dropped_comments(old_text, new_text):
-        status.add(COMMENT_DROPPED, f"comment dropped with a removed field: {comment}")
+    for comment, offset in dropped_comments(old_text, new_text):
+        status.add(COMMENT_DROPPED, f"comment dropped with a removed field: {comment}", root.line + offset)
     result = status.result
     result.applied = status.applied
     result.summary = status.notes

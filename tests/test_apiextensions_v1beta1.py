@@ -959,9 +959,9 @@ def test_aliased_object_schema_is_kept_when_nothing_is_injected() -> None:
     validate(result.text)
 
 
-def test_schema_alias_that_an_edit_would_change_is_refused() -> None:
-    """Injecting the extension into ``&obj`` would change ``b`` too: refused, not edited through."""
-    result = check_noop(
+def test_schema_alias_whose_places_get_the_same_edits_stays_an_alias() -> None:
+    """Every place ``&obj`` stands for needs the extension: added once, the alias kept."""
+    result = check_transformed(
         crd("""
           version: v1
           validation:
@@ -973,10 +973,45 @@ def test_schema_alias_that_an_edit_would_change_is_refused() -> None:
                   properties:
                     x: {type: integer}
                 b: *obj
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+                properties:
+                  a: &obj
+                    type: object
+                    x-kubernetes-preserve-unknown-fields: true
+                    properties:
+                      x: {type: integer}
+                  b: *obj
+        """),
+    )
+    validate(result.text)
+
+
+def test_schema_alias_whose_places_need_different_edits_is_refused() -> None:
+    """The root's metadata gets no extension, ``spec`` does: ``&o`` cannot carry both (K8SM-GEN-017)."""
+    result = check_noop(
+        crd("""
+          version: v1
+          validation:
+            openAPIV3Schema:
+              type: object
+              properties:
+                spec: &o {type: object}
+                metadata: *o
         """)
     )
-    assert codes(result, "error") == ["K8SM-CRD-004"]
-    assert "shared through YAML aliases (*obj)" in result.findings[0].message
+    assert codes(result, "error") == ["K8SM-GEN-017"]
+    found = next(f for f in result.findings if f.code == "K8SM-GEN-017")
+    assert (found.line, found.path) == (14, "spec.validation.openAPIV3Schema.properties.spec")
+    assert "anchored &o on line 14 is also used on line 15" in found.message
 
 
 def test_violation_only_at_the_alias_place_is_found() -> None:

@@ -32,12 +32,13 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     (apiVersion, kind). Without libyaml, or when the fast reading disagrees with itself, the
     whole stream is parsed as below.
     """
-    bom = text.startswith(BOM)
-    body = text[1:] if bom else text
+    boms = len(text) - len(text.lstrip(BOM))  # libyaml drops a second BOM too, which shifts its marks
+    bom = boms > 0
+    body = text[boms:]
     if wanted is not None and LIBYAML:
         fast = _read_fast(body, wanted)
         if fast is not None:
-            return Stream(body, bom, fast, True, libyaml=True)
+            return Stream(body, bom, fast, True, libyaml=True, boms=boms)
     whole = True
     try:
         documents = list(parse_documents(body, 0, 0))
@@ -46,7 +47,7 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
         whole = False
     for doc in documents:
         classify(body, doc)
-    return Stream(body, bom, documents, whole)
+    return Stream(body, bom, documents, whole, boms=boms)
 
 
 def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | None:
