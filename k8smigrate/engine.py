@@ -39,7 +39,7 @@ from .codes import (
 )
 from .context import Context, Sibling
 from .model import Check, DeclarationError, Migration
-from .plan import LIST_KIND, Plan, is_candidate, plan
+from .plan import LIST_KIND, Plan, is_candidate, list_items, plan
 from .prefilter import prefilter
 from .problems import input_problems
 from .registry import Registry, default_registry
@@ -48,7 +48,7 @@ from .results import DocumentResult, FileResult, Finding
 from .scalars import Data
 from .settings import Settings
 from .sharing import Expansion, expand, fold
-from .tree import Mapping, Node, Scalar, Sequence, TreeError
+from .tree import Mapping, Node, Scalar, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
 from .yamlio import EVERY, Document, Stream, read_stream
@@ -243,18 +243,15 @@ def _objects(root: Mapping, doc: Document, run: _Run) -> tuple[list[tuple[Mappin
     if api is None or kind is None:
         return [], None
     settings, registry, window = run.settings, run.registry, run.window
-    items = root.get("items")
-    if not (kind.endswith(LIST_KIND) and isinstance(items, Sequence)):
+    items = list_items(root, api, kind)
+    if items is None:
         return [(root, plan(api, kind, settings, registry, window))], None
+    out = [
+        (item, plan(item_api, item_kind, settings, registry, window))
+        for item, item_api, item_kind in items
+        if item_api and item_kind
+    ]
     element = kind[: -len(LIST_KIND)]
-    out: list[tuple[Mapping, Plan]] = []
-    for item in items:
-        if not isinstance(item, Mapping):
-            continue
-        item_api = _scalar_text(item.get("apiVersion")) or (api if element else None)
-        item_kind = _scalar_text(item.get("kind")) or element
-        if item_api and item_kind:
-            out.append((item, plan(item_api, item_kind, settings, registry, window)))
     return out, plan(api, element, settings, registry, window) if element else None
 
 

@@ -12,19 +12,21 @@ text holds what a check looks for, so a scan stays a read of the text for everyt
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
 from .engine import migrate_stream
 from .model import Check
-from .plan import element_kind, plan
-from .prefilter import prefilter, raw_api_versions, raw_kinds
+from .plan import element_kind, list_items, plan
+from .prefilter import prefilter, raw_api_versions, raw_kinds, unsure
 from .problems import problem_findings
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
-from .yamlio import read_stream
+from .tree import Mapping, Scalar
+from .yamlio import Document, read_stream
 
 Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
 """``removed``/``deprecated``: an API at the target. For readiness rows: ``breaking`` (an error,
@@ -159,57 +161,100 @@ def api_entries(
     problems: list[Finding] | None = None,
 ) -> list[ScanEntry]:
     """The documents on deprecated or removed APIs, read from their text."""
-    window = settings.window
     out: list[ScanEntry] = []
 
     def wanted(piece: str) -> bool:
-        # Block YAML is read by a look at its text; JSON (and flow) documents need the parser.
+        # Block YAML is read by a look at its text; JSON (and flow) documents, Lists (their items
+        # are objects) and spellings the look cannot read need the parser.
         head = piece.lstrip(" \t\r\n-")
+        if _LIST.search(piece) or unsure(piece):
+            return True
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
     for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:
             problems += problem_findings(doc, filename)
-        api, kind = doc.api_version, doc.kind
-        if api is None or kind is None:
-            continue
-        life = registry.lifecycle(api, kind)
-        element = element_kind(kind)
-        if life is None:
-            life = registry.lifecycle(api, element)
-        if life is None:
-            continue
-        status: Status
-        if life.removed_in is not None and life.removed_in <= window.target:
-            status = "removed"
-        elif life.deprecated_in is not None and life.deprecated_in <= window.target:
-            status = "deprecated"
-        else:
-            continue
-        found = plan(api, element, settings, registry, window)
-        steps = found.steps
-        # Served across [--min-version, --target-version]: known where a migration gets there;
-        # a manual replacement's availability is not in the table (None).
-        served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
-        out.append(
-            ScanEntry(
-                filename,
-                doc.index,
-                doc.line,
-                api,
-                kind,
-                doc.name,
-                status,
-                str(life.deprecated_in) if life.deprecated_in else None,
-                str(life.removed_in) if life.removed_in else None,
-                steps[-1].to_api if steps else life.replacement,
-                " -> ".join(s.name for s in steps) or None,
-                doc.templated,
-                namespace=doc.namespace,
-                replacement_served=served,
-            )
-        )
+        for api, kind, name, namespace, line in _objects(doc):
+            entry = _api_entry(filename, doc, api, kind, name, namespace, line, settings, registry)
+            if entry is not None:
+                out.append(entry)
     return out
+
+
+_LIST = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
+"""A document that is a ``List`` (``kubectl get -o yaml``) or a typed list: its items are rows."""
+
+
+def _objects(doc: Document) -> list[tuple[str | None, str | None, str | None, str | None, int]]:
+    """(apiVersion, kind, name, namespace, line) of the document, or of each item of a List."""
+    root = doc.root
+    if isinstance(root, Mapping) and doc.api_version and doc.kind and not doc.templated:
+        items = list_items(root, doc.api_version, doc.kind)
+        if items is not None:
+            return [(api, kind, *_name(item), item.line or doc.line) for item, api, kind in items]
+    return [(doc.api_version, doc.kind, doc.name, doc.namespace, doc.line)]
+
+
+def _name(item: Mapping) -> tuple[str | None, str | None]:
+    meta = item.get("metadata")
+    if not isinstance(meta, Mapping):
+        return None, None
+    name, namespace = meta.get("name"), meta.get("namespace")
+    return (
+        name.value if isinstance(name, Scalar) else None,
+        namespace.value if isinstance(namespace, Scalar) else None,
+    )
+
+
+def _api_entry(
+    filename: str,
+    doc: Document,
+    api: str | None,
+    kind: str | None,
+    name: str | None,
+    namespace: str | None,
+    line: int,
+    settings: Settings,
+    registry: Registry,
+) -> ScanEntry | None:
+    """The row of one object on a deprecated or removed API (None for any other)."""
+    window = settings.window
+    if api is None or kind is None:
+        return None
+    life = registry.lifecycle(api, kind)
+    element = element_kind(kind)
+    if life is None:
+        life = registry.lifecycle(api, element)
+    if life is None:
+        return None
+    status: Status
+    if life.removed_in is not None and life.removed_in <= window.target:
+        status = "removed"
+    elif life.deprecated_in is not None and life.deprecated_in <= window.target:
+        status = "deprecated"
+    else:
+        return None
+    found = plan(api, element, settings, registry, window)
+    steps = found.steps
+    # Served across [--min-version, --target-version]: known where a migration gets there;
+    # a manual replacement's availability is not in the table (None).
+    served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
+    return ScanEntry(
+        filename,
+        doc.index,
+        line,
+        api,
+        kind,
+        name,
+        status,
+        str(life.deprecated_in) if life.deprecated_in else None,
+        str(life.removed_in) if life.removed_in else None,
+        steps[-1].to_api if steps else life.replacement,
+        " -> ".join(s.name for s in steps) or None,
+        doc.templated,
+        namespace=namespace,
+        replacement_served=served,
+    )
 
 
 def readiness_entries(

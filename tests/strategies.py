@@ -684,3 +684,110 @@ def mutated(draw: st.DrawFn) -> str:
             end = len(text) if end < 0 else end + 1
             text = text[:end] + text[start:end] + text[end:]
     return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Spellings of apiVersion and kind that YAML allows and a look at the raw text may not read
+# (issue 14 item 3): what the pre-filter must never skip.
+
+SPELLINGS = (
+    "as-is",
+    "next-line",
+    "comment-next-line",
+    "anchor",
+    "tag",
+    "literal",
+    "folded",
+    "escaped-value",
+    "escaped-key",
+    "explicit-key",
+    "alias",
+    "single-quoted",
+)
+
+
+def respell(text: str, key: str, spelling: str) -> str:
+    """The document with its top-level ``key`` written in another valid spelling (same data, or an alias of it)."""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    if text.lstrip().startswith("{"):
+        return _respell_json(text, key, spelling, nl)
+    lines = text.split(nl)
+    for i, line in enumerate(lines):
+        if line.startswith(f"{key}: "):
+            raw = _unquote(line[len(key) + 2 :].split("  #", 1)[0].strip())
+            lines[i] = _spelled(key, raw, spelling, nl)
+            return nl.join(lines)
+    return text
+
+
+def _unquote(value: str) -> str:
+    if value[:1] == "'" and value[-1:] == "'":
+        return value[1:-1].replace("''", "'")
+    if value[:1] == '"' and value[-1:] == '"':
+        return str(json.loads(value))
+    return value
+
+
+def _escaped(raw: str) -> str:
+    """``raw`` in double quotes with a JSON-style ``\\/`` and a ``\\uXXXX`` escape (same string)."""
+    return '"' + f"\\u{ord(raw[0]):04x}" + raw[1:].replace("/", "\\/") + '"'
+
+
+def _spelled(key: str, raw: str, spelling: str, nl: str) -> str:
+    value = json.dumps(raw)
+    if spelling == "next-line":
+        return f"{key}:{nl}  {value}"
+    if spelling == "comment-next-line":
+        return f"{key}:  # {key} below{nl}  {raw}"
+    if spelling == "anchor":
+        return f"{key}: &sp-{key} {raw}"
+    if spelling == "tag":
+        return f"{key}: !!str {raw}"
+    if spelling == "literal":
+        return f"{key}: |-{nl}  {raw}"
+    if spelling == "folded":
+        return f"{key}: >-{nl}  {raw}"
+    if spelling == "escaped-value":
+        return f"{key}: {_escaped(raw)}"
+    if spelling == "escaped-key":
+        return (
+            f'"{key[:3]}\\u{ord(key[3]):04x}{key[4:]}": {raw}'
+            if len(key) > 4
+            else f'"\\u{ord(key[0]):04x}{key[1:]}": {raw}'
+        )
+    if spelling == "explicit-key":
+        return f"? {key}{nl}: {raw}"
+    if spelling == "alias":
+        return f"x-{key.lower()}: &sp-{key} {raw}{nl}{key}: *sp-{key}"
+    if spelling == "single-quoted":
+        return f"{key}: '{raw}'"
+    return f"{key}: {raw}"
+
+
+def _respell_json(text: str, key: str, spelling: str, nl: str) -> str:
+    marker = f'"{key}": '
+    at = text.find(marker)
+    if at < 0:
+        return text
+    end = text.index('"', at + len(marker) + 1) + 1
+    raw = str(json.loads(text[at + len(marker) : end]))
+    if spelling in ("escaped-value", "literal", "folded", "anchor", "tag", "alias"):
+        new = f'"{key}": {_escaped(raw)}'
+    elif spelling in ("escaped-key", "explicit-key"):
+        new = f'"\\u{ord(key[0]):04x}{key[1:]}": {json.dumps(raw)}'
+    elif spelling in ("next-line", "comment-next-line"):
+        new = f'"{key}":{nl}  {json.dumps(raw)}'
+    else:
+        return text
+    return text[:at] + new + text[end:]
+
+
+@st.composite
+def spelled_streams(draw: st.DrawFn) -> list[str]:
+    """Streams of the whole table whose apiVersion and kind lines are written in any valid spelling."""
+    out = []
+    for doc in draw(rich_streams()):
+        for key in ("apiVersion", "kind"):
+            doc = respell(doc, key, draw(st.sampled_from(SPELLINGS)))
+        out.append(doc)
+    return out

@@ -254,7 +254,7 @@ class _Builder:
         if nested:
             node.first.head_comments = _lead_comments(text, first.src.start)
         node.src.start = _explicit_indicator(text, first.src.start)
-        node.src.col = first.src.col
+        node.src.col = first.src.col if node.src.start == first.src.start else column_of(text, node.src.start)
         node.line = first.line
         prev_end = node.src.start
         for i, e in enumerate(node.entries):
