@@ -67,9 +67,8 @@ def resolve_plain(text: str) -> Data:
     underscores are dropped (``1_000``); base-60 numbers (``1:30``) are *not* read, they stay
     strings. Timestamps stay strings here, as they are in the JSON Kubernetes receives.
     """
-    special = _SPECIAL.get(text, _NOT_SPECIAL)
-    if special is not _NOT_SPECIAL:
-        return special
+    if text in _SPECIAL:
+        return _SPECIAL[text]
     first = text[0]
     if first == ".":
         return float(text) if _DOT_FLOAT.fullmatch(text) and not _huge(text) else text
@@ -85,7 +84,6 @@ def resolve_plain(text: str) -> Data:
     return text
 
 
-_NOT_SPECIAL = object()
 
 
 def _huge(text: str) -> bool:

@@ -114,7 +114,7 @@ def _clone(node: Node, budget: list[int]) -> Node:
     copy: Node
     if isinstance(node, Scalar):
         copy = Scalar(node.value, node.style, node.tag)
-        if node.has_new_data:
+        if node.has_new_data and not isinstance(node.new_data, (list, dict)):  # a scalar holds a scalar
             copy.set(node.new_data)
     elif isinstance(node, Alias):
         copy = Alias(node.name, node.target)
@@ -200,17 +200,22 @@ def _sources(value: Node) -> list[Mapping]:
 
 
 def fold(done: Expansion, root: Node) -> list[SharedEdit]:
-    """Undo ``expand`` where no shared node was edited apart; the rest as problems (nothing undone).
+    """Undo ``expand`` where no shared node was edited apart; the rest as problems.
 
-    Problems are located where the input has them (its lines and paths). With problems the
-    tree stays expanded: the engine does not render it.
+    Problems are located where the input has them (its lines and paths). A tree with problems
+    is half folded: the engine does not render it.
     """
     in_tree = {id(node) for node in nodes(root)}
-    problems = [p for m in done.merges if id(m.mapping) in in_tree for p in _merge_problems(m)]
+    merges = [m for m in done.merges if id(m.mapping) in in_tree]
+    problems = [p for m in merges for p in _merge_problems(m)]
     if problems:
         return problems
+    edited = {id(m.mapping): m.mapping.to_data() for m in merges}
     for m in done.merges:
         _unmerge(m)
+    problems = [p for m in merges for p in _shadow_problems(m, edited[id(m.mapping)])]
+    if problems:
+        return problems
     places: list[tuple[Node, Entry | Item]] = []
     seen: set[int] = set()  # nodes met so far, in document order
     for node, holder in _walk_copies(root, done):
@@ -250,6 +255,23 @@ def _merge_problems(m: _Merge) -> list[SharedEdit]:
             m.path,
             f"{keys} {'comes' if len(edited) == 1 else 'come'} from the merge key << on line {where.key.line}: "
             "an edit would have to go through it. Write the merged keys out in this mapping and run again",
+        )
+    ]
+
+
+def _shadow_problems(m: _Merge, edited: Data) -> list[SharedEdit]:
+    """A key the mapping set over a merged one, removed or renamed: the merged value would come back."""
+    now = m.mapping.to_data()
+    if _same_data(now, edited) or not isinstance(now, dict) or not isinstance(edited, dict):
+        return []
+    back = sorted(k for k, v in now.items() if k not in edited or not _same_data(v, edited[k]))
+    where = m.keys[0][0]
+    return [
+        SharedEdit(
+            where.key,
+            m.path,
+            f"{', '.join(back)} would come back from the merge key << on line {where.key.line} once an edit "
+            "removes or renames the key set over it here. Write the merged keys out in this mapping and run again",
         )
     ]
 

@@ -791,3 +791,118 @@ def spelled_streams(draw: st.DrawFn) -> list[str]:
             doc = respell(doc, key, draw(st.sampled_from(SPELLINGS)))
         out.append(doc)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Aliases and merge keys in the parts migrations restructure (issue 14 item 2).
+
+
+def _holders(value: Any, depth: int = 0) -> list[tuple[Any, Any]]:
+    """(container, key) of every non-empty mapping below the top level, in document order."""
+    out: list[tuple[Any, Any]] = []
+    items = (
+        list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else []
+    )
+    for key, child in items:
+        if isinstance(child, (Anchor, Ref)) or _has_refs(child):
+            continue
+        if isinstance(child, dict) and child and depth >= 1 and "<<" not in child:
+            out.append((value, key))
+        out += _holders(child, depth + 1)
+    return out
+
+
+def _has_refs(value: Any) -> bool:
+    if isinstance(value, (Anchor, Ref)):
+        return True
+    if isinstance(value, dict):
+        return any(_has_refs(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_refs(v) for v in value)
+    return False
+
+
+@st.composite
+def shared_object(draw: st.DrawFn) -> dict[str, Any]:
+    """An object of the table where a mapping it holds is an alias, a merge, or shared with a List
+    item: anchored in an ``x-shared`` key written first, or in the first of two List items."""
+    obj = draw(st.one_of(ingress(), workload(), batch_and_autoscaling(), cluster_objects(), readiness()))
+    holders = _holders(obj)
+    if not holders:
+        return obj
+    container, key = draw(st.sampled_from(holders))
+    value = container[key]
+    how = draw(st.sampled_from(["anchor", "alias", "merge", "merge-override", "list"]))
+    if how == "anchor":
+        container[key] = Anchor("kept", value)
+        return obj
+    if how == "list":
+        twin = json.loads(json.dumps(_plain(obj)))
+        container[key] = anchor = Anchor("twin", value)
+        _replace(twin, anchor)
+        return {"apiVersion": "v1", "kind": "List", "items": [obj, twin]}
+    anchor = Anchor("shared", json.loads(json.dumps(_plain(value))))
+    if how == "alias":
+        container[key] = Ref(anchor)
+    else:
+        merged: dict[str, Any] = {"<<": Ref(anchor)}
+        if how == "merge-override":
+            first = next(iter(value))
+            merged[first] = value[first]
+        container[key] = merged
+    return {"x-shared": anchor, **obj}
+
+
+def _replace(twin: Any, anchor: Anchor) -> None:
+    """Put an alias of ``anchor`` where the twin holds the anchored mapping (the same path)."""
+    target = _plain(anchor.value)
+    stack = [twin]
+    while stack:
+        node = stack.pop()
+        items = (
+            list(node.items()) if isinstance(node, dict) else list(enumerate(node)) if isinstance(node, list) else []
+        )
+        for key, child in items:
+            if child == target:
+                node[key] = Ref(anchor)
+                return
+            stack.append(child)
+
+
+@st.composite
+def shared_streams(draw: st.DrawFn) -> list[str]:
+    """Streams of objects with aliases and merge keys in the parts that migrations edit."""
+    layout = draw(rich_layouts())
+    layout.json_doc = False  # JSON has no aliases
+    out = []
+    for obj in draw(st.lists(shared_object(), min_size=1, max_size=3)):
+        layout.k = layout.n = 0
+        out.append(layout.emit(obj))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile nesting (issue 14 item 16): refused early, at about the cost of a valid document.
+
+HOSTILE_DEPTH = 501  # one more than the tree holds (``yamlio.build.MAX_DEPTH``)
+
+
+@st.composite
+def hostile_streams(draw: st.DrawFn) -> tuple[list[str], int]:
+    """Realistic documents with one hostile document among them, and its index."""
+    docs = draw(rich_streams())
+    depth = draw(st.integers(HOSTILE_DEPTH, 3000))
+    shape = draw(st.sampled_from(["open-seq", "open-map", "closed-seq", "block", "mixed"]))
+    if shape == "open-seq":
+        hostile = "x: " + "[" * depth + "\n"
+    elif shape == "open-map":
+        hostile = "x: " + "{a: " * depth + "\n"
+    elif shape == "closed-seq":
+        hostile = "x: " + "[" * depth + "]" * depth + "\n"
+    elif shape == "block":
+        hostile = "".join(" " * i + "a:\n" for i in range(depth)) + " " * depth + "a: 1\n"
+    else:
+        hostile = "x: " + "[{a: " * (depth // 2) + "\n"
+    at = draw(st.integers(0, len(docs)))
+    docs.insert(at, hostile)
+    return docs, at

@@ -9,19 +9,17 @@ items of a ``List`` are objects of their own for ``scan`` as they are for ``appl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 import k8smigrate
-from k8smigrate import engine, scan
 from k8smigrate.prefilter import prefilter, unsure
 from k8smigrate.registry import default_registry
 from k8smigrate.settings import Settings
-from k8smigrate.yamlio import EVERY
+from tests.fuzz_checks import check_prefilter
 from tests.helpers import codes, dedent
-from tests.strategies import SPELLINGS, join, respell, spelled_streams
+from tests.strategies import SPELLINGS, respell, spelled_streams
 
 INGRESS = """
 apiVersion: extensions/v1beta1
@@ -140,39 +138,9 @@ def test_after_apply_a_rescan_agrees() -> None:
 # ------------------------------------------------------------------ the property
 
 
-def _would_migrate(piece: str) -> bool:
-    """Whether the full reader (every document parsed) applies or reports anything of a migration."""
-    with pytest.MonkeyPatch.context() as mp:
-        _everything_parsed(mp)
-        result = k8smigrate.migrate_text(piece, target_version="1.29")
-    return any(d.applied for d in result.documents) or any(f.migration for f in result.findings)
-
-
-def _everything_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "prefilter", lambda *_args: EVERY)
-    real = scan.read_stream
-    monkeypatch.setattr(scan, "read_stream", lambda text, wanted=None: real(text, wanted=EVERY))
-
-
-def _outcome(text: str) -> tuple[Any, ...]:
-    """What ``apply`` writes and reports, and what ``scan`` lists (names are read from the text of
-    documents that are not parsed, and only in block style: not compared)."""
-    result = k8smigrate.migrate_text(text, target_version="1.29")
-    rows = k8smigrate.scan_text(text, target_version="1.29")
-    listed = [(r.document, r.line, r.api_version, r.kind, r.status, r.code, r.migration) for r in rows]
-    return result.text, [f.format() for f in result.findings], listed
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(spelled_streams())
 @example([respell(respell(dedent(INGRESS), "apiVersion", s), "kind", s) for s in SPELLINGS])
+@example([dedent(LIST).replace("apiVersion: v1\n", "apiVersion:\n  v1\n", 1)])
 def test_the_prefilter_never_skips_what_the_full_reader_would_migrate(docs: list[str]) -> None:
-    wanted = _wanted()
-    for doc in docs:
-        if not wanted(doc):
-            assert not _would_migrate(doc), doc
-    text = join(docs)
-    filtered = _outcome(text)
-    with pytest.MonkeyPatch.context() as mp:
-        _everything_parsed(mp)
-        assert _outcome(text) == filtered
+    check_prefilter(docs)
