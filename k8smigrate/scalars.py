@@ -84,8 +84,6 @@ def resolve_plain(text: str) -> Data:
     return text
 
 
-
-
 def _huge(text: str) -> bool:
     """ParseFloat refuses a number out of float64's range (it is read as a string then)."""
     return float(text) in (float("inf"), float("-inf"))

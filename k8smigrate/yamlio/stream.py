@@ -35,15 +35,15 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     boms = len(text) - len(text.lstrip(BOM))  # libyaml drops a second BOM too, which shifts its marks
     bom = boms > 0
     body = text[boms:]
-    if _too_deep(body):  # both parsers are quadratic in the depth of flow collections: cut first
-        pieces = _read_pieces(body, wanted or EVERY)
-        if pieces is not None:
-            return Stream(body, bom, pieces, False, boms=boms)
+    if _too_deep(body) is not None:  # both parsers are quadratic in the depth of flow collections
+        read = _read_pieces(body, wanted or EVERY)
+        if read is not None:
+            return Stream(body, bom, read[0], read[1], boms=boms)
     elif wanted is not None and LIBYAML:
         if not libyaml_accepts(body):
-            pieces = _read_pieces(body, wanted)
-            if pieces is not None:
-                return Stream(body, bom, pieces, False, boms=boms)
+            read = _read_pieces(body, wanted)
+            if read is not None:
+                return Stream(body, bom, read[0], False, boms=boms)
         else:
             fast = _read_fast(body, wanted)
             if fast is not None:
@@ -129,8 +129,10 @@ def _first_content(text: str, start: int, end: int, explicit: bool) -> int | Non
     return None
 
 
-def _read_pieces(text: str, wanted: Callable[[str], bool]) -> list[Document] | None:
-    """The documents of a stream libyaml rejects, piece by piece; None when every piece parses.
+def _read_pieces(text: str, wanted: Callable[[str], bool]) -> tuple[list[Document], bool] | None:
+    """The documents of a stream libyaml rejects, piece by piece, and whether the stream is whole
+    (every piece parsed, but for deep ones refused whose brackets balance); None when every
+    piece parses.
 
     Each piece is read once, by libyaml where it can (a tree only where wanted, as on the fast
     path); only a piece libyaml rejects goes to ruamel's own parser, for its precise message,
@@ -140,17 +142,20 @@ def _read_pieces(text: str, wanted: Callable[[str], bool]) -> list[Document] | N
     tabs), the careful whole-stream reading decides, as it always did.
     """
     documents: list[Document] = []
-    broken = False
+    broken = failed_any = False
     for start, end in _cuts(text):
         index = len(documents)
         piece = text[start:end]
         found: list[Document] | None = None
-        if _too_deep(piece):
+        deep = _too_deep(piece)
+        if deep is not None:
             content = _first_content(text, start, end, True)
-            line = line_of(text, content if content is not None else start)
+            line = line_of(text, start + deep)
             refused = Problem(f"nesting deeper than {MAX_DEPTH} levels; the document is left unchanged", line)
             refused.code = "K8SM-GEN-011"
-            found, broken = [Document(index, start, end, line, problem=refused)], True
+            first = line_of(text, content if content is not None else start)
+            found, broken = [Document(index, start, end, first, problem=refused)], True
+            failed_any = failed_any or not _balanced(piece)
         elif not LIBYAML:
             found = None
         elif wanted(piece) or TEMPLATE_MARKERS.search(piece):
@@ -163,24 +168,42 @@ def _read_pieces(text: str, wanted: Callable[[str], bool]) -> list[Document] | N
             found = [Document(index, start, end, line_of(text, content if content is not None else start))]
         if found is None:
             found, failed = _parse_piece(text, start, end, index)
-            broken = broken or failed
+            broken, failed_any = broken or failed, failed_any or failed
         for doc in found:
             doc.index = len(documents)
             classify(text, doc)
             documents.append(doc)
-    return documents if broken else None
+    return (documents, not failed_any) if broken else None
 
 
-def _too_deep(piece: str) -> bool:
-    """Whether the piece opens flow collections deeper than the tree holds, counted in one linear
-    pass without parsing (brackets in quoted scalars and comments do not count)."""
+def _too_deep(piece: str) -> int | None:
+    """Where the piece opens flow collections deeper than the tree holds (None: it does not),
+    found in one linear pass without parsing; brackets in quoted scalars and comments do not count."""
     if piece.count("[") + piece.count("{") <= MAX_DEPTH:
-        return False
-    depth = deepest = 0
-    for bracket in _BRACKETS.findall(_QUOTED_OR_COMMENT.sub("", piece)):
-        depth = depth + 1 if bracket in "[{" else max(depth - 1, 0)
-        deepest = max(deepest, depth)
-    return deepest > MAX_DEPTH
+        return None
+    depth = 0
+    for bracket in _BRACKETS.finditer(_QUOTED_OR_COMMENT.sub(_blank, piece)):
+        if bracket.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return bracket.start()
+        else:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def _balanced(piece: str) -> bool:
+    """Whether every bracket the piece opens is closed (outside quoted scalars and comments)."""
+    depth = 0
+    for bracket in _BRACKETS.findall(_QUOTED_OR_COMMENT.sub(_blank, piece)):
+        depth += 1 if bracket in "[{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
 
 
 _BRACKETS = re.compile(r"[\[\]{}]")
