@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from .context import Context, Sibling
+from .facts import Facts, StreamFacts
 from .hints import hint
 from .registry import Migration, Registry, default_registry
 from .render import Renderer, detect_style
@@ -142,11 +143,13 @@ def migrate_stream(
     registry: Registry | None = None,
     *,
     report_only: bool = False,
+    facts: Facts | None = None,
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
     With ``report_only`` the bodies run and report, and each document says what would be
     applied, but nothing is rendered: the text stays as it is and there are no patches.
+    ``facts`` are a run's (``k8smigrate.facts``); without them a check joins this stream only.
     """
     settings = settings or Settings()
     registry = registry or default_registry()
@@ -156,12 +159,13 @@ def migrate_stream(
     pos = 0
     result = FileResult(filename, text, text)
     siblings = _Siblings(stream.text)
+    joined = StreamFacts(stream.text, filename, facts)
     for doc in stream.documents:
         run = _DocRun(filename, doc)
         doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name, namespace=doc.namespace)
         try:
             new_root = _migrate_document(
-                stream, doc, run, doc_result, settings, registry, window, siblings, report_only
+                stream, doc, run, doc_result, settings, registry, window, siblings, report_only, joined
             )
         except Exception as exc:  # a bug must cost one document, never the file or the batch
             if settings.raise_errors:
@@ -213,6 +217,7 @@ def _migrate_document(
     window: Window,
     siblings: _Siblings | None = None,
     report_only: bool = False,
+    joined: StreamFacts | None = None,
 ) -> str | None:
     """The new text of the document's root node, or None when it stays as it is."""
     if doc.templated:
@@ -270,7 +275,9 @@ def _migrate_document(
         for step in [*p.passes, *p.steps]:
             if step.fixer and not step.triggered_by(source):
                 continue  # the document holds nothing this fixer looks for (it is here for another step)
-            ctx = Context(step, settings, root, run.filename, doc.index, doc.line, read_siblings=siblings)
+            ctx = Context(
+                step, settings, root, run.filename, doc.index, doc.line, read_siblings=siblings, read_facts=joined
+            )
             untouched = step.fixer and (known_pristine or obj.pristine())  # only a fixer asks below
             known_pristine = False
             if step.body is not None:

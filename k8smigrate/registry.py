@@ -23,13 +23,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib import metadata
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .versions import KubeVersion
 from .yamlio import raw_api_versions
 
 if TYPE_CHECKING:
     from .context import Context
+    from .facts import Collector
     from .tree import Mapping
 
 Body = Callable[["Mapping", "Context"], None]
@@ -51,6 +52,9 @@ CATEGORIES = {
     "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
+    "controller": "ingress controllers and cluster add-ons (CoreDNS) that must read the APIs the target serves",
+    "node-port": "the API server's NodePort range against the nodes' ephemeral ports",
+    "token": "service account token Secrets that are no longer generated, and token lifetimes",
 }
 """The upgrade-readiness categories of fixers (``scan`` adds ``removed-api`` and ``deprecated-api``)."""
 
@@ -98,6 +102,9 @@ class Migration:
     category: str = ""
     """For a fixer: what it looks at, one of ``CATEGORIES`` (``scan`` prints it as a column;
     a version step's rows are ``removed-api`` or ``deprecated-api``)."""
+    facts: tuple[Collector[Any], ...] = ()
+    """For a check that joins documents of different files: the collectors whose values it asks
+    for (``ctx.facts``); a run gathers them from every file before any document is checked."""
     cleanup: bool = False
     """For a fixer: its edits tidy up (a deprecated alias, a field the server ignores, an
     annotation still honoured) rather than repair what breaks at the target; ``scan`` lists
@@ -165,6 +172,15 @@ class Registry:
 
     def names(self) -> list[str]:
         return [m.name for m in self.migrations]
+
+    def collectors(self, enabled: Callable[[Migration], bool]) -> list[Collector[Any]]:
+        """The fact collectors of the enabled checks, each once, in registry order."""
+        found: dict[str, Collector[Any]] = {}
+        for m in self.migrations:
+            if enabled(m):
+                for c in m.facts:
+                    found.setdefault(c.name, c)
+        return list(found.values())
 
     def source_apis(self) -> frozenset[str]:
         """Every apiVersion some migration accepts: the raw-text pre-filter uses this."""
