@@ -10,7 +10,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import migrate_stream
+from .engine import collectors_for, migrate_stream
+from .facts import Facts, gather, merge
 from .files import InputError, Loaded, Skipped, iter_entries, read_manifest, write_atomic
 from .registry import Registry, default_registry
 from .results import FileResult, Finding
@@ -102,15 +103,20 @@ def input_error(name: Path | str, message: str) -> Finding:
     return Finding("error", "K8SM-GEN-013", message, None, str(name), 0, line, "")
 
 
-def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings | None = None) -> FileOutcome:
-    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error."""
+def migrate_file(
+    path: Path | str, *, in_place: bool = False, settings: Settings | None = None, facts: Facts | None = None
+) -> FileOutcome:
+    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error.
+
+    ``facts``: the run's (``run_facts``), for the checks that join files; without them, the file's own.
+    """
     p = Path(path)
     settings = settings or Settings()
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = migrate_stream(loaded.text, settings, str(p), default_registry())
+    result = migrate_stream(loaded.text, settings, str(p), default_registry(), facts=facts)
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
@@ -121,7 +127,7 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
     return outcome
 
 
-def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutcome:
+def scan_file(path: Path | str, *, settings: Settings | None = None, facts: Facts | None = None) -> FileOutcome:
     """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
     p = Path(path)
     settings = settings or Settings()
@@ -129,13 +135,13 @@ def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutc
         loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    return scanned(p, loaded.text, str(p), settings)
+    return scanned(p, loaded.text, str(p), settings, facts)
 
 
-def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome:
+def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
     """The scan outcome of a text read from ``path`` (reported as ``name``)."""
     problems: list[Finding] = []
-    entries = scan_stream(text, settings, name, default_registry(), problems)
+    entries = scan_stream(text, settings, name, default_registry(), problems, facts)
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)
@@ -146,15 +152,39 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
+def facts_of_file(path: Path, settings: Settings) -> Facts:
+    """The facts one file holds for the checks of ``settings`` (an unreadable file holds none)."""
+    collectors = collectors_for(settings, default_registry())
+    try:
+        text = read_manifest(path).text
+    except InputError:
+        return Facts(frozenset(c.name for c in collectors))
+    return gather(text, str(path), collectors)
+
+
+def run_facts(files: Iterable[Path], settings: Settings) -> Facts | None:
+    """The facts of every file of a run, in order, for the checks that join files (None: no such check).
+
+    A first, cheap pass: a file is parsed only when its text holds what a collector looks for.
+    """
+    if not collectors_for(settings, default_registry()):
+        return None
+    return merge(facts_of_file(f, settings) for f in files)
+
+
 def migrate_paths(
     paths: Iterable[Path | str], *, in_place: bool = False, settings: Settings | None = None
 ) -> Iterator[FileOutcome]:
     """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
 
-    A failure costs only its own file: every other file is still migrated (and written).
+    A failure costs only its own file: every other file is still migrated (and written). The
+    checks that join files see every file of the run (``run_facts``), read before any is written.
     """
-    for entry in iter_entries([Path(p) for p in paths]):
+    settings = settings or Settings()
+    entries = list(iter_entries([Path(p) for p in paths]))
+    facts = run_facts([e for e in entries if isinstance(e, Path)], settings)
+    for entry in entries:
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
         else:
-            yield migrate_file(entry, in_place=in_place, settings=settings)
+            yield migrate_file(entry, in_place=in_place, settings=settings, facts=facts)

@@ -25,9 +25,9 @@ import typer
 
 from . import __version__
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
-from .engine import migrate_stream
+from .engine import collectors_for, migrate_stream
 from .files import InputError, Skipped, decode, iter_entries
-from .parallel import Worker, parallel_map, progress
+from .parallel import Worker, parallel_facts, parallel_map, progress
 from .registry import Migration, Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import Finding
@@ -250,7 +250,10 @@ def _run_files(
         files = _files(raw)
         todo += [_missing(raw)] if files is None else files
     work = [t for t in todo if isinstance(t, Path)]
-    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
+    jobs = jobs or os.cpu_count() or 1
+    # the checks that join files see every file of the run, read before any is written
+    facts = parallel_facts(work, settings, jobs) if collectors_for(settings, default_registry()) else None
+    done = iter(parallel_map(worker, work, settings, jobs, keep, facts))
     outcomes: list[FileOutcome] = []
     with progress(len(work)) as advance:
         for item in todo:

@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from .context import Context, Sibling
-from .facts import Facts, StreamFacts
+from .facts import Collector, Facts, StreamFacts
 from .hints import hint
 from .registry import Migration, Registry, default_registry
 from .render import Renderer, detect_style
@@ -94,6 +95,11 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
             _WANTED.clear()
         _WANTED[key] = registry.wants(_enabled_in(settings, window))
     return _WANTED[key]
+
+
+def collectors_for(settings: Settings, registry: Registry) -> list[Collector[Any]]:
+    """The fact collectors of the checks these settings run (a run gathers them first)."""
+    return registry.collectors(_enabled_in(settings, settings.window))
 
 
 def _enabled_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:

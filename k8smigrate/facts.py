@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from .scalars import Data
-from .tree import Mapping, Scalar, Sequence as Items, TreeError
+from .tree import Mapping, Scalar, TreeError
+from .tree import Sequence as Items
 from .yamlio import read_stream
 
 T = TypeVar("T")
@@ -123,7 +124,9 @@ def _objects(root: Mapping, line: int) -> Iterator[tuple[Object, int]]:
     items = root.get("items")
     kind = root.get("kind")
     is_list = isinstance(kind, Scalar) and isinstance(kind.data, str) and kind.data.endswith("List")
-    nodes = [(i, i.line or line) for i in items if isinstance(i, Mapping)] if is_list and isinstance(items, Items) else []
+    nodes = (
+        [(i, i.line or line) for i in items if isinstance(i, Mapping)] if is_list and isinstance(items, Items) else []
+    )
     for node, at in nodes or [(root, line)]:
         try:
             data = node.to_data()

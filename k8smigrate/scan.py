@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .engine import element_kind, migrate_stream, plan, prefilter
+from .facts import Facts
 from .registry import Migration, Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
@@ -138,10 +139,11 @@ def scan_stream(
     filename: str,
     registry: Registry,
     problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
-    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``."""
+    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``; ``facts``: a run's."""
     entries = api_entries(text, settings, filename, registry, problems)
-    ready = readiness_entries(text, settings, filename, registry, problems)
+    ready = readiness_entries(text, settings, filename, registry, problems, facts)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
@@ -209,7 +211,12 @@ def api_entries(
 
 
 def readiness_entries(
-    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding] | None = None
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
     """The findings of the enabled fixers, as rows; the version steps do not run.
 
@@ -221,7 +228,7 @@ def readiness_entries(
     only = replace(settings, only=tuple(sorted(fixers)), raise_errors=False)
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any fixer looks for, so no second read of the stream
-    result = migrate_stream(text, only, filename, registry, report_only=True)
+    result = migrate_stream(text, only, filename, registry, report_only=True, facts=facts)
     docs = {d.index: d for d in result.documents}
     out: list[ScanEntry] = []
     for f in result.findings:

@@ -242,7 +242,8 @@ def workload_body(obj: Mapping, ctx: Context) -> None:
             if not any(serves(role, dns, bindings) for role in roles):
                 ctx.info(
                     "K8SM-DNS-003",
-                    f"CoreDNS {found} watches {GROUP} {RESOURCE} (from {FIRST_SLICES}, on clusters from 1.19) and needs "
+                    f"CoreDNS {found} watches {GROUP} {RESOURCE} (from {FIRST_SLICES}, on clusters from 1.19) and "
+                    "needs "
                     f"list and watch on them; no ClusterRole of the repository serves its service account {account}: "
                     f"check the cluster's (kubeadm's {ROLE} has the rule from 1.22)",
                     image,

@@ -130,8 +130,12 @@ CONTROLLERS = (
         ),
         Release(0, 10, 0),
     ),
-    Controller("NGINX Ingress Controller (NGINX Inc)", ("nginx/nginx-ingress", "nginx-ic/nginx-plus-ingress"), Release(2, 0, 0)),
-    Controller("GCE ingress controller (GLBC)", ("ingress-gce-glbc-amd64", "google_containers/glbc"), Release(1, 12, 0)),
+    Controller(
+        "NGINX Ingress Controller (NGINX Inc)", ("nginx/nginx-ingress", "nginx-ic/nginx-plus-ingress"), Release(2, 0, 0)
+    ),
+    Controller(
+        "GCE ingress controller (GLBC)", ("ingress-gce-glbc-amd64", "google_containers/glbc"), Release(1, 12, 0)
+    ),
 )
 IMAGE_WORDS = ("ingress", "traefik", "contour", "load-balancer-controller", "glbc")
 """Text one of the controllers' image names holds: the documents' pre-filter."""
@@ -227,7 +231,9 @@ def _str(value: Data) -> str | None:
     return None if value is None or isinstance(value, (dict, list)) else str(value)
 
 
-NGINX_CONTROLLERS = Collector("ingress-nginx-controllers", ("ingress-nginx", "nginx-ingress-controller"), _nginx_controllers)
+NGINX_CONTROLLERS = Collector(
+    "ingress-nginx-controllers", ("ingress-nginx", "nginx-ingress-controller"), _nginx_controllers
+)
 INGRESS_CLASSES = Collector("ingress-classes", ("IngressClass",), _ingress_classes)
 IMAGE_OVERRIDES = Collector("kustomize-images", ("Kustomization",), _image_overrides)
 
@@ -346,7 +352,7 @@ _BASE = Migration(
     removed_in="1.22",
     fixer=True,
     category="controller",
-    summary="ingress controllers older than their first networking.k8s.io/v1 release; Ingresses ingress-nginx 1.0 ignores",
+    summary="ingress controllers older than their first networking.k8s.io/v1 release; Ingresses ingress-nginx ignores",
     codes=CODES,
     facts=FACTS,
 )

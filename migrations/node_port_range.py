@@ -161,7 +161,9 @@ def _node_ranges(obj: Object) -> Iterator[Ports]:
                     yield Ports(low, high, workload(obj), reserved)
         return
     pod = pod_spec_data(obj.data)
-    for container in container_data(pod[1]) if pod is not None else []:
+    if pod is None:
+        return
+    for container in container_data(pod[1]):
         line = command_line(container)
         if not on_node(pod[1], line):
             continue
@@ -202,7 +204,10 @@ def shared_text(span: tuple[int, int]) -> str:
     return f"{span[0]}-{span[1]}" if span[0] != span[1] else str(span[0])
 
 
-WHY = "from 1.22.10 kube-proxy no longer holds NodePorts open, so a node's own connections can be given a NodePort as source port and fail"
+WHY = (
+    "from 1.22.10 kube-proxy no longer holds NodePorts open, so a node's own connections can be given a NodePort as "
+    "source port and fail"
+)
 
 
 def check_flag(mine: Ports, node: Node, ctx: Context) -> None:

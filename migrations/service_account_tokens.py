@@ -92,7 +92,9 @@ def secret_references(spec: Mapping) -> Iterator[tuple[Scalar, str]]:
         places += [(m, "secretName", "a secret volume") for m in mappings_at(volume, "secret")]
         places += [(m, "name", "a projected volume") for m in mappings_at(volume, "projected", "sources", "secret")]
     for container in containers(spec):
-        places += [(m, "name", "an environment variable") for m in mappings_at(container, "env", "valueFrom", "secretKeyRef")]
+        places += [
+            (m, "name", "an environment variable") for m in mappings_at(container, "env", "valueFrom", "secretKeyRef")
+        ]
         places += [(m, "name", "envFrom") for m in mappings_at(container, "envFrom", "secretRef")]
     for holder, key, where in places:
         if (node := holder.scalar(key)) is not None:
@@ -153,7 +155,8 @@ def report_flag(value: bool | None, node: Node, ctx: Context) -> None:
     )
     ctx.info(
         "K8SM-SA-003",
-        f"--{FLAG} is {what}; projected tokens are the only automounted ones from 1.22 (BoundServiceAccountTokenVolume)",
+        f"--{FLAG} is {what}; projected tokens are the only automounted ones from 1.22 "
+        "(BoundServiceAccountTokenVolume)",
         node,
     )
 
@@ -185,7 +188,7 @@ def kubeadm_body(config: Mapping, ctx: Context) -> None:
 
 
 CODES = {
-    "K8SM-SA-001": "warning: a pod uses an auto-generated ServiceAccount token Secret by name (none is generated from 1.24)",
+    "K8SM-SA-001": "warning: a pod uses an auto-generated token Secret by name (none is generated from 1.24)",
     "K8SM-SA-002": "warning: a ServiceAccount lists an auto-generated token Secret (none is generated from 1.24)",
     "K8SM-SA-003": "info: --service-account-extend-token-expiration and what it does to injected tokens",
 }
@@ -208,7 +211,13 @@ def _declare() -> Iterable[Migration]:
         yield replace(_BASE, kinds=kinds, from_api=api, to_api=api, body=_pods, trigger=("-token-", FLAG))
     for api in (V1BETA1, V1BETA2, V1BETA3, V1BETA4):
         yield replace(
-            _BASE, kinds=("ClusterConfiguration",), from_api=api, to_api=api, body=kubeadm_body, component="kubeadm", trigger=FLAG
+            _BASE,
+            kinds=("ClusterConfiguration",),
+            from_api=api,
+            to_api=api,
+            body=kubeadm_body,
+            component="kubeadm",
+            trigger=FLAG,
         )
 
 
