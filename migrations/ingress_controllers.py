@@ -325,7 +325,7 @@ def classless_message(nginx: list[Located[NginxController]], classes: list[Locat
     old = first.value.release is not None and first.value.release < INGRESS_NGINX.first_v1
     upgrade = f"; 1.22 needs {INGRESS_NGINX.first_v1}" if old else ""
     own = [c for c in classes if c.value.controller == NGINX_CONTROLLER_CLASS]
-    name = f" (IngressClass {own[0].value.name} in {own[0].where})" if own else ""
+    name = f": {own[0].value.name} (the IngressClass in {own[0].where})" if own else ""
     return (
         f"Ingress without a class (no spec.ingressClassName, no {CLASS_ANNOTATION} annotation): ingress-nginx "
         f"ignores it from {INGRESS_NGINX.first_v1} ({first.value.workload} in {first.where}{more} runs without "

@@ -54,6 +54,7 @@ FLAG = "service-node-port-range"
 SYSCTL = "net.ipv4.ip_local_port_range"
 _SET = re.compile(r"net[./]ipv4[./]ip_local_port_range\s*=\s*[\"']?\s*(\d+)\s+(\d+)")
 _ECHO = re.compile(r"(\d+)\s+(\d+)[\"']?\s*>+\s*/proc/sys/net/ipv4/ip_local_port_range")
+_NSENTER = re.compile(r"(?:^|[\s/;&|])nsenter\b")
 _RESERVED = re.compile(r"net[./]ipv4[./]ip_local_reserved_ports\s*=\s*[\"']?([\d,\s-]+)")
 
 
@@ -148,7 +149,7 @@ def _api_ranges(obj: Object) -> Iterator[Ports]:
 
 def on_node(pod_spec: dict[str, Data], line: list[str]) -> bool:
     """Whether a container's sysctl settings reach the node's network namespace."""
-    return pod_spec.get("hostNetwork") is True or any(p.rsplit("/", 1)[-1] == "nsenter" for p in line)
+    return pod_spec.get("hostNetwork") is True or any(_NSENTER.search(item) for item in line)
 
 
 def _node_ranges(obj: Object) -> Iterator[Ports]:
