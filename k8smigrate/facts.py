@@ -16,13 +16,12 @@ Without a run (one string, one stream), the facts are those of the stream itself
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from .scalars import Data
-from .tree import Mapping, Scalar, TreeError
-from .tree import Sequence as Items
+from .tree import Mapping, Scalar, Sequence, TreeError
 from .yamlio import read_stream
 
 T = TypeVar("T")
@@ -97,8 +96,9 @@ def merge(parts: Iterable[Facts]) -> Facts:
     return Facts(frozenset(gathered), tuple(values))
 
 
-def gather(text: str, filename: str, collectors: Sequence[Collector[Any]]) -> Facts:
+def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Facts:
     """The facts of one stream; cheap when its text holds no collector's trigger."""
+    collectors = list(collectors)
     names = frozenset(c.name for c in collectors)
     wanted = [c for c in collectors if c.triggered_by(text)]
     if not wanted:
@@ -125,7 +125,9 @@ def _objects(root: Mapping, line: int) -> Iterator[tuple[Object, int]]:
     kind = root.get("kind")
     is_list = isinstance(kind, Scalar) and isinstance(kind.data, str) and kind.data.endswith("List")
     nodes = (
-        [(i, i.line or line) for i in items if isinstance(i, Mapping)] if is_list and isinstance(items, Items) else []
+        [(i, i.line or line) for i in items if isinstance(i, Mapping)]
+        if is_list and isinstance(items, Sequence)
+        else []
     )
     for node, at in nodes or [(root, line)]:
         try:

@@ -68,7 +68,7 @@ from k8smigrate.registry import Migration
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Scalar
 
-from ._flags import command_line, find_flag, truth
+from ._flags import ARCHES, command_line, find_flag, truth
 from ._images import Image, Release, parse_image, path_matches
 from ._podspec import POD_APIS, container_data, containers, pod_spec_data, pod_specs
 
@@ -90,7 +90,8 @@ class Controller:
 
 
 def _arches(path: str) -> tuple[str, ...]:
-    return (path, *(f"{path}-{arch}" for arch in ("amd64", "arm", "arm64", "ppc64le", "s390x")))
+    """The path and its per-architecture images (``nginx-ingress-controller-amd64``)."""
+    return (path, *(f"{path}-{arch}" for arch in ARCHES))
 
 
 INGRESS_NGINX = Controller(
@@ -101,7 +102,6 @@ INGRESS_NGINX = Controller(
         *_arches("kubernetes-ingress-controller/nginx-ingress-controller"),
         *_arches("google_containers/nginx-ingress-controller"),
         *_arches("k8s.gcr.io/nginx-ingress-controller"),
-        *_arches("gcr.io/google_containers/nginx-ingress-controller"),
     ),
     Release(1, 0, 0),
 )
