@@ -97,9 +97,18 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
     return _WANTED[key]
 
 
+_COLLECTORS: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], list[Collector[Any]]] = {}
+
+
 def collectors_for(settings: Settings, registry: Registry) -> list[Collector[Any]]:
-    """The fact collectors of the checks these settings run (a run gathers them first)."""
-    return registry.collectors(_enabled_in(settings, settings.window))
+    """The fact collectors of the checks these settings run (a run gathers them first; built once)."""
+    window = settings.window
+    key = (id(registry), settings.only, settings.skip, window)
+    if key not in _COLLECTORS:
+        if len(_COLLECTORS) > 16:
+            _COLLECTORS.clear()
+        _COLLECTORS[key] = registry.collectors(_enabled_in(settings, window))
+    return _COLLECTORS[key]
 
 
 def _enabled_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:

@@ -41,14 +41,23 @@ class Object:
 
 @dataclass(frozen=True)
 class Collector(Generic[T]):
-    """A named way to read values of type ``T`` from objects whose text holds ``trigger``."""
+    """A named way to read values of type ``T`` from objects whose text holds ``trigger``.
+
+    With ``kinds``, only documents whose text also holds one of those names are read (a test
+    as cheap as the trigger's, and never wrong: the kind is written in the document).
+    """
 
     name: str
     trigger: tuple[Trigger, ...]
     collect: Callable[[Object], Iterable[T]]
+    kinds: frozenset[str] = frozenset()
 
     def triggered_by(self, text: str) -> bool:
         return any(t in text if isinstance(t, str) else t.search(text) is not None for t in self.trigger)
+
+    def wants(self, piece: str) -> bool:
+        """Whether a document's (or a stream's) text may hold values: the trigger, and one of the kinds."""
+        return self.triggered_by(piece) and (not self.kinds or any(kind in piece for kind in self.kinds))
 
 
 @dataclass(frozen=True)
@@ -100,16 +109,16 @@ def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Fa
     """The facts of one stream; cheap when its text holds no collector's trigger."""
     collectors = list(collectors)
     names = frozenset(c.name for c in collectors)
-    wanted = [c for c in collectors if c.triggered_by(text)]
+    wanted = [c for c in collectors if c.wants(text)]
     if not wanted:
         return Facts(names)
     values: list[tuple[str, Located[Any]]] = []
-    stream = read_stream(text, wanted=lambda piece: any(c.triggered_by(piece) for c in wanted))
+    stream = read_stream(text, wanted=lambda piece: any(c.wants(piece) for c in wanted))
     for doc in stream.documents:
         if doc.root is None or doc.templated or doc.problem is not None or not isinstance(doc.root, Mapping):
             continue
         piece = stream.text[doc.start : doc.end]
-        mine = [c for c in wanted if c.triggered_by(piece)]
+        mine = [c for c in wanted if c.wants(piece)]
         if not mine:
             continue
         for obj, line in _objects(doc.root, doc.line):

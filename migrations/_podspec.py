@@ -33,6 +33,9 @@ POD_APIS: dict[str, tuple[str, ...]] = {
 
 CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 
+POD_KINDS = frozenset(kind for kinds in POD_APIS.values() for kind in kinds)
+"""Every kind that holds a pod spec (a fact collector's ``kinds``)."""
+
 
 def pod_passes(**fields: Any) -> list[Migration]:
     """One fixer per apiVersion of ``POD_APIS`` (a pass is looked up by its exact apiVersion)."""

@@ -43,7 +43,7 @@ from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Scalar, Sequence
 
 from ._images import Release, parse_image
-from ._podspec import POD_APIS, container_data, containers, pod_spec_data, pod_specs
+from ._podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs
 
 FIRST_SLICES = Release(1, 8, 1)
 ROLE = "system:coredns"
@@ -127,9 +127,11 @@ def _text(value: Data) -> str | None:
     return value if isinstance(value, str) else None
 
 
-COREDNS = Collector("coredns-workloads", ("coredns",), _coredns)
-BINDINGS = Collector("cluster-role-bindings", ("ClusterRoleBinding",), _bindings)
-ROLES = Collector("cluster-roles", ("dns",), _roles)  # as role_body: a role CoreDNS uses names it
+COREDNS = Collector("coredns-workloads", ("coredns",), _coredns, POD_KINDS)
+# as role_body's trigger: the roles and bindings CoreDNS uses name it (system:coredns,
+# RELEASE-coredns, the coredns service account)
+BINDINGS = Collector("cluster-role-bindings", ("dns",), _bindings, frozenset({"ClusterRoleBinding"}))
+ROLES = Collector("cluster-roles", ("dns",), _roles, frozenset({"ClusterRole"}))
 
 
 def serves(role: str, dns: CoreDNS, bindings: list[Located[Binding]]) -> bool:

@@ -59,6 +59,7 @@ and kustomizations of the whole run are joined: ``k8smigrate.facts``).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
@@ -70,7 +71,7 @@ from k8smigrate.tree import Mapping, Scalar
 
 from ._flags import ARCHES, command_line, find_flag, truth
 from ._images import Image, Release, parse_image, path_matches
-from ._podspec import POD_APIS, container_data, containers, pod_spec_data, pod_specs
+from ._podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs
 
 V1 = "networking.k8s.io/v1"
 
@@ -137,8 +138,22 @@ CONTROLLERS = (
         "GCE ingress controller (GLBC)", ("ingress-gce-glbc-amd64", "google_containers/glbc"), Release(1, 12, 0)
     ),
 )
-IMAGE_WORDS = ("ingress", "traefik", "contour", "load-balancer-controller", "glbc")
-"""Text one of the controllers' image names holds: the documents' pre-filter."""
+IMAGE_WORDS = (
+    "ingress-nginx/controller",
+    "nginx-ingress",
+    "nginx-plus-ingress",
+    "kubernetes-ingress",
+    "haproxy-ingress",
+    "alb-ingress-controller",
+    "kong-ingress-controller",
+    "load-balancer-controller",
+    "traefik",
+    "contour",
+    "glbc",
+)
+"""Text every image name of the controllers holds one of: the documents' pre-filter."""
+CLASSLESS = re.compile(r"\A(?![\s\S]*(?:ingressClassName|kubernetes\.io/ingress\.class))")
+"""Matches a document that names no class (the Ingresses' pre-filter)."""
 
 CLASS_ANNOTATION = "kubernetes.io/ingress.class"
 DEFAULT_CLASS = "ingressclass.kubernetes.io/is-default-class"
@@ -232,10 +247,10 @@ def _str(value: Data) -> str | None:
 
 
 NGINX_CONTROLLERS = Collector(
-    "ingress-nginx-controllers", ("ingress-nginx", "nginx-ingress-controller"), _nginx_controllers
+    "ingress-nginx-controllers", ("ingress-nginx/controller", "nginx-ingress-controller"), _nginx_controllers, POD_KINDS
 )
-INGRESS_CLASSES = Collector("ingress-classes", ("IngressClass",), _ingress_classes)
-IMAGE_OVERRIDES = Collector("kustomize-images", ("Kustomization",), _image_overrides)
+INGRESS_CLASSES = Collector("ingress-classes", ("IngressClass",), _ingress_classes, frozenset({"IngressClass"}))
+IMAGE_OVERRIDES = Collector("kustomize-images", ("images:",), _image_overrides, frozenset({"Kustomization"}))
 
 
 def workload_name(obj: Object) -> str:
@@ -363,7 +378,7 @@ def _declare() -> Iterable[Migration]:
     for api, kinds in POD_APIS.items():
         yield replace(_BASE, kinds=kinds, from_api=api, to_api=api, body=controller_body, trigger=IMAGE_WORDS)
     for api in _INGRESS_APIS:
-        yield replace(_BASE, kinds=("Ingress",), from_api=api, to_api=api, body=ingress_body)
+        yield replace(_BASE, kinds=("Ingress",), from_api=api, to_api=api, body=ingress_body, trigger=CLASSLESS)
 
 
 MIGRATIONS = list(_declare())

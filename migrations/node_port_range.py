@@ -48,7 +48,7 @@ from k8smigrate.tree import Mapping, Node, Scalar
 
 from ._flags import command_line, extra_args, extra_args_data, find_flag, line_nodes, program
 from ._kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
-from ._podspec import POD_APIS, container_data, containers, pod_spec_data, pod_specs
+from ._podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs
 
 FLAG = "service-node-port-range"
 SYSCTL = "net.ipv4.ip_local_port_range"
@@ -178,8 +178,8 @@ def workload(obj: Object) -> str:
     return f"{obj.kind} {obj.name}" if obj.name else str(obj.kind)
 
 
-API_RANGES = Collector("nodeport-ranges", (FLAG,), _api_ranges)
-NODE_RANGES = Collector("node-ephemeral-ranges", ("ip_local_port_range",), _node_ranges)
+API_RANGES = Collector("nodeport-ranges", (FLAG,), _api_ranges, POD_KINDS | {"ClusterConfiguration"})
+NODE_RANGES = Collector("node-ephemeral-ranges", ("ip_local_port_range",), _node_ranges, POD_KINDS | {"ConfigMap"})
 
 
 # ------------------------------------------------------------------ checks

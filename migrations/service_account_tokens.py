@@ -68,7 +68,7 @@ def _token_secrets(obj: Object) -> Iterator[TokenSecret]:
         yield TokenSecret(obj.name, obj.namespace)
 
 
-TOKEN_SECRETS = Collector("token-secrets", (TOKEN_TYPE,), _token_secrets)
+TOKEN_SECRETS = Collector("token-secrets", (TOKEN_TYPE,), _token_secrets, frozenset({"Secret"}))
 
 
 def generated_account(name: object) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from migrations._images import Release, parse_image
-from migrations.ingress_controllers import CONTROLLERS, controller_of
+from migrations.ingress_controllers import CLASSLESS, CONTROLLERS, IMAGE_WORDS, controller_of
 from tests.helpers import check_noop, codes, dedent, run
 
 DEPLOYMENT = """
@@ -225,5 +225,12 @@ def test_every_controller_is_recognised_by_its_own_images_only() -> None:
     for controller in CONTROLLERS:
         for path in controller.paths:
             assert controller_of(parse_image(f"{path}:v9.9.9")) is controller, path
+            assert any(word in path for word in IMAGE_WORDS), path  # the pre-filter lets it through
     assert parse_image("quay.io/x/y:v0.49.3@sha256:abc").release == Release(0, 49, 3)
     assert parse_image("localhost:5000/traefik").tag is None
+
+
+def test_the_ingress_pre_filter_lets_only_classless_documents_through() -> None:
+    assert CLASSLESS.search(dedent(INGRESS.format(extra="")))
+    assert not CLASSLESS.search("spec:\n  ingressClassName: nginx\n")
+    assert not CLASSLESS.search("metadata:\n  annotations:\n    kubernetes.io/ingress.class: nginx\n")
