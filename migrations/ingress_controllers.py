@@ -115,7 +115,7 @@ CONTROLLERS = (
     Controller("HAProxy Kubernetes Ingress", ("haproxytech/kubernetes-ingress",), Release(1, 5, 0)),
     CONTOUR,
     Controller(
-        "AWS Load Balancer Controller",
+        "AWS Load Balancer Controller (formerly ALB Ingress Controller)",
         (
             "amazon/aws-load-balancer-controller",
             "eks/aws-load-balancer-controller",
