@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from migrations.coredns_endpointslices import granted
+from k8smigrate.migrations.checks.coredns_endpointslices import granted
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 
 # kubeadm 1.21's role (cmd/kubeadm/app/phases/addons/dns/manifests.go before PR #102466), with comments

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import k8smigrate
-from migrations.ingress_class_annotation import KEY
+from k8smigrate.migrations.checks.ingress_class_annotation import KEY
 from tests.helpers import check_noop, check_transformed, codes, run, validate
 
 ING = """
@@ -91,7 +91,7 @@ def test_moved_to_the_field_with_a_warning_to_check_the_class() -> None:
 
 def test_info_when_the_ingress_class_is_in_the_stream() -> None:
     result = check_transformed(ING + CLASS, MOVED + CLASS, **ONLY)
-    assert codes(result, "info") == ["K8SM-FLD-012"]
+    assert codes(result, "info") == ["K8SM-FLD-065"]
     assert codes(result, "warning") == []
     validate(result.text, "1.29.0")
 
@@ -101,7 +101,7 @@ def test_info_when_the_ingress_class_is_in_another_file_of_the_run(tmp_path: Pat
     (tmp_path / "web.yaml").write_text(ING.lstrip("\n"), encoding="utf-8")
     settings = k8smigrate.Settings(target_version="1.29", only=ONLY["only"])
     (finding,) = [f for o in k8smigrate.migrate_paths([tmp_path], settings=settings) for f in o.findings]
-    assert (finding.code, finding.level) == ("K8SM-FLD-012", "info")
+    assert (finding.code, finding.level) == ("K8SM-FLD-065", "info")
     assert f"(the IngressClass 'nginx' is in {tmp_path / 'class.yaml'}:1)" in finding.message
 
 
@@ -126,7 +126,7 @@ def test_dropped_beside_an_equal_field() -> None:
     before = ING.replace("spec:\n", "spec:\n  ingressClassName: nginx\n")
     after = MOVED.replace("  ingressClassName: nginx  # the public controller\n", "  ingressClassName: nginx\n")
     result = check_transformed(before, after, **ONLY)
-    assert codes(result, "info") == ["K8SM-FLD-012"]
+    assert codes(result, "info") == ["K8SM-FLD-065"]
     validate(result.text, "1.29.0")
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from migrations._images import Release, parse_image
-from migrations.ingress_controllers import CLASSLESS, CONTROLLERS, IMAGE_WORDS, controller_of
+from k8smigrate.kube.images import Release, parse_image
+from k8smigrate.migrations.checks.ingress_controllers import CLASSLESS, CONTROLLERS, IMAGE_WORDS, controller_of
 from tests.helpers import check_noop, codes, dedent, run
 
 DEPLOYMENT = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from migrations.node_port_range import Ports, ephemeral_settings, node_port_range, reserved_settings
+from k8smigrate.migrations.checks.node_port_range import Ports, ephemeral_settings, node_port_range, reserved_settings
 from tests.helpers import check_noop, codes, dedent, run
 from tests.kubeadm_helpers import validate_kubeadm
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from migrations.service_account_tokens import generated_account
+from k8smigrate.migrations.checks.service_account_tokens import generated_account
 from tests.helpers import check_noop, codes, dedent, run
 from tests.kubeadm_helpers import validate_kubeadm
 
