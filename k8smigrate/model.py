@@ -85,9 +85,6 @@ class Step:
     def available(self) -> KubeVersion:
         return KubeVersion.parse(self.available_in)
 
-    def handles(self, api_version: str, kind: str) -> bool:
-        return api_version == self.from_api and kind in self.kinds
-
 
 @dataclass(frozen=True)
 class Check:
@@ -151,10 +148,6 @@ class Check:
     def needed(self) -> KubeVersion | None:
         """``needs`` as a release."""
         return self._needed
-
-    def handles(self, api_version: str, kind: str) -> bool:
-        kinds = self.applies_to.get(api_version, ())
-        return kind in kinds or ANY in kinds
 
 
 Migration = Step | Check
