@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .api import FileOutcome
+from .quoting import quote_path
 from .results import LEVELS, FileResult, Finding
 from .scan import ScanEntry
 
@@ -66,15 +68,19 @@ def outcome_findings(outcome: FileOutcome) -> list[Finding]:
 
 
 def unified_diff(old: str, new: str, filename: str) -> str:
-    """A ``git apply``-able unified diff of one file ("" when unchanged)."""
+    """A ``git apply``-able unified diff of one file ("" when unchanged).
+
+    The header names are quoted as git quotes them when the name needs it (``quoting``): a
+    newline or an undecodable byte in a file name can neither break the header nor the output.
+    """
     if old == new:
         return ""
     name = filename.lstrip("/") if filename not in ("-", "<string>", "<stdin>") else "stdin"
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
+        fromfile=quote_path(f"a/{name}"),
+        tofile=quote_path(f"b/{name}"),
     )
     out: list[str] = []
     for line in lines:
@@ -149,7 +155,8 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
     for o in run.outcomes:
         if o.result is None:
             continue
-        entry = o.result.as_dict()
+        entry = _quoted(o.result.as_dict())
+        entry["findings"] = [_quoted(f) for f in entry["findings"]]
         entry["written"] = o.written
         entry["diff"] = o.result.diff
         files.append(entry)
@@ -163,7 +170,7 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
             "configFile": run.config_file,
         },
         "files": files,
-        "errors": [e.as_dict() for e in run.errors],
+        "errors": [_quoted(e.as_dict()) for e in run.errors],
         "summary": {
             "files": len(run.outcomes),
             "changed": run.changed,
@@ -173,10 +180,25 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
         },
     }
     if run.scan is not None:
-        report["scan"] = [s.as_dict() for s in run.scan]
+        report["scan"] = [_quoted(s.as_dict()) for s in run.scan]
     return report
+
+
+def _quoted(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with its file name as people see it (``quoting``): valid Unicode, one line."""
+    return {**entry, "filename": quote_path(entry["filename"])}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON that any UTF-8 output can hold: a lone surrogate (a YAML ``"\\ud800"``
+    escape) is written as its ``\\uXXXX`` escape, not as a character no encoder accepts."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 def json_report(run: Run, version: str) -> str:
     """The ``--format json`` report as text."""
-    return json.dumps(report_data(run, version), indent=2, ensure_ascii=False) + "\n"
+    return json_text(report_data(run, version))

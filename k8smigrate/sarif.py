@@ -9,13 +9,13 @@ map ``info`` to SARIF ``note``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .quoting import name_bytes
 from .registry import Registry
-from .report import Run
+from .report import Run, json_text
 from .results import Finding
 from .scan import ScanEntry
 
@@ -34,8 +34,10 @@ GENERAL_CODES = {
     "K8SM-GEN-010": "error: a decision is needed (--set NAME=VALUE)",
     "K8SM-GEN-011": "error: the document cannot be read",
     "K8SM-GEN-012": "error: internal error, document left unchanged",
-    "K8SM-GEN-013": "error: the file cannot be read (missing, binary, not UTF-8) or written",
+    "K8SM-GEN-013": "error: the file cannot be read (missing, binary, not UTF-8, too large, not a regular file) "
+    "or written (hard links, read-only)",
     "K8SM-GEN-014": "warning: the file does not parse as a whole (a template?); left unchanged",
+    "K8SM-GEN-015": "warning: the file was written but its owner or group could not be kept",
 }
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
@@ -58,8 +60,8 @@ def artifact_uri(filename: str, cwd: Path | None = None) -> str | None:
         try:
             path = path.resolve().relative_to(base)
         except ValueError:
-            return path.resolve().as_uri()
-    return quote(path.as_posix())
+            return "file://" + quote(name_bytes(path.resolve().as_posix()))
+    return quote(name_bytes(path.as_posix()))  # the name's own bytes, so an undecodable name survives
 
 
 def _rule(code: str, registry: Registry) -> dict[str, Any]:
@@ -121,4 +123,4 @@ def sarif_data(run: Run, version: str, registry: Registry, cwd: Path | None = No
 
 
 def sarif_report(run: Run, version: str, registry: Registry, cwd: Path | None = None) -> str:
-    return json.dumps(sarif_data(run, version, registry, cwd), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_data(run, version, registry, cwd))

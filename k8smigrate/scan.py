@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .engine import element_kind, migrate_stream, plan, prefilter
+from .quoting import quote_path
 from .registry import Migration, Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
@@ -95,7 +96,7 @@ class ScanEntry:
 
     def format(self) -> str:
         """``file:line: category  Kind name what [how]``: the ``scan`` line."""
-        where = f"{self.filename}:{self.line}"
+        where = f"{quote_path(self.filename)}:{self.line}"
         if self.readiness:
             how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
             return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
