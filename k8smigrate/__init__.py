@@ -24,6 +24,7 @@ from .api import (
     scan_file,
     scan_text,
 )
+from .files import WritePolicy
 from .registry import Decision, Migration, default_registry
 from .results import DocumentResult, FileResult, Finding
 from .scan import ScanEntry
@@ -43,6 +44,7 @@ __all__ = [
     "Migration",
     "ScanEntry",
     "Settings",
+    "WritePolicy",
     "__version__",
     "default_registry",
     "migrate_file",

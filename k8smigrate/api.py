@@ -180,7 +180,7 @@ def as_paths(paths: object) -> list[Path]:
 
 
 def migrate_paths(
-    paths: Iterable[Path | str] | Path | str,
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     in_place: bool = False,
     settings: Settings | None = None,

@@ -58,7 +58,7 @@ TEMP_SUFFIX = ".k8smigrate"
 STALE_AFTER = 3600.0
 """A temporary file of ours this old is stale even if a process with its PID is running."""
 
-_TEMP_NAME = re.compile(r"\.(?P<name>.+)\.(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+_TEMP_NAME = re.compile(r"\.(?P<name>.+?)\.(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
 
 
 class InputError(Exception):
@@ -263,8 +263,10 @@ def read_manifest(path: Path) -> Loaded:
         kind = _kind(os.stat(path).st_mode)
         if kind not in (None, "a named pipe"):
             raise InputError(f"not a regular file ({kind}); not read")
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-        fd = os.open(path, flags)  # non-blocking: opening a pipe without a writer must not hang
+        flags = os.O_RDONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+        if kind is None:  # should it have become a pipe meanwhile, opening it must not wait for a writer
+            flags |= getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags)  # a pipe given by name waits for its writer, as ``cat`` does
     except OSError as exc:
         raise InputError(_cannot("read", exc)) from exc
     try:
@@ -294,7 +296,8 @@ def read_limited(stream: BinaryIO) -> bytes:
 
 def _too_large(size: int | None) -> str:
     have = f"{size / 2**20:.1f} MiB, " if size is not None else ""
-    return f"too large ({have}over the limit of {MAX_FILE_BYTES // 2**20} MiB); not read"
+    limit = f"{MAX_FILE_BYTES // 2**20} MiB" if MAX_FILE_BYTES % 2**20 == 0 else f"{MAX_FILE_BYTES} bytes"
+    return f"too large ({have}over the limit of {limit}); not read"
 
 
 def _cannot(verb: str, exc: OSError) -> str:
@@ -362,8 +365,7 @@ def write_atomic(loaded: Loaded, text: str, policy: WritePolicy | None = None) -
     if current != loaded.raw:
         raise InputError("file changed while it was being migrated; not written")
     _check_writable(target, st, policy)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent)
-    _live_temps.add(tmp)
+    fd, tmp = _temp_beside(target)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8"))
@@ -383,6 +385,15 @@ def write_atomic(loaded: Loaded, text: str, policy: WritePolicy | None = None) -
     return Written(True, notes)
 
 
+def _temp_beside(target: Path) -> tuple[int, str]:
+    """A new temporary file (mode 0600) in ``target``'s folder, known to ``remove_live_temps`` before
+    any signal can be acted on."""
+    with critical():
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent)
+        _live_temps.add(tmp)
+    return fd, tmp
+
+
 def write_output(path: Path, data: bytes) -> None:
     """Write a report or diff to ``path`` atomically: readers see the old file or the whole new one.
 
@@ -400,8 +411,7 @@ def write_output(path: Path, data: bytes) -> None:
         umask = os.umask(0o022)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent)
-    _live_temps.add(tmp)
+    fd, tmp = _temp_beside(target)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -123,6 +123,10 @@ def _note(journal: Journal | None, index: int, _path: Path) -> None:
         os.write(_journal_fd, _RECORD.pack(index))
 
 
+def _chunk(jobs: list[tuple[Worker, Path, Settings, str, int]]) -> list[FileOutcome]:
+    return [_one(job) for job in jobs]
+
+
 def _one(job: tuple[Worker, Path, Settings, str, int], journal: Journal | None = None) -> FileOutcome:
     worker, path, settings, keep, index = job
     with recording(partial(_note, journal, index)):
@@ -195,18 +199,24 @@ def parallel_map(
     )
     stopped = False
     try:
-        results = pool.map(_one, jobs_list, chunksize=chunk)
+        # like pool.map, but a run cut short leaves the futures to the pool: cancelling them
+        # as map does makes the pool's own thread fail (InvalidStateError) once workers stop
+        futures = [pool.submit(_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk)]
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
-        for index, outcome in enumerate(results):
-            if outcome.written:
-                journal.add(index)  # what a spawned worker (no pipe) wrote is known once its result is in
-            yield outcome
+        index = 0
+        for future in futures:
+            for outcome in future.result():
+                if outcome.written:
+                    journal.add(index)  # what a spawned worker (no pipe) wrote is known once its result is in
+                index += 1
+                yield outcome
     except BaseException:
         _stop(pool)
         stopped = True
         raise
     finally:
-        pool.shutdown(wait=not stopped, cancel_futures=True)
+        if not stopped:
+            pool.shutdown(wait=True)
         journal.close()
 
 
@@ -223,7 +233,10 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         if p.is_alive():
             p.kill()
             p.join(1.0)
-    pool.shutdown(wait=False, cancel_futures=True)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False)
+    if manager is not None:  # let the pool's thread finish with the dead workers before the interpreter exits
+        manager.join(STOP_GRACE)
 
 
 PROGRESS_FROM = 50
