@@ -78,7 +78,8 @@ def plan(api_version: str, kind: str, settings: Settings, registry: Registry, wi
     return Plan(chain[: served[-1] + 1], None, passes)
 
 
-_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], Callable[[str], bool]] = {}
+_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, Callable[[str], bool]]] = {}
+"""Keyed by ``id(registry)``; the entry holds the registry, so that no other registry can get its id."""
 
 
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
@@ -91,8 +92,8 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()
-        _WANTED[key] = registry.wants(_enabled_in(settings, window))
-    return _WANTED[key]
+        _WANTED[key] = (registry, registry.wants(_enabled_in(settings, window)))
+    return _WANTED[key][1]
 
 
 def _enabled_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
