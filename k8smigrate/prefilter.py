@@ -88,7 +88,8 @@ def runs_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
     return enabled
 
 
-_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], Callable[[str], bool]] = {}
+_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, Callable[[str], bool]]] = {}
+"""Keyed by ``id(registry)``; the entry holds the registry, so that no other registry can get its id."""
 
 
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
@@ -97,11 +98,12 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()
-        _WANTED[key] = wanted_by(registry, runs_in(settings, window))
-    return _WANTED[key]
+        _WANTED[key] = (registry, wanted_by(registry, runs_in(settings, window)))
+    return _WANTED[key][1]
 
 
-_COLLECTORS: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], list[Collector[Any]]] = {}
+_COLLECTORS: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, list[Collector[Any]]]] = {}
+"""Keyed like ``_WANTED``, holding the registry for the same reason."""
 
 
 def collectors_for(settings: Settings, registry: Registry) -> list[Collector[Any]]:
@@ -111,5 +113,5 @@ def collectors_for(settings: Settings, registry: Registry) -> list[Collector[Any
     if key not in _COLLECTORS:
         if len(_COLLECTORS) > 16:
             _COLLECTORS.clear()
-        _COLLECTORS[key] = registry.collectors(runs_in(settings, window))
-    return _COLLECTORS[key]
+        _COLLECTORS[key] = (registry, registry.collectors(runs_in(settings, window)))
+    return _COLLECTORS[key][1]
