@@ -130,6 +130,12 @@ def test_noop_for_an_ingress_without_class_and_no_ingress_nginx_in_the_run() -> 
     assert codes(check_noop(stream(traefik, INGRESS.format(extra="")))) == []
 
 
+def test_noop_when_another_controller_of_the_run_may_take_it() -> None:
+    new = deployment("registry.k8s.io/ingress-nginx/controller:v1.9.4")
+    traefik = deployment("traefik:v2.10", "[--providers.kubernetesingress]")  # takes class-less Ingresses
+    assert codes(check_noop(stream(new, traefik, INGRESS.format(extra="")))) == []
+
+
 # ------------------------------------------------------------------ findings
 
 OLD = [

@@ -50,9 +50,11 @@ IngressClasses or its ``kubernetes.io/ingress.class`` annotation names ``--ingre
 class-less Ingresses only with ``--watch-ingress-without-class`` (``store.go``
 ``GetIngressClass``; 0.x took them). The API server's DefaultIngressClass admission gives new
 class-less Ingresses the class annotated ``ingressclass.kubernetes.io/is-default-class: "true"``.
-So an Ingress with neither field nor annotation, in a run holding an ingress-nginx controller
-and no default IngressClass, where no ingress-nginx controller has the flag, is
-K8SM-CTL-003, a warning that names the controller's file (the controllers, IngressClasses
+So an Ingress with neither field nor annotation, in a run whose only ingress controllers are
+ingress-nginx ones (another controller may take class-less Ingresses: Traefik does by default,
+``pkg/provider/kubernetes/ingress/kubernetes.go`` ``shouldProcessIngress``, and so does GLBC,
+``pkg/utils/utils.go`` ``IsGCEIngress``), none of them with the flag, and no default IngressClass, is K8SM-CTL-003, a
+warning that names the controller's file (the controllers, IngressClasses
 and kustomizations of the whole run are joined: ``k8smigrate.facts``).
 """
 
@@ -178,12 +180,14 @@ def reads_ingresses(controller: Controller, line: list[str]) -> bool:
 
 
 @dataclass(frozen=True)
-class NginxController:
-    """An ingress-nginx controller container of the run."""
+class Running:
+    """An ingress controller container of the run (what the Ingress check needs of it)."""
 
+    title: str
     workload: str
     release: Release | None
     without_class: bool
+    """ingress-nginx only: it runs with ``--watch-ingress-without-class``."""
 
 
 @dataclass(frozen=True)
@@ -196,17 +200,19 @@ class ImageOverride:
     digest: str | None
 
 
-def _nginx_controllers(obj: Object) -> Iterator[NginxController]:
+def _controllers(obj: Object) -> Iterator[Running]:
     found = pod_spec_data(obj.data)
     if found is None:
         return
     for container in container_data(found[1]):
         image = container.get("image")
-        if not isinstance(image, str) or not INGRESS_NGINX.runs(parse_image(image)):
+        controller = controller_of(parse_image(image)) if isinstance(image, str) else None
+        line = command_line(container)
+        if controller is None or not isinstance(image, str) or not reads_ingresses(controller, line):
             continue
-        flag = find_flag(command_line(container), WITHOUT_CLASS, boolean=True)
-        without = flag is not None and truth(flag[1]) is True
-        yield NginxController(workload_name(obj), parse_image(image).release, without)
+        flag = find_flag(line, WITHOUT_CLASS, boolean=True)
+        without = controller is INGRESS_NGINX and flag is not None and truth(flag[1]) is True
+        yield Running(controller.title, workload_name(obj), parse_image(image).release, without)
 
 
 def _image_overrides(obj: Object) -> Iterator[ImageOverride]:
@@ -227,9 +233,7 @@ def _str(value: Data) -> str | None:
     return None if value is None or isinstance(value, (dict, list)) else str(value)
 
 
-NGINX_CONTROLLERS = Collector(
-    "ingress-nginx-controllers", ("ingress-nginx/controller", "nginx-ingress-controller"), _nginx_controllers, POD_KINDS
-)
+CONTROLLERS_RUNNING = Collector("ingress-controllers", IMAGE_WORDS, _controllers, POD_KINDS)
 IMAGE_OVERRIDES = Collector("kustomize-images", ("images:",), _image_overrides, frozenset({"Kustomization"}))
 
 
@@ -307,14 +311,17 @@ def has_class(ingress: Mapping) -> bool:
 def ingress_body(ingress: Mapping, ctx: Context) -> None:
     if has_class(ingress):
         return
-    nginx = ctx.facts(NGINX_CONTROLLERS)
+    running = ctx.facts(CONTROLLERS_RUNNING)
+    nginx = [c for c in running if c.value.title == INGRESS_NGINX.title]
     classes = ctx.facts(INGRESS_CLASSES)
-    if not nginx or any(c.value.without_class for c in nginx) or any(c.value.default for c in classes):
+    if not nginx or len(nginx) < len(running):
+        return  # no ingress-nginx, or another controller that may take class-less Ingresses
+    if any(c.value.without_class for c in nginx) or any(c.value.default for c in classes):
         return
     ctx.warn("K8SM-CTL-003", classless_message(nginx, classes), ingress)
 
 
-def classless_message(nginx: list[Located[NginxController]], classes: list[Located[IngressClass]]) -> str:
+def classless_message(nginx: list[Located[Running]], classes: list[Located[IngressClass]]) -> str:
     first = nginx[0]
     more = f" and {len(nginx) - 1} more" if len(nginx) > 1 else ""
     old = first.value.release is not None and first.value.release < INGRESS_NGINX.first_v1
@@ -350,7 +357,7 @@ _CONTROLLERS = Check(
     category="controller",
     summary="ingress controllers older than their first networking.k8s.io/v1 release; Ingresses ingress-nginx ignores",
     codes=CODES,
-    facts=(NGINX_CONTROLLERS, INGRESS_CLASSES, IMAGE_OVERRIDES),
+    facts=(CONTROLLERS_RUNNING, INGRESS_CLASSES, IMAGE_OVERRIDES),
 )
 MIGRATIONS = [
     _CONTROLLERS,
