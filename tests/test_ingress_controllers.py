@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from k8smigrate.kube.images import Release, parse_image
-from k8smigrate.migrations.checks.ingress_controllers import CLASSLESS, CONTROLLERS, IMAGE_WORDS, controller_of
+from k8smigrate.migrations.checks.ingress_controllers import CLASSLESS, CONTROLLERS, IMAGE_FIELD, controller_of
 from tests.helpers import check_noop, codes, dedent, run
 
 DEPLOYMENT = """
@@ -231,7 +231,8 @@ def test_every_controller_is_recognised_by_its_own_images_only() -> None:
     for controller in CONTROLLERS:
         for path in controller.paths:
             assert controller_of(parse_image(f"{path}:v9.9.9")) is controller, path
-            assert any(word in path for word in IMAGE_WORDS), path  # the pre-filter lets it through
+            for text in (f"image: {path}:v1", f'"image": "{path}@sha256:ab"', f"image: 'mirror.example.com/{path}'"):
+                assert IMAGE_FIELD.search(text), text  # the pre-filter lets it through
     assert parse_image("quay.io/x/y:v0.49.3@sha256:abc").release == Release(0, 49, 3)
     assert parse_image("localhost:5000/traefik").tag is None
 

@@ -154,7 +154,11 @@ IMAGE_WORDS = (
     "contour",
     "glbc",
 )
-"""Text every image name of the controllers holds one of: the documents' pre-filter."""
+"""Text every image name of the controllers holds one of."""
+IMAGE_FIELD = re.compile(
+    r"""image["']?[ \t]*:[ \t]*["']?[\w./:@-]*(?:""" + "|".join(re.escape(w) for w in IMAGE_WORDS) + ")"
+)
+"""An ``image:`` field (YAML or JSON) naming one of the controllers: the documents' pre-filter."""
 CLASSLESS = re.compile(r"\A(?![\s\S]*(?:ingressClassName|kubernetes\.io/ingress\.class))")
 """Matches a document that names no class (the Ingresses' pre-filter)."""
 
@@ -233,7 +237,7 @@ def _str(value: Data) -> str | None:
     return None if value is None or isinstance(value, (dict, list)) else str(value)
 
 
-CONTROLLERS_RUNNING = Collector("ingress-controllers", IMAGE_WORDS, _controllers, POD_KINDS)
+CONTROLLERS_RUNNING = Collector("ingress-controllers", (IMAGE_FIELD,), _controllers, POD_KINDS)
 IMAGE_OVERRIDES = Collector("kustomize-images", ("images:",), _image_overrides, frozenset({"Kustomization"}))
 
 
@@ -352,7 +356,7 @@ CODES = (
 _CONTROLLERS = Check(
     applies_to=POD_APIS,
     body=controller_body,
-    trigger=IMAGE_WORDS,
+    trigger=IMAGE_FIELD,
     matters_from="1.22",
     category="controller",
     summary="ingress controllers older than their first networking.k8s.io/v1 release; Ingresses ingress-nginx ignores",
