@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import __version__
+from . import __version__, parallel
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .engine import migrate_stream
 from .files import InputError, Skipped, decode, iter_entries
@@ -227,7 +227,8 @@ def _migrate(
     paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
 ) -> list[FileOutcome]:
     """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
-    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome)
+    worker = partial(migrate_file, in_place=in_place)
+    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES)
 
 
 def _run_files(
@@ -237,10 +238,12 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    serial_bytes: int,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
-    ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
+    ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
+    smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
     """
     todo: list[Path | Skipped | FileOutcome] = []
     for raw in paths:
@@ -250,7 +253,7 @@ def _run_files(
         files = _files(raw)
         todo += [_missing(raw)] if files is None else files
     work = [t for t in todo if isinstance(t, Path)]
-    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
+    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, serial_bytes))
     outcomes: list[FileOutcome] = []
     with progress(len(work)) as advance:
         for item in todo:
@@ -280,7 +283,7 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
     """The rows of every file, in order (over several processes like ``_migrate``)."""
-    run.outcomes = _run_files(paths, settings, scan_file, jobs, keep="none", stdin=_stdin_scan)
+    run.outcomes = _run_files(paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES)
     return [entry for o in run.outcomes for entry in o.scan]
 
 

@@ -215,10 +215,9 @@ def readiness_entries(
 
     An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
     """
-    fixers = {m.name: m for m in registry.migrations if m.fixer and settings.enabled(m.name, m.opt_in)}
+    fixers, only = _fixer_settings(registry, settings)
     if not fixers:
         return []
-    only = replace(settings, only=tuple(sorted(fixers)), raise_errors=False)
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any fixer looks for, so no second read of the stream
     result = migrate_stream(text, only, filename, registry, report_only=True)
@@ -233,6 +232,21 @@ def readiness_entries(
             continue  # the core's own findings: scan reports invalid input through ``problems``
         out.append(_readiness_entry(f, fixer, doc))
     return out
+
+
+_FIXERS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], tuple[Registry, dict[str, Migration], tuple[str, ...]]] = {}
+
+
+def _fixer_settings(registry: Registry, settings: Settings) -> tuple[dict[str, Migration], Settings]:
+    """The enabled fixers by name (found once per run, not per file), and settings that run only them."""
+    key = (id(registry), settings.only, settings.skip)
+    cached = _FIXERS.get(key)
+    if cached is None or cached[0] is not registry:
+        if len(_FIXERS) > 16:
+            _FIXERS.clear()
+        enabled = {m.name: m for m in registry.migrations if m.fixer and settings.enabled(m.name, m.opt_in)}
+        cached = _FIXERS[key] = (registry, enabled, tuple(sorted(enabled)))
+    return cached[1], replace(settings, only=cached[2], raise_errors=False)
 
 
 def _readiness_entry(f: Finding, fixer: Migration, doc: DocumentResult) -> ScanEntry:
