@@ -339,7 +339,7 @@ class Bench:
         self.env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         self.env["PYTHONPYCACHEPREFIX"] = str(base / "pycache")
         warm = "import k8smigrate.cli, ruamel.yaml; k8smigrate.default_registry()"
-        subprocess.run([self.python, "-c", warm], env=self.env, check=True)
+        subprocess.run([self.python, "-c", warm], cwd=base, env=self.env, check=True)
         self.results: dict[tuple[str, str], Timing] = {}
 
     def ours(self, command: str, target: str) -> list[str]:
