@@ -5,8 +5,9 @@ Every command is a fresh process, as a user runs it: by default from a regular (
 install of this checkout in a new venv (``--venv installed``), with bytecode cached. Each is
 run ``--repeat`` times, interleaved with the others (so drift on a busy machine hits all of
 them alike), and its median wall time is used; the median CPU time (user + system, the
-process and its children) is printed beside it, the figure to trust on a loaded machine. The peak memory is the largest resident set of the process and
-the children it waited for (``wait4``), the highest over the repetitions.
+process and its children) is printed beside it, the figure to trust on a loaded machine.
+The peak memory is the largest resident set of the process and the children it waited for
+(``wait4``), the highest over the repetitions.
 
 Parts (``--parts``, default ``one,small,realistic``):
 

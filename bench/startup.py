@@ -93,7 +93,7 @@ print(json.dumps(out))
 
 def bare(env: dict[str, str]) -> tuple[float, float]:
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", "pass"], env=env)
+    proc = subprocess.Popen([sys.executable, "-c", "pass"], env=env, cwd=tempfile.gettempdir())
     _pid, _status, usage = os.wait4(proc.pid, 0)
     proc.returncode = 0
     return (time.perf_counter() - start) * 1000, (usage.ru_utime + usage.ru_stime) * 1000
@@ -112,7 +112,11 @@ def main() -> int:
         bares: list[tuple[float, float]] = []
         for n in range(args.repeat + 1):  # the first run only writes the bytecode cache
             out = subprocess.run(
-                [sys.executable, "-c", CHILD, args.file, args.target], env=env, capture_output=True, text=True
+                [sys.executable, "-c", CHILD, str(Path(args.file).resolve()), args.target],
+                cwd=tmp,
+                env=env,
+                capture_output=True,
+                text=True,
             )
             if out.returncode != 0:
                 print(out.stderr, file=sys.stderr)
