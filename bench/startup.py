@@ -16,7 +16,7 @@ after the previous ones (so an import already paid for is not counted twice):
     registry: entry points  read the ``k8smigrate.migrations`` entry points
     registry: validate  Registry(): graph validation and indexes
     tables            the removal table and feature gates (data/*.tsv)
-    pydantic          what typer imports to coerce parameters at parse time
+    pydantic          what typer 0.29 imports to coerce parameters at parse time (0 before 0.29)
     typer parse       the CLI parses ``apply --check FILE`` (without running the command)
     first file        migrate_file on the file (pre-filter built, trees, bodies)
     second file       the same again (what a warm process pays per small file)
@@ -68,7 +68,7 @@ from k8smigrate.migrations import _gates
 _gates.table()
 mark("tables")
 try:  # typer 0.29 coerces parameters with pydantic (imported at parse time); older ones do not
-    import pydantic, typer._adapters
+    import typer._adapters
 except ImportError:
     pass
 mark("pydantic")
