@@ -36,7 +36,8 @@ from .engine import migrate_stream
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .guides import guide
 from .interrupt import Interrupted, signals_raise
-from .parallel import Journal, Worker, parallel_map, progress
+from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
+from .prefilter import collectors_for
 from .quoting import quote_path
 from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
@@ -267,9 +268,14 @@ def _run_files(
                 files = _files(raw, sweep)
                 todo += [_missing(raw)] if files is None else files
             work = [t for t in todo if isinstance(t, Path)]
-            return _collect(
-                todo, parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal, serial_bytes)
+            jobs = jobs or os.cpu_count() or 1
+            # the checks that join files see every file of the run, read before any is written
+            facts = (
+                parallel_facts(work, settings, jobs, serial_bytes)
+                if collectors_for(settings, default_registry())
+                else None
             )
+            return _collect(todo, parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes))
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
 

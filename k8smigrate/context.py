@@ -19,6 +19,7 @@ from typing import Protocol
 
 from .codes import DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
 from .decisions import Decision
+from .facts import Collector, FactSource, Located, T
 from .lifecycles import ApiLifecycle, Lifecycles
 from .results import Finding, Level
 from .scalars import Data
@@ -88,6 +89,7 @@ class Context:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     read_siblings: Callable[[], list[Sibling]] | None = None
+    read_facts: FactSource | None = None
     _places: dict[int, tuple[Node, int, str]] = field(default_factory=dict, repr=False)
     """Where each node of the tree stands, built on the first finding: a body that reports on
     every volume of a large object walks the tree once, not once per finding."""
@@ -135,6 +137,16 @@ class Context:
         each side reads the other's input data and edits only its own document.
         """
         return self.read_siblings() if self.read_siblings is not None else []
+
+    def facts(self, collector: Collector[T]) -> list[Located[T]]:
+        """The values ``collector`` found in the run (every file), or in this stream without a run.
+
+        For a check that joins objects of different files: it reads the input of the other
+        documents, edits only its own, and names the files it joined in its messages.
+        """
+        if self.read_facts is None:
+            return []
+        return self.read_facts(collector)
 
     # ------------------------------------------------------------------ findings
 

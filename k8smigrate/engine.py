@@ -37,6 +37,7 @@ from .codes import (
     checking,
 )
 from .context import Context, Sibling
+from .facts import Facts, StreamFacts
 from .model import Check, DeclarationError, Migration
 from .plan import LIST_KIND, Plan, is_candidate, plan
 from .prefilter import prefilter
@@ -66,6 +67,8 @@ class _Run:
     siblings: Callable[[], list[Sibling]]
     checking: bool
     """Declarations are enforced: codes at their levels, checks that edit only with ``edits=True``."""
+    facts: StreamFacts
+    """The run's facts (``k8smigrate.facts``), or this stream's when there is no run."""
 
 
 @dataclass
@@ -99,18 +102,27 @@ def migrate_stream(
     registry: Registry | None = None,
     *,
     report_only: bool = False,
+    facts: Facts | None = None,
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
     With ``report_only`` the migrations run and report, and each document says what would be
     applied, but nothing is rendered: the text stays as it is and there are no patches.
+    ``facts`` are a run's (``k8smigrate.facts``); without them a check joins this stream only.
     """
     settings = settings or Settings()
     registry = registry or default_registry()
     window = settings.window
     stream = read_stream(text, wanted=prefilter(registry, settings, window))
     run = _Run(
-        settings, registry, window, filename, report_only, _Siblings(stream.text), settings.raise_errors or checking()
+        settings,
+        registry,
+        window,
+        filename,
+        report_only,
+        _Siblings(stream.text),
+        settings.raise_errors or checking(),
+        StreamFacts(stream.text, filename, facts),
     )
     result = FileResult(filename, text, text)
     pieces: list[str] = []
@@ -307,6 +319,7 @@ def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api:
         lifecycles=run.registry.lifecycles,
         check_codes=run.checking,
         read_siblings=run.siblings,
+        read_facts=run.facts,
     )
 
 

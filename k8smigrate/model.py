@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .codes import Code
 from .context import Body
 from .decisions import Decision
+from .facts import Collector
 from .versions import KubeVersion
 
 Trigger = str | re.Pattern[str]
@@ -47,6 +49,9 @@ CATEGORIES = {
     "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
+    "controller": "ingress controllers and cluster add-ons (CoreDNS) that must read the APIs the target serves",
+    "node-port": "the API server's NodePort range against the nodes' ephemeral ports",
+    "token": "service account token Secrets that are no longer generated, and token lifetimes",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""
@@ -119,6 +124,9 @@ class Check:
     cleanup: bool = False
     """Its edits tidy up (a deprecated alias, a field the server ignores, an annotation still
     honoured) rather than repair what breaks at the target; ``scan`` lists them as ``info``."""
+    facts: tuple[Collector[Any], ...] = ()
+    """For a check that relates objects of different files: the collectors whose values it asks
+    for (``ctx.facts``); a run gathers them from every file before any document is checked."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
     _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
     _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)

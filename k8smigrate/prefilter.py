@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
+from .facts import Collector
 from .model import ANY, Check, Migration, Trigger, holds
 from .registry import Registry
 from .settings import Settings
@@ -98,3 +100,18 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
             _WANTED.clear()
         _WANTED[key] = (registry, wanted_by(registry, runs_in(settings, window)))
     return _WANTED[key][1]
+
+
+_COLLECTORS: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, list[Collector[Any]]]] = {}
+"""Keyed like ``_WANTED``, holding the registry for the same reason."""
+
+
+def collectors_for(settings: Settings, registry: Registry) -> list[Collector[Any]]:
+    """The fact collectors of the checks these settings run (a run gathers them first; built once)."""
+    window = settings.window
+    key = (id(registry), settings.only, settings.skip, window)
+    if key not in _COLLECTORS:
+        if len(_COLLECTORS) > 16:
+            _COLLECTORS.clear()
+        _COLLECTORS[key] = (registry, registry.collectors(runs_in(settings, window)))
+    return _COLLECTORS[key][1]

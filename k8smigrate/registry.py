@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from importlib import metadata
 from types import ModuleType
+from typing import Any
 
 from .codes import GENERAL, Code
 from .decisions import check_decisions
+from .facts import Collector
 from .lifecycles import ApiLifecycle, Lifecycles, builtin
 from .model import ANY, CATEGORIES, Check, Migration, Step
 from .settings import Settings, SettingsError
@@ -88,6 +90,15 @@ class Registry:
     def code(self, code: str) -> Code | None:
         """The declaration of a finding code (a general one: its general meaning)."""
         return self.codes.get(code)
+
+    def collectors(self, enabled: Callable[[Migration], bool]) -> list[Collector[Any]]:
+        """The fact collectors of the enabled checks, each once, in registry order."""
+        found: dict[str, Collector[Any]] = {}
+        for check in self.checks:
+            if enabled(check):
+                for c in check.facts:
+                    found.setdefault(c.name, c)
+        return list(found.values())
 
     def source_apis(self) -> frozenset[str]:
         """Every apiVersion some step or check accepts."""

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
 from .engine import migrate_stream
+from .facts import Facts
 from .model import Check
 from .plan import element_kind, plan
 from .prefilter import prefilter, raw_api_versions, raw_kinds
@@ -143,10 +144,11 @@ def scan_stream(
     filename: str,
     registry: Registry,
     problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
-    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``."""
+    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``; ``facts``: a run's."""
     entries = api_entries(text, settings, filename, registry, problems)
-    ready = readiness_entries(text, settings, filename, registry, problems)
+    ready = readiness_entries(text, settings, filename, registry, problems, facts)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
@@ -214,7 +216,12 @@ def api_entries(
 
 
 def readiness_entries(
-    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding] | None = None
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
     """The findings of the enabled checks, as rows; the version steps do not run.
 
@@ -225,7 +232,7 @@ def readiness_entries(
         return []
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any check looks for, so no second read of the stream
-    result = migrate_stream(text, only, filename, registry, report_only=True)
+    result = migrate_stream(text, only, filename, registry, report_only=True, facts=facts)
     docs = {d.index: d for d in result.documents}
     out: list[ScanEntry] = []
     for f in result.findings:
