@@ -1,17 +1,17 @@
 """cert-manager ``acme.cert-manager.io/v1alpha3`` → ``acme.cert-manager.io/v1`` (Order, Challenge).
 
-v1alpha3 was served from cert-manager 0.14, deprecated in 1.4, no longer served from 1.6 and gone from
-the CRDs in 1.7; v1 is served from 1.0. The fields follow upstream's converters
+v1alpha3 was served from cert-manager 0.14, deprecated in 1.4, no longer served from 1.6 and gone from the
+CRDs in 1.7; v1 is served from 1.0. The fields follow upstream's converters
 (``internal/apis/acme/v1alpha3/conversion.go`` at release 1.15):
 
 - Order (``Convert_v1alpha3_OrderSpec_To_acme_OrderSpec``): ``spec.csr`` → ``spec.request``.
 - Challenge (``Convert_v1alpha3_ChallengeSpec_To_acme_ChallengeSpec``): ``spec.authzURL`` →
   ``spec.authorizationURL``; ``spec.type`` ``http-01`` → ``HTTP-01``, ``dns-01`` → ``DNS-01`` (any other
-  value copied, K8SM-CM-009); the DNS01 provider keys of ``spec.solver.dns01`` ``clouddns``,
-  ``azuredns``, ``acmedns`` → ``cloudDNS``, ``azureDNS``, ``acmeDNS``.
+  value copied, K8SM-CM-009); the DNS01 provider keys of ``spec.solver.dns01`` ``clouddns``, ``azuredns``,
+  ``acmedns`` → ``cloudDNS``, ``azureDNS``, ``acmeDNS``.
 
-Orders and Challenges are written by the controller: migrating them matters for backups, not for
-manifests. An old field beside its replacement is an error (K8SM-CM-001).
+Orders and Challenges are written by the controller: migrating them matters for backups, not for manifests.
+An old field beside its replacement is an error (K8SM-CM-001).
 """
 
 from __future__ import annotations

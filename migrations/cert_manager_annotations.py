@@ -7,20 +7,21 @@ upstream's migration tool (``hack/api-migration/main.go`` · ``migrations`` and 
 completed with the constants of ``pkg/apis/certmanager/v1alpha1/types.go`` (v0.10.0) and
 ``pkg/apis/certmanager/v1alpha2/types.go`` (v0.11.0) that the tool did not cover:
 
-| old | new |
-|---|---|
-| ``certmanager.k8s.io/issuer``, ``cluster-issuer``, ``alt-names``, ``ip-sans``, ``common-name``, ``issuer-name``, ``issuer-kind``, ``certificate-name`` | ``cert-manager.io/…`` (same suffix) |
-| ``certmanager.k8s.io/acme-http01-edit-in-place``, ``acme-http01-ingress-class`` | ``acme.cert-manager.io/http01-edit-in-place``, ``http01-ingress-class`` |
-| ``certmanager.k8s.io/inject-ca-from``, ``inject-apiserver-ca``, ``inject-ca-from-secret``, ``allow-direct-injection``, ``private-key-secret-name`` | ``cert-manager.io/…`` (same suffix) |
-| ``certmanager.k8s.io/acme-challenge-type``, ``acme-dns01-provider`` | removed: only the solver format before 0.8 read them |
+- ``certmanager.k8s.io/issuer``, ``cluster-issuer``, ``alt-names``, ``ip-sans``, ``common-name``,
+  ``issuer-name``, ``issuer-kind``, ``certificate-name`` → ``cert-manager.io/…`` (same suffix);
+- ``certmanager.k8s.io/acme-http01-edit-in-place``, ``acme-http01-ingress-class`` →
+  ``acme.cert-manager.io/http01-edit-in-place``, ``http01-ingress-class``;
+- ``certmanager.k8s.io/inject-ca-from``, ``inject-apiserver-ca``, ``inject-ca-from-secret``,
+  ``allow-direct-injection``, ``private-key-secret-name`` → ``cert-manager.io/…`` (same suffix);
+- ``certmanager.k8s.io/acme-challenge-type``, ``acme-dns01-provider``: removed, only the solver format
+  before 0.8 read them (K8SM-CM-011).
 
-Renamed annotations keep their values and comments (K8SM-CM-010); where the new one is already set
-with the same value the old one goes, with a different value both stay (K8SM-CM-013); another key
-of the old group is reported (K8SM-CM-012). The labels the HTTP01 solver pods carry
-(``certmanager.k8s.io/acme-http-domain``, ``acme-http-token``, ``acme-http01-solver`` →
-``acme.cert-manager.io/http-domain``, ``http-token``, ``http01-solver``; ``pkg/issuer/acme/http/http.go``)
-are renamed where a label set or a selector names them, such as a NetworkPolicy that lets the
-solver pods in (K8SM-CM-014).
+Renamed annotations keep their values and comments (K8SM-CM-010); where the new one is already set with the
+same value the old one goes, with a different value both stay (K8SM-CM-013); another key of the old group is
+reported (K8SM-CM-012). The labels the HTTP01 solver pods carry (``certmanager.k8s.io/acme-http-domain``,
+``acme-http-token``, ``acme-http01-solver`` → ``acme.cert-manager.io/http-domain``, ``http-token``,
+``http01-solver``; ``pkg/issuer/acme/http/http.go``) are renamed where a label set or a selector names them,
+such as a NetworkPolicy that lets the solver pods in (K8SM-CM-014).
 """
 
 from __future__ import annotations

@@ -34,10 +34,13 @@ KEY_VALUE = "K8SM-CM-002"  # warning: a private key algorithm or encoding v1 doe
 NOT_A_LIST = "K8SM-CM-003"  # error: a field that must be a list (organization) is not one
 OLD_SOLVER_DROPPED = "K8SM-CM-004"  # warning: Certificate spec.acme (old solver format) removed; write it on the issuer
 OLD_ISSUER_CONVERTED = "K8SM-CM-005"  # info: old-format issuer http01/dns01 → solvers
-OLD_ISSUER_AMBIGUOUS = "K8SM-CM-006"  # error: old-format issuer with several solvers: which domain uses which is unknown
+OLD_ISSUER_AMBIGUOUS = (
+    "K8SM-CM-006"  # error: old-format issuer with several solvers: which domain uses which is unknown
+)
 OLD_ISSUER_DROPPED = "K8SM-CM-007"  # warning: old-format issuer fields that had no effect since 0.11 removed
 OLD_CONFIG_DROPPED = "K8SM-CM-008"  # info: Order/Challenge spec.config removed (controller-written)
 CHALLENGE_TYPE = "K8SM-CM-009"  # warning: a Challenge type v1 does not know
+OLD_WINS = "K8SM-CM-016"  # warning: an old field replaces the new one already there (the converter lets it win)
 
 KEY_ALGORITHMS = {"rsa": "RSA", "ecdsa": "ECDSA"}
 KEY_ENCODINGS = {"pkcs1": "PKCS1", "pkcs8": "PKCS8"}
@@ -117,7 +120,7 @@ def _private_key(spec: Mapping, ctx: Context) -> None:
             ctx.note(f"spec.{old} (empty) removed")
             continue
         if new in target:
-            ctx.warn(BOTH, f"spec.{old} replaces spec.privateKey.{new} (the converter lets it win)", node)
+            ctx.warn(OLD_WINS, f"spec.{old} replaces spec.privateKey.{new} (the converter lets it win)", node)
         value = text(node)
         if values is not None and value is not None:
             mapped = values.get(value, value)
@@ -163,7 +166,9 @@ def _organization(spec: Mapping, ctx: Context) -> None:
         target = resolve(subject)
         assert isinstance(target, Mapping)
         if "organizations" in target:
-            ctx.warn(BOTH, "spec.organization replaces spec.subject.organizations (the converter lets it win)", node)
+            ctx.warn(
+                OLD_WINS, "spec.organization replaces spec.subject.organizations (the converter lets it win)", node
+            )
             target.pop("organizations")
         spec.move_to("organization", target, "organizations")
     ctx.note("spec.organization → spec.subject.organizations")
@@ -307,9 +312,11 @@ def old_format_solvers(acme: Mapping) -> list[tuple[str, dict[str, Data]]]:
     http01 = acme.get("http01")
     if http01 is not None:
         service_type = resolve(http01).to_data()
-        ingress = {"serviceType": service_type["serviceType"]} if isinstance(service_type, dict) and service_type.get(
-            "serviceType"
-        ) else {}
+        ingress = (
+            {"serviceType": service_type["serviceType"]}
+            if isinstance(service_type, dict) and service_type.get("serviceType")
+            else {}
+        )
         out.append(("http01", {"http01": {"ingress": ingress}}))
     for provider in mappings_at(acme, "dns01", "providers"):
         data = provider.to_data()
@@ -415,9 +422,9 @@ LABEL_RENAMED = "K8SM-CM-014"  # info: a solver label key renamed in a selector 
 
 def old_group_keys(obj: Mapping, ctx: Context) -> None:
     """Annotations and solver labels of ``certmanager.k8s.io`` → their 0.11 names, in any object."""
-    for annotations in mappings_at(obj, "metadata", "annotations"):
-        for key in [k for k in annotations.keys() if k.startswith(OLD_GROUP)]:
-            _annotation(annotations, key, ctx)
+    for found in mappings_at(obj, "metadata", "annotations"):
+        for key in [k for k in found if k.startswith(OLD_GROUP)]:
+            _annotation(found, key, ctx)
     _labels(obj, ctx)
 
 
@@ -426,11 +433,15 @@ def _annotation(annotations: Mapping, key: str, ctx: Context) -> None:
     if key in DELETED_ANNOTATIONS:
         annotations.pop(key)
         ctx.note(f"annotation {key} removed")
-        ctx.info(ANNOTATION_DELETED, f"annotation {key} removed: only the solver format before 0.8 read it", annotations)
+        ctx.info(
+            ANNOTATION_DELETED, f"annotation {key} removed: only the solver format before 0.8 read it", annotations
+        )
         return
     new = ANNOTATIONS.get(key)
     if new is None:
-        ctx.warn(ANNOTATION_UNKNOWN, f"annotation {key}: cert-manager 0.11 and later do not read it; left as it is", node)
+        ctx.warn(
+            ANNOTATION_UNKNOWN, f"annotation {key}: cert-manager 0.11 and later do not read it; left as it is", node
+        )
         return
     if new in annotations:
         same = resolve(annotations.get(new) or Mapping()).to_data() == resolve(node or Mapping()).to_data()
@@ -455,7 +466,7 @@ def _labels(obj: Mapping, ctx: Context) -> None:
             continue
         if not isinstance(node, Mapping):
             continue
-        for key in [k for k in node.keys() if k in LABELS]:
+        for key in [k for k in node if k in LABELS]:
             if LABELS[key] in node:
                 continue
             node.rename(key, LABELS[key])
@@ -475,16 +486,44 @@ def _labels(obj: Mapping, ctx: Context) -> None:
 
 SPEC_FIELDS = {
     "Certificate": frozenset(
-        "additionalOutputFormats commonName dnsNames duration emailAddresses encodeUsagesInRequest ipAddresses "
-        "isCA issuerRef keystores literalSubject nameConstraints otherNames privateKey renewBefore "
-        "renewBeforePercentage renewal revisionHistoryLimit secretName secretTemplate signatureAlgorithm subject "
-        "uris usages".split()
+        [
+            "additionalOutputFormats",
+            "commonName",
+            "dnsNames",
+            "duration",
+            "emailAddresses",
+            "encodeUsagesInRequest",
+            "ipAddresses",
+            "isCA",
+            "issuerRef",
+            "keystores",
+            "literalSubject",
+            "nameConstraints",
+            "otherNames",
+            "privateKey",
+            "renewBefore",
+            "renewBeforePercentage",
+            "renewal",
+            "revisionHistoryLimit",
+            "secretName",
+            "secretTemplate",
+            "signatureAlgorithm",
+            "subject",
+            "uris",
+            "usages",
+        ]
     ),
-    "CertificateRequest": frozenset("duration extra groups isCA issuerRef request uid usages username".split()),
-    "Issuer": frozenset("acme ca selfSigned vault venafi".split()),
-    "ClusterIssuer": frozenset("acme ca selfSigned vault venafi".split()),
-    "Order": frozenset("commonName dnsNames duration ipAddresses issuerRef profile replaces request".split()),
-    "Challenge": frozenset("authorizationURL dnsName issuerRef key solver token type url wildcard".split()),
+    "CertificateRequest": frozenset(
+        ["duration", "extra", "groups", "isCA", "issuerRef", "request", "uid", "usages", "username"]
+    ),
+    "Issuer": frozenset(["acme", "ca", "selfSigned", "vault", "venafi"]),
+    "ClusterIssuer": frozenset(["acme", "ca", "selfSigned", "vault", "venafi"]),
+    "Order": frozenset(
+        ["commonName", "dnsNames", "duration", "ipAddresses", "issuerRef", "profile", "replaces", "request"]
+    ),
+    "Challenge": frozenset(
+        ["authorizationURL", "dnsName", "issuerRef", "key", "solver", "token", "type", "url", "wildcard"]
+    ),
 }
 """The ``spec`` fields of the v1 kinds (``pkg/apis/certmanager/v1`` and ``pkg/apis/acme/v1`` at 2d0d7f7f:
 ``CertificateSpec``, ``CertificateRequestSpec``, ``IssuerConfig``, ``OrderSpec``, ``ChallengeSpec``)."""
@@ -502,7 +541,7 @@ def drop_unknown_spec_fields(obj: Mapping, ctx: Context) -> None:
     known = SPEC_FIELDS.get(kind or "")
     if spec is None or known is None:
         return
-    for key in [k for k in spec.keys() if k not in known]:
+    for key in [k for k in spec if k not in known]:
         node = spec.get(key)
         spec.pop(key)
         ctx.note(f"spec.{key} removed")

@@ -24,3 +24,31 @@ def _scalar(value: Data) -> str:
     if isinstance(value, str) and text == value and any(c in value for c in ",[]{}:#"):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return text
+
+
+def block(data: Data, indent: int = 0) -> str:
+    """``data`` as block YAML text (two-space indents, sequences not indented), ending with a newline."""
+    pad = " " * indent
+    if isinstance(data, dict):
+        if not data:
+            return pad + "{}\n"
+        out = ""
+        for key, value in data.items():
+            head = f"{pad}{_scalar(key)}:"
+            if isinstance(value, (dict, list)) and value:
+                out += head + "\n" + block(value, indent + (2 if isinstance(value, dict) else 0))
+            else:
+                out += f"{head} {flow(value)}\n"
+        return out
+    if isinstance(data, list):
+        if not data:
+            return pad + "[]\n"
+        out = ""
+        for value in data:
+            if isinstance(value, (dict, list)) and value:
+                inner = block(value, indent + 2)
+                out += pad + "- " + inner[indent + 2 :]
+            else:
+                out += f"{pad}- {flow(value)}\n"
+        return out
+    return pad + flow(data) + "\n"
