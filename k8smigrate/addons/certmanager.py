@@ -111,7 +111,9 @@ def _private_key(spec: Mapping, ctx: Context) -> None:
         return
     target = resolve(private_key) if private_key is not None else Mapping()
     assert isinstance(target, Mapping)
-    for old, new, values, accepted in _KEY_FIELDS:
+    fields = {f[0]: f for f in _KEY_FIELDS}
+    for old in sorted(present, key=lambda name: spec.index(name) or 0):  # in the order they were written
+        _old, new, values, accepted = fields[old]
         node = spec.get(old)
         if node is None:
             continue
@@ -551,3 +553,36 @@ def drop_unknown_spec_fields(obj: Mapping, ctx: Context) -> None:
             "the v1 API prunes it; removed",
             node if node is not None and node.line else spec,
         )
+
+
+# ------------------------------------------------------------------ the rotation policy default of 1.18
+
+ROTATION_POLICY = "K8SM-CM-017"  # info: privateKey.rotationPolicy: Never pinned (the default before 1.18)
+
+
+def pin_rotation_policy(cert: Mapping, ctx: Context) -> None:
+    """Write ``privateKey.rotationPolicy: Never`` where it is absent: 1.18 made ``Always`` the default.
+
+    ``internal/apis/certmanager/v1/defaults.go`` · ``SetRuntimeDefaults_Certificate`` (1.18): an empty
+    policy becomes ``Always`` unless the controller runs with the feature gate
+    ``DefaultPrivateKeyRotationPolicyAlways=false``; before 1.18 it was ``Never``.
+    """
+    spec = cert.mapping("spec")
+    if spec is None:
+        return
+    private_key = spec.get("privateKey")
+    if private_key is not None and not isinstance(resolve(private_key), Mapping):
+        return
+    target = resolve(private_key) if private_key is not None else None
+    if isinstance(target, Mapping) and "rotationPolicy" in target:
+        return
+    why = "cert-manager 1.18 made Always the default: a new private key at every renewal"
+    if ctx.adopt_new_defaults:
+        ctx.info("K8SM-GEN-002", f"spec.privateKey.rotationPolicy left unset: {why}", spec)
+        return
+    if not isinstance(target, Mapping):
+        target = Mapping()
+        spec.set("privateKey", target, after="secretName" if "secretName" in spec else None)
+    target.set("rotationPolicy", "Never")
+    ctx.note("spec.privateKey.rotationPolicy: Never pinned")
+    ctx.info(ROTATION_POLICY, f"spec.privateKey.rotationPolicy: Never pinned (the default before 1.18; {why})", target)
