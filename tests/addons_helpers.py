@@ -29,14 +29,15 @@ NEWEST = {
 """A recent release of every add-on: what most tests migrate to."""
 
 
-def run(text: str, components: dict[str, str] | None = None, **kwargs: Any) -> FileResult:
+def run(text: str, components: dict[str, str] | None = None, *, exact: bool = False, **kwargs: Any) -> FileResult:
+    """Migrate ``text`` (dedented, unless ``exact``: a file's bytes as they are)."""
     kwargs.setdefault("target_version", "1.29")
     kwargs.setdefault("components", dict(NEWEST) if components is None else components)
     import inspect  # TODO(addons): provisional until component windows exist
 
     if "components" not in inspect.signature(k8smigrate.migrate_text).parameters:
         kwargs.pop("components")
-    result = k8smigrate.migrate_text(dedent(text), **kwargs)
+    result = k8smigrate.migrate_text(text if exact else dedent(text), **kwargs)
     internal = [f.format() for f in result.findings if f.code == "K8SM-GEN-012"]
     assert not internal, internal
     return result

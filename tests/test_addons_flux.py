@@ -437,7 +437,7 @@ def test_flux_migrate_goldens(name: str) -> None:
     """
     text = (GOLDEN / name).read_text(encoding="utf-8")
     golden = (GOLDEN / f"{name}.golden").read_text(encoding="utf-8")
-    result = run(text, components={"flux": "2.7"})
+    result = run(text, components={"flux": "2.7"}, exact=True)
     assert result.text == golden.replace(
         "- apiVersion: image.toolkit.fluxcd.io/v1 # update this from v1beta1",
         "- apiVersion: image.toolkit.fluxcd.io/v1beta1 # update this from v1beta1",

@@ -103,7 +103,7 @@ def test_upstream_examples(name: str) -> None:
     """
     old = (GOLDEN / f"{name}-v1beta1.yaml").read_text(encoding="utf-8")
     new = (GOLDEN / f"{name}-v1.yaml").read_text(encoding="utf-8")
-    result = run(old)
+    result = run(old, exact=True)
     assert codes(result) == []
 
     def unsuffixed(text: str) -> object:
