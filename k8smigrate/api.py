@@ -1,7 +1,9 @@
 """The documented entry points: migrate a string, a file, or a set of paths.
 
 Keyword arguments mirror the CLI options; ``settings=`` takes a ready ``Settings`` (and
-wins over the keywords). Nothing here prints or exits.
+wins over the keywords). Settings are checked as the CLI checks them (``check_settings``):
+an unknown migration or decision, or a bad version, raises ``SettingsError``. Nothing here
+prints or exits.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, UNREADABLE
 from .engine import migrate_stream
 from .files import InputError, Loaded, Skipped, iter_entries, read_manifest, write_atomic
-from .registry import Registry, default_registry
+from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
 from .settings import Settings
@@ -54,7 +57,9 @@ def migrate_text(
 ) -> FileResult:
     """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches."""
     s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults)
-    return migrate_stream(text, s, filename, registry or default_registry())
+    registry = registry or default_registry()
+    check_settings(s, registry)
+    return migrate_stream(text, s, filename, registry)
 
 
 def scan_text(
@@ -68,7 +73,9 @@ def scan_text(
 ) -> list[ScanEntry]:
     """Every document on a deprecated or removed API, with its replacement and releases."""
     s = _settings(settings, target_version, min_version, None, None, None, False)
-    return scan_stream(text, s, filename, registry or default_registry())
+    registry = registry or default_registry()
+    check_settings(s, registry)
+    return scan_stream(text, s, filename, registry)
 
 
 @dataclass
@@ -89,7 +96,7 @@ class FileOutcome:
         return self.result.findings if self.result is not None else []
 
 
-UNREADABLE_CODES = frozenset({"K8SM-GEN-005", "K8SM-GEN-006", "K8SM-GEN-011", "K8SM-GEN-012"})
+UNREADABLE_CODES = frozenset(c.code for c in (INVALID_YAML, DUPLICATE_KEY, UNREADABLE, INTERNAL_ERROR))
 """Findings that make a whole file failed: it is never written, even where other documents migrated."""
 
 
@@ -99,13 +106,14 @@ def input_error(name: Path | str, message: str) -> Finding:
     head, sep, rest = message.partition(": ")
     if sep and head.startswith("line ") and head[5:].isdigit():
         line, message = int(head[5:]), rest
-    return Finding("error", "K8SM-GEN-013", message, None, str(name), 0, line, "")
+    return Finding(FILE_ERROR.level, FILE_ERROR.code, message, None, str(name), 0, line, "")
 
 
 def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings | None = None) -> FileOutcome:
     """Migrate one file; with ``in_place`` write it atomically when it changed and had no error."""
     p = Path(path)
     settings = settings or Settings()
+    check_settings(settings, default_registry())
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
@@ -125,6 +133,7 @@ def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutc
     """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
     p = Path(path)
     settings = settings or Settings()
+    check_settings(settings, default_registry())
     try:
         loaded = read_manifest(p)
     except InputError as exc:

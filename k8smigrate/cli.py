@@ -25,10 +25,12 @@ import typer
 
 from . import __version__
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
+from .catalog import explain_lines, list_lines, list_rows
+from .codes import FILE_ERROR
 from .engine import migrate_stream
 from .files import InputError, Skipped, decode, iter_entries
 from .parallel import Worker, parallel_map, progress
-from .registry import Migration, Registry, default_registry
+from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import Finding
 from .scan import ScanEntry, failing
@@ -161,24 +163,8 @@ def build_settings(
         adopt_new_defaults=adopt or bool(base.get("adopt_new_defaults", False)),
         strict=strict or bool(base.get("strict", False)),
     )
-    _check_names(settings, default_registry())
-    settings.window  # noqa: B018 - validates the versions now, as a usage error
+    check_settings(settings, default_registry())
     return settings, source
-
-
-def _check_names(settings: Settings, registry: Registry) -> None:
-    """Unknown migrations and decisions are usage errors: a typo must not silently do nothing."""
-    for name in [*settings.only, *settings.skip]:
-        if registry.get(name) is None:
-            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
-    declared = [d for m in registry.migrations for d in m.decisions]
-    for name, value in settings.decisions.items():
-        allowed = sorted({a for d in declared if d.name == name for a in d.allowed})
-        if not allowed:
-            known = ", ".join(sorted({d.name for d in declared})) or "none"
-            raise SettingsError(f"unknown decision {name!r} (known: {known})")
-        if value not in allowed:
-            raise SettingsError(f"--set {name}={value}: not one of {' | '.join(allowed)}")
 
 
 def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
@@ -207,7 +193,7 @@ def _check_output(output: Path | None) -> None:
 
 
 def _missing(raw: str) -> FileOutcome:
-    return FileOutcome(Path(raw), error=Finding("error", "K8SM-GEN-013", "no such file or folder", None, raw))
+    return FileOutcome(Path(raw), error=Finding(FILE_ERROR.level, FILE_ERROR.code, "no such file or folder", None, raw))
 
 
 def _read_stdin() -> bytes:
@@ -464,88 +450,25 @@ def apply(
 def list_(
     format: Annotated[ListFormat, typer.Option("--format", help="Output format.")] = ListFormat.text,
 ) -> None:
-    """The migrations: kinds, from → to, and the releases that gate them."""
+    """The migrations: steps with kinds, from → to and the releases that gate them; readiness checks."""
     registry = default_registry()
     if format is ListFormat.json:
         import json
 
-        rows = [
-            {
-                "name": m.name,
-                "component": m.component,
-                "kinds": list(m.kinds),
-                "from": m.from_api,
-                "to": m.to_api,
-                "availableIn": m.available_in,
-                "deprecatedIn": m.deprecated_in,
-                "removedIn": m.removed_in,
-                "summary": m.summary,
-                "fixer": m.fixer,
-                "category": m.category or None,
-                "optIn": m.opt_in,
-            }
-            for m in registry.migrations
-        ]
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(list_rows(registry), indent=2, ensure_ascii=False))
         return
-    listed: set[str] = set()
-    for m in registry.migrations:
-        if m.fixer:  # one line per readiness check, not one per apiVersion it looks at
-            if m.name not in listed:
-                listed.add(m.name)
-                typer.echo(f"{m.name:34} {_fixer_line([f for f in registry.migrations if f.name == m.name])}")
-            continue
-        gates = f"to available {m.available_in}"
-        if m.deprecated_in:
-            gates += f", from deprecated {m.deprecated_in}"
-        if m.removed_in:
-            gates += f", removed {m.removed_in}"
-        typer.echo(f"{m.name:34} {','.join(m.kinds):40} {m.from_api} → {m.to_api} ({gates})")
-
-
-def _fixer_line(entries: list[Migration]) -> str:
-    """``[category] targets from 1.25: summary (opt-in)`` for a readiness check (all its entries)."""
-    m = entries[0]
-    gates = [e.removed for e in entries]
-    earliest = None if None in gates else min(g for g in gates if g is not None)
-    when = f"targets from {earliest}" if earliest else "every target"
-    return f"[{m.category or 'readiness'}] {when}: {m.summary}{' (opt-in: --only)' if m.opt_in else ''}"
+    for line in list_lines(registry):
+        typer.echo(line)
 
 
 @app.command()
 def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list'.")]) -> None:
     """What a migration does, its rules, finding codes and decisions."""
-    entries = [m for m in default_registry().migrations if m.name == name]
-    if not entries:
+    lines = explain_lines(name, default_registry())
+    if lines is None:
         raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
-    fixers = [m for m in entries if m.fixer]
-    if fixers:
-        kinds = sorted({k for m in fixers for k in m.kinds})
-        typer.echo(f"{name}: a readiness check {_fixer_line(fixers)}")
-        typer.echo(f"looks at {', '.join(kinds)} ({', '.join(dict.fromkeys(m.from_api for m in fixers))})")
-    for m in entries:  # one module may declare several steps (MIGRATIONS = [...])
-        if m.fixer:
-            continue
-        typer.echo(f"{m.name}: {', '.join(m.kinds)} {m.from_api} → {m.to_api}")
-        gates = [f"{m.to_api} served from {m.available_in}"]
-        if m.deprecated_in:
-            gates.append(f"{m.from_api} deprecated in {m.deprecated_in}")
-        if m.removed_in:
-            gates.append(f"removed in {m.removed_in}")
-        typer.echo("; ".join(gates))
-    first = entries[0]
-    typer.echo("")
-    typer.echo(first.doc or first.summary)
-    codes = {code: meaning for m in entries for code, meaning in m.codes.items()}
-    if codes:
-        typer.echo("\nFindings:")
-        for code, meaning in sorted(codes.items()):
-            typer.echo(f"  {code}  {meaning}")
-    decisions = {d.name: d for m in entries for d in m.decisions}
-    if decisions:
-        typer.echo("\nDecisions:")
-        for d in decisions.values():
-            typer.echo(f"  --set {d.name}={'|'.join(d.allowed)}  {d.help}")
+    for line in lines:
+        typer.echo(line)
 
 
 def main() -> None:

@@ -8,7 +8,6 @@ what one CLI command did; every output format (text, JSON, Markdown, SARIF) is b
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections import Counter
 from collections.abc import Iterable
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .api import FileOutcome
+from .diffs import unified_diff as unified_diff  # its home is diffs; kept importable from here
 from .results import LEVELS, FileResult, Finding
 from .scan import ScanEntry
 
@@ -63,26 +63,6 @@ def outcome_findings(outcome: FileOutcome) -> list[Finding]:
     a write failure does not hide the findings of the migration before it)."""
     found = list(outcome.result.findings) if outcome.result is not None else []
     return found + ([outcome.error] if outcome.error is not None else [])
-
-
-def unified_diff(old: str, new: str, filename: str) -> str:
-    """A ``git apply``-able unified diff of one file ("" when unchanged)."""
-    if old == new:
-        return ""
-    name = filename.lstrip("/") if filename not in ("-", "<string>", "<stdin>") else "stdin"
-    lines = difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
-    )
-    out: list[str] = []
-    for line in lines:
-        if line.endswith("\n"):
-            out.append(line)
-        else:  # the last line of a file without a final newline
-            out.append(line + "\n\\ No newline at end of file\n")
-    return "".join(out)
 
 
 def document_label(kind: str | None, name: str | None, index: int) -> str:

@@ -1,6 +1,6 @@
 """What a run returns: findings, per-document results and per-file results.
 
-These names are a public contract (DESIGN.md "Results, diffs, formats"): shared tools and
+These names are a public contract (docs/architecture.md; docs/report-format.md): shared tools and
 users' scripts read ``FileResult.text``, ``.changed``, ``.findings``, ``.documents`` and
 ``.diff``, and ``Finding.level``, ``.code``, ``.migration``, ``.filename``, ``.document``,
 ``.line``, ``.path`` and ``.message``.
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .diffs import unified_diff
 
 Level = Literal["info", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "warning", "error")
@@ -136,8 +138,6 @@ class FileResult:
 
     @property
     def diff(self) -> str:
-        from .report import unified_diff
-
         if self._slim is not None:
             return self._slim[1]
         return unified_diff(self.original, self.text, self.filename)
