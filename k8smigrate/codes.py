@@ -57,6 +57,9 @@ NOT_WHOLE = Code("K8SM-GEN-014", "warning", "the file does not parse as a whole 
 TEMPLATED_UNTOUCHED = Code(
     "K8SM-GEN-015", "info", "templated document skipped; its API has no version step and is not removed or deprecated"
 )
+RELEASE_NEEDED = Code(
+    "K8SM-GEN-016", "error", "an add-on's release is needed (--component NAME=VERSION) to migrate this document"
+)
 
 GENERAL: dict[str, Code] = {
     c.code: c
@@ -76,6 +79,7 @@ GENERAL: dict[str, Code] = {
         FILE_ERROR,
         NOT_WHOLE,
         TEMPLATED_UNTOUCHED,
+        RELEASE_NEEDED,
     )
 }
 """The codes of the core, by code: any migration may report them, at these levels."""

@@ -115,3 +115,19 @@ class Windows:
     def assumed(self, component: str) -> bool:
         """Whether ``component``'s release was not given (its window is the newest known release)."""
         return is_addon(component) and all(name != component for name, _r in self.given)
+
+
+def release_needed_message(api: str | None, kind: str | None, components: list[str]) -> str:
+    """K8SM-GEN-016's message: what needs a release and which option settles it."""
+    options = " ".join(f"--component {c}=VERSION" for c in components)
+    known = ", ".join(f"{c} {found}" for c in components if (found := newest(c)) is not None)
+    what = f"{kind} {api}" if kind and api else "this document"
+    return (
+        f"{what} needs the release of {', '.join(components)} it must run on: set {options} "
+        f"(components={{...}} in the library){f'; k8smigrate knows up to {known}' if known else ''}; left unchanged"
+    )
+
+
+def release_text(component: str, release: KubeVersion | None) -> str:
+    """``1.22`` for Kubernetes, ``cert-manager 1.6`` for an add-on: how messages name a release."""
+    return f"{release}" if not is_addon(component) else f"{component} {release}"

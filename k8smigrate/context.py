@@ -13,13 +13,14 @@ this run), and name releases in messages with ``ctx.oldest`` and ``ctx.target``.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from .codes import DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, checking, declared
 from .decisions import Decision
-from .lifecycles import ApiLifecycle, Lifecycles
+from .lifecycles import ApiLifecycle, Lifecycles, lookup
 from .results import Finding, Level
 from .scalars import Data
 from .settings import Settings
@@ -86,6 +87,8 @@ class Context:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     read_siblings: Callable[[], list[Sibling]] | None = None
+    source: str = field(default="", repr=False)
+    """The text of the stream the object was read from (``text_of`` cuts a node's lines out of it)."""
     _places: dict[int, tuple[Node, int, str]] = field(default_factory=dict, repr=False)
     """Where each node of the tree stands, built on the first finding: a body that reports on
     every volume of a large object walks the tree once, not once per finding."""
@@ -121,7 +124,7 @@ class Context:
 
     def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
         """When ``api_version`` of ``kind`` is deprecated and removed (None when the table does not say)."""
-        return self.lifecycles.get((api_version, kind))
+        return lookup(self.lifecycles, api_version, kind)
 
     # ------------------------------------------------------------------ the stream
 
@@ -133,6 +136,21 @@ class Context:
         each side reads the other's input data and edits only its own document.
         """
         return self.read_siblings() if self.read_siblings is not None else []
+
+    def text_of(self, node: Node) -> str | None:
+        """The lines a parsed block node was written on, dedented, comments included.
+
+        None for a new node, a flow collection or a scalar: for a value that moves into a
+        string (a Flux patch written inline becomes a ``patch: |`` text), the author's own lines.
+        """
+        if not self.source or node.src is None or not isinstance(node, (Mapping, Sequence)) or node.flow:
+            return None
+        start = self.source.rfind("\n", 0, node.src.start) + 1
+        if self.source[start : node.src.start].strip(" -"):
+            return None  # the node starts after a key on its first line: its lines are not its own
+        lines = self.source[start : node.src.end].split("\n")
+        lines[0] = " " * node.src.col + lines[0][node.src.start - start :]
+        return textwrap.dedent("\n".join(line.rstrip("\r") for line in lines)).rstrip("\n") + "\n"
 
     # ------------------------------------------------------------------ findings
 

@@ -29,6 +29,7 @@ from .codes import (
     COMMENT_DROPPED,
     INTERNAL_ERROR,
     NOT_WHOLE,
+    RELEASE_NEEDED,
     TEMPLATED,
     TEMPLATED_UNTOUCHED,
     UNREADABLE,
@@ -36,9 +37,10 @@ from .codes import (
     CodeError,
     checking,
 )
+from .components import release_needed_message
 from .context import Context, Sibling
 from .model import Check, DeclarationError, Migration
-from .plan import LIST_KIND, Plan, is_candidate, plan
+from .plan import LIST_KIND, Plan, is_candidate, plan, window_of
 from .prefilter import prefilter
 from .problems import input_problems
 from .registry import Registry, default_registry
@@ -129,7 +131,9 @@ def migrate_stream(
             status.new_text = None
             status.result.applied, status.result.patch, status.result.summary = [], [], []
         if not status.failed:
-            status.findings += lifecycle_findings(doc, status.result, filename, window, settings, registry)
+            status.findings += lifecycle_findings(
+                doc, status.result, filename, window, settings, registry, ask_release=not report_only
+            )
         result.findings += status.findings
         result.documents.append(status.result)
         if status.new_text is not None and doc.root is not None and doc.root.src is not None:
@@ -183,7 +187,10 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
         except (TreeError, RecursionError) as exc:
             status.add(UNREADABLE, f"cannot read the document: {exc}")
             return
-    if not _apply(run, stream, status, root, objects):
+    applied = _apply(run, stream, status, root, objects)
+    if _release_needed(run, status):
+        return
+    if not applied:
         return
     if list_plan is not None and list_plan.final_api is not None:
         api = root.get("apiVersion")
@@ -264,7 +271,7 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
         for m in migrations:
             if isinstance(m, Check) and not m.triggered_by(source):
                 continue  # the document holds nothing this check looks for (it is here for another one)
-            ctx = _context(run, status, root, m, final_api)
+            ctx = _context(run, status, root, m, final_api, stream.text)
             if isinstance(m, Check) and (m.edits or _checking(run)):
                 untouched = obj.pristine() if untouched is None else untouched
             was_untouched = untouched
@@ -284,8 +291,36 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
                 api = obj.get("apiVersion")
                 if isinstance(api, Scalar):
                     api.set(m.to_api)
+                kind = obj.get("kind")
+                if m.to_kind is not None and isinstance(kind, Scalar):
+                    kind.set(m.to_kind)
             if m.name not in status.applied:
                 status.applied.append(m.name)
+    return True
+
+
+def _release_needed(run: _Run, status: _Status) -> bool:
+    """An add-on migration acted on the document but the run names no release of that add-on.
+
+    The migrations of an add-on whose release was not given ran with the newest release
+    k8smigrate knows (what ``scan`` reports). ``apply`` and ``diff`` do not guess: when one of
+    them changed the document or found it needs a human, the document is left as it is with
+    K8SM-GEN-016 naming the option; what they only reported is dropped. True in that case.
+    """
+    if run.report_only:
+        return False
+    windows = run.settings.windows
+    acted = set(status.applied) | {f.migration for f in status.findings if f.migration and f.level == "error"}
+    pending = sorted({m.component for name in acted for m in run.registry.named(name) if windows.assumed(m.component)})
+    status.findings = [
+        f
+        for f in status.findings
+        if not (f.migration and any(windows.assumed(m.component) for m in run.registry.named(f.migration)))
+    ]
+    if not pending:
+        return False
+    status.applied, status.notes = [], []
+    status.add(RELEASE_NEEDED, release_needed_message(status.doc.api_version, status.doc.kind, pending))
     return True
 
 
@@ -293,12 +328,14 @@ def _checking(run: _Run) -> bool:
     return run.settings.raise_errors or checking()
 
 
-def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api: str | None) -> Context:
+def _context(
+    run: _Run, status: _Status, root: Mapping, m: Migration, final_api: str | None, source: str = ""
+) -> Context:
     return Context(
         m,
         run.settings,
         root,
-        run.window,
+        window_of(m.component, run.settings, run.window),
         run.filename,
         status.doc.index,
         status.doc.line,
@@ -306,6 +343,7 @@ def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api:
         needs=m.needed if isinstance(m, Check) else None,
         lifecycles=run.registry.lifecycles,
         read_siblings=run.siblings,
+        source=source,
     )
 
 

@@ -47,6 +47,7 @@ CATEGORIES = {
     "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
+    "default": "a default that changed at the target release (the old one is written explicitly)",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""
@@ -80,10 +81,17 @@ class Step:
     deprecated. The registry adds it to the table and refuses a step that restates a listed API."""
     removed_in: str | None = None
     """Only for an API the lifecycle table does not list: when ``from_api`` is removed."""
+    to_kind: str | None = None
+    """The kind the objects have after the step when it renames the kind (Gateway API's
+    ReferencePolicy → ReferenceGrant); the engine sets it with the apiVersion. One kind only."""
 
     @property
     def available(self) -> KubeVersion:
         return KubeVersion.parse(self.available_in)
+
+    def target_kind(self, kind: str) -> str:
+        """The kind an object of ``kind`` has after this step."""
+        return self.to_kind or kind
 
     def handles(self, api_version: str, kind: str) -> bool:
         return api_version == self.from_api and kind in self.kinds

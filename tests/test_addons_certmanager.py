@@ -10,7 +10,9 @@ import yaml
 from tests.addons_helpers import check_noop, check_transformed, codes, crd_valid, run
 
 GOLDEN = Path(__file__).parent / "golden" / "addons" / "cert-manager"
-KUBEFLOW = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "kustomize" / "kubeflow-manifests-v1.0.2"
+KUBEFLOW = (
+    Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "kustomize" / "kubeflow-manifests-v1.0.2"
+)
 
 # ------------------------------------------------------------------ no-op cases
 
@@ -626,7 +628,7 @@ def test_solver_labels_in_network_policy() -> None:
 def test_annotations_kept_before_0_11() -> None:
     check_noop(
         """
-        apiVersion: extensions/v1beta1
+        apiVersion: networking.k8s.io/v1
         kind: Ingress
         metadata:
           name: web
@@ -636,7 +638,6 @@ def test_annotations_kept_before_0_11() -> None:
           rules: []
         """,
         components={"cert-manager": "0.10"},
-        target_version="1.15",
     )
 
 

@@ -13,7 +13,9 @@ from k8smigrate.addons.istio import policy_replacement
 from tests.addons_helpers import check_noop, check_transformed, codes, crd_valid, run
 
 GOLDEN = Path(__file__).parent / "golden" / "addons" / "istio"
-KUBEFLOW = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "kustomize" / "kubeflow-manifests-v1.0.2"
+KUBEFLOW = (
+    Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "kustomize" / "kubeflow-manifests-v1.0.2"
+)
 
 VIRTUAL_SERVICE = """
 apiVersion: networking.istio.io/v1alpha3

@@ -50,7 +50,9 @@ def test_noop_v3_rule() -> None:
 
 
 def test_group_only_on_2_11() -> None:
-    check_transformed(MIDDLEWARE, MIDDLEWARE.replace("traefik.containo.us", "traefik.io"), components={"traefik": "2.11"})
+    check_transformed(
+        MIDDLEWARE, MIDDLEWARE.replace("traefik.containo.us", "traefik.io"), components={"traefik": "2.11"}
+    )
 
 
 def test_group_and_ip_allow_list_on_3() -> None:

@@ -16,17 +16,18 @@ prometheus-operator/prometheus-operator ``pkg/apis/monitoring/v1beta1/conversion
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.tree import Mapping, Scalar, Sequence, resolve
 
 from .edits import rename, text
 
-MATCHER_REGEX = "K8SM-AMC-001"  # info: a matcher's regex → matchType
-OPTIONAL_DROPPED = "K8SM-AMC-002"  # warning/info: a Secret key selector's optional removed
-LOSSY = "K8SM-AMC-003"  # warning: a field v1beta1 does not have, dropped as the converter does
-BOTH = "K8SM-AMC-004"  # error: muteTimeIntervals beside timeIntervals
-SELECTOR_INCOMPLETE = "K8SM-AMC-005"  # error: a Secret key selector without name or key
-MATCH_CONFLICT = "K8SM-AMC-006"  # warning: regex and a matchType that disagree (matchType wins)
+MATCHER_REGEX = Code("K8SM-AMC-001", "info", "a matcher's regex → matchType")
+OPTIONAL_DROPPED = Code("K8SM-AMC-002", "warning", "a Secret key selector's optional removed")
+LOSSY = Code("K8SM-AMC-003", "warning", "a field v1beta1 does not have, dropped as the converter does")
+BOTH = Code("K8SM-AMC-004", "error", "muteTimeIntervals beside timeIntervals")
+SELECTOR_INCOMPLETE = Code("K8SM-AMC-005", "error", "a Secret key selector without name or key")
+MATCH_CONFLICT = Code("K8SM-AMC-006", "warning", "regex and a matchType that disagree (matchType wins)")
 
 SECRET_SELECTORS: dict[str, tuple[str, ...]] = {
     "emailConfigs": ("authPassword", "authSecret"),
@@ -47,7 +48,7 @@ def alertmanager_config_v1beta1(obj: Mapping, ctx: Context) -> None:
     spec = obj.mapping("spec")
     if spec is None:
         return
-    rename(spec, "muteTimeIntervals", "timeIntervals", ctx, BOTH, "spec.")
+    rename(spec, "muteTimeIntervals", "timeIntervals", ctx, BOTH.code, "spec.")
     route = spec.mapping("route")
     if route is not None:
         _route(route, ctx, "spec.route")
@@ -82,7 +83,7 @@ def _matchers(node: object, ctx: Context, where: str) -> None:
         if match_type:
             if regex != (match_type in ("=~", "!~")):
                 ctx.warn(
-                    MATCH_CONFLICT,
+                    "K8SM-AMC-006",
                     f"{where}: regex {str(regex).lower()} and matchType {match_type!r} disagree; "
                     f"matchType wins (as in v1alpha1)",
                     matcher,
@@ -96,7 +97,7 @@ def _matchers(node: object, ctx: Context, where: str) -> None:
             regex_entry.key, regex_entry.value, regex_entry.renamed = Scalar("matchType"), new_value, True
             matcher.insert(regex_entry, at=at)
             ctx.note(f'{where}[].regex: true → matchType: "=~"')
-            ctx.info(MATCHER_REGEX, f'{where}: regex: true → matchType: "=~"', matcher)
+            ctx.info("K8SM-AMC-001", f'{where}: regex: true → matchType: "=~"', matcher)
         else:
             ctx.note(f"{where}[].regex: false removed (= is the default)")
 
@@ -112,7 +113,7 @@ def _receiver(receiver: Mapping, ctx: Context) -> None:
                 config.pop("updateAlerts")
                 ctx.note(f"receiver {name} opsgenieConfigs[].updateAlerts removed")
                 ctx.warn(
-                    LOSSY,
+                    "K8SM-AMC-003",
                     f"receiver {name} opsgenieConfigs[].updateAlerts removed: v1beta1 has no such field and the "
                     "operator's converter drops it; keep the object on v1alpha1 if you need it",
                     node if node is not None and node.line else config,
@@ -135,10 +136,10 @@ def _secret_selector(node: object, ctx: Context, where: str) -> None:
         ctx.note(f"{where}.optional removed")
         if optional:
             ctx.warn(
-                OPTIONAL_DROPPED,
+                "K8SM-AMC-002",
                 f"{where}.optional: true removed: v1beta1 requires the Secret key (the converter drops optional)",
                 selector,
             )
     for key in ("name", "key"):
         if not text(selector.get(key)):
-            ctx.error(SELECTOR_INCOMPLETE, f"{where} needs a {key} in v1beta1", selector)
+            ctx.error("K8SM-AMC-005", f"{where} needs a {key} in v1beta1", selector)

@@ -21,6 +21,7 @@ Sources (cert-manager/cert-manager):
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Entry, Mapping, Node, Scalar, Sequence, resolve
@@ -29,18 +30,20 @@ from .edits import is_empty, rename, text
 from .sketch import flow
 
 # Codes: what each finding means is declared with the steps (migrations/*certmanager*).
-BOTH = "K8SM-CM-001"  # error: an old field and its replacement are both set
-KEY_VALUE = "K8SM-CM-002"  # warning: a private key algorithm or encoding v1 does not accept
-NOT_A_LIST = "K8SM-CM-003"  # error: a field that must be a list (organization) is not one
-OLD_SOLVER_DROPPED = "K8SM-CM-004"  # warning: Certificate spec.acme (old solver format) removed; write it on the issuer
-OLD_ISSUER_CONVERTED = "K8SM-CM-005"  # info: old-format issuer http01/dns01 → solvers
-OLD_ISSUER_AMBIGUOUS = (
-    "K8SM-CM-006"  # error: old-format issuer with several solvers: which domain uses which is unknown
+BOTH = Code("K8SM-CM-001", "error", "an old field and its replacement are both set")
+KEY_VALUE = Code("K8SM-CM-002", "warning", "a private key algorithm or encoding v1 does not accept")
+NOT_A_LIST = Code("K8SM-CM-003", "error", "a field that must be a list (organization) is not one")
+OLD_SOLVER_DROPPED = Code(
+    "K8SM-CM-004", "warning", "Certificate spec.acme (old solver format) removed; write it on the issuer"
 )
-OLD_ISSUER_DROPPED = "K8SM-CM-007"  # warning: old-format issuer fields that had no effect since 0.11 removed
-OLD_CONFIG_DROPPED = "K8SM-CM-008"  # info: Order/Challenge spec.config removed (controller-written)
-CHALLENGE_TYPE = "K8SM-CM-009"  # warning: a Challenge type v1 does not know
-OLD_WINS = "K8SM-CM-016"  # warning: an old field replaces the new one already there (the converter lets it win)
+OLD_ISSUER_CONVERTED = Code("K8SM-CM-005", "info", "old-format issuer http01/dns01 → solvers")
+OLD_ISSUER_AMBIGUOUS = Code(
+    "K8SM-CM-006", "error", "old-format issuer with several solvers: which domain used which is unknown"
+)
+OLD_ISSUER_DROPPED = Code("K8SM-CM-007", "warning", "old-format issuer fields that had no effect since 0.11 removed")
+OLD_CONFIG_DROPPED = Code("K8SM-CM-008", "info", "Order/Challenge spec.config removed (controller-written)")
+CHALLENGE_TYPE = Code("K8SM-CM-009", "warning", "a Challenge type v1 does not know")
+OLD_WINS = Code("K8SM-CM-016", "warning", "an old field replaces the new one already there (the converter lets it win)")
 
 KEY_ALGORITHMS = {"rsa": "RSA", "ecdsa": "ECDSA"}
 KEY_ENCODINGS = {"pkcs1": "PKCS1", "pkcs8": "PKCS8"}
@@ -78,8 +81,8 @@ def certificate_to_v1(cert: Mapping, ctx: Context, *, key_fields: bool, organiza
         _private_key(spec, ctx)
     if organization:
         _organization(spec, ctx)
-    rename(spec, "emailSANs", "emailAddresses", ctx, BOTH, "spec.")
-    rename(spec, "uriSANs", "uris", ctx, BOTH, "spec.")
+    rename(spec, "emailSANs", "emailAddresses", ctx, BOTH.code, "spec.")
+    rename(spec, "uriSANs", "uris", ctx, BOTH.code, "spec.")
     drop_old_certificate_acme(spec, ctx, since="0.11")
 
 
@@ -107,7 +110,7 @@ def _private_key(spec: Mapping, ctx: Context) -> None:
         return
     private_key = spec.get("privateKey")
     if private_key is not None and not isinstance(resolve(private_key), Mapping):
-        ctx.error(BOTH, "spec.privateKey is not a mapping; cannot move the key settings into it", private_key)
+        ctx.error("K8SM-CM-001", "spec.privateKey is not a mapping; cannot move the key settings into it", private_key)
         return
     target = resolve(private_key) if private_key is not None else Mapping()
     assert isinstance(target, Mapping)
@@ -122,7 +125,7 @@ def _private_key(spec: Mapping, ctx: Context) -> None:
             ctx.note(f"spec.{old} (empty) removed")
             continue
         if new in target:
-            ctx.warn(OLD_WINS, f"spec.{old} replaces spec.privateKey.{new} (the converter lets it win)", node)
+            ctx.warn("K8SM-CM-016", f"spec.{old} replaces spec.privateKey.{new} (the converter lets it win)", node)
         value = text(node)
         if values is not None and value is not None:
             mapped = values.get(value, value)
@@ -131,7 +134,9 @@ def _private_key(spec: Mapping, ctx: Context) -> None:
                 assert isinstance(resolved, Scalar)
                 resolved.set(mapped)
             if accepted is not None and mapped not in accepted:
-                ctx.warn(KEY_VALUE, f"spec.{old}: {value!r} is not one of {', '.join(sorted(accepted))} in v1", node)
+                ctx.warn(
+                    "K8SM-CM-002", f"spec.{old}: {value!r} is not one of {', '.join(sorted(accepted))} in v1", node
+                )
         target.pop(new)
         spec.move_to(old, target, new)
         ctx.note(f"spec.{old} → spec.privateKey.{new}")
@@ -150,11 +155,11 @@ def _organization(spec: Mapping, ctx: Context) -> None:
         ctx.note("spec.organization (empty) removed")
         return
     if not isinstance(values, Sequence):
-        ctx.error(NOT_A_LIST, "spec.organization is not a list", node)
+        ctx.error("K8SM-CM-003", "spec.organization is not a list", node)
         return
     subject = spec.get("subject")
     if subject is not None and not isinstance(resolve(subject), Mapping):
-        ctx.error(BOTH, "spec.subject is not a mapping; cannot move spec.organization into it", subject)
+        ctx.error("K8SM-CM-001", "spec.subject is not a mapping; cannot move spec.organization into it", subject)
         return
     if subject is None:
         at = spec.index("organization")
@@ -169,7 +174,7 @@ def _organization(spec: Mapping, ctx: Context) -> None:
         assert isinstance(target, Mapping)
         if "organizations" in target:
             ctx.warn(
-                OLD_WINS, "spec.organization replaces spec.subject.organizations (the converter lets it win)", node
+                "K8SM-CM-016", "spec.organization replaces spec.subject.organizations (the converter lets it win)", node
             )
             target.pop("organizations")
         spec.move_to("organization", target, "organizations")
@@ -195,7 +200,7 @@ def drop_old_certificate_acme(spec: Mapping, ctx: Context, since: str) -> None:
     ctx.note("spec.acme removed")
     what = "; ".join(flow(s) for s in solvers) if solvers else "(spec.acme had no config)"
     ctx.warn(
-        OLD_SOLVER_DROPPED,
+        "K8SM-CM-004",
         f"spec.acme removed: cert-manager {since} and later read solvers from the issuer only; "
         f"add to {on} spec.acme.solvers: {what}",
         spec,
@@ -229,7 +234,7 @@ def csr_to_request(obj: Mapping, ctx: Context) -> None:
     """``spec.csr`` → ``spec.request`` (``out.Request = in.CSRPEM`` / ``in.CSR``)."""
     spec = obj.mapping("spec")
     if spec is not None:
-        rename(spec, "csr", "request", ctx, BOTH, "spec.")
+        rename(spec, "csr", "request", ctx, BOTH.code, "spec.")
 
 
 def drop_old_config(obj: Mapping, ctx: Context) -> None:
@@ -238,7 +243,7 @@ def drop_old_config(obj: Mapping, ctx: Context) -> None:
     if spec is not None and "config" in spec:
         spec.pop("config")
         ctx.note("spec.config removed")
-        ctx.info(OLD_CONFIG_DROPPED, "spec.config removed: the old solver format ended with cert-manager 0.11", spec)
+        ctx.info("K8SM-CM-008", "spec.config removed: the old solver format ended with cert-manager 0.11", spec)
 
 
 def challenge_to_v1(obj: Mapping, ctx: Context, *, dns01_keys: bool) -> None:
@@ -246,7 +251,7 @@ def challenge_to_v1(obj: Mapping, ctx: Context, *, dns01_keys: bool) -> None:
     spec = obj.mapping("spec")
     if spec is None:
         return
-    rename(spec, "authzURL", "authorizationURL", ctx, BOTH, "spec.")
+    rename(spec, "authzURL", "authorizationURL", ctx, BOTH.code, "spec.")
     kind = spec.get("type")
     value = text(kind)
     if value is not None and kind is not None:
@@ -256,7 +261,7 @@ def challenge_to_v1(obj: Mapping, ctx: Context, *, dns01_keys: bool) -> None:
             resolved.set(CHALLENGE_TYPES[value])
             ctx.note(f"spec.type {value} → {CHALLENGE_TYPES[value]}")
         elif value not in CHALLENGE_TYPES.values():
-            ctx.warn(CHALLENGE_TYPE, f"spec.type {value!r} is neither HTTP-01 nor DNS-01; copied as it is", kind)
+            ctx.warn("K8SM-CM-009", f"spec.type {value!r} is neither HTTP-01 nor DNS-01; copied as it is", kind)
     if dns01_keys:
         for dns01 in mappings_at(spec, "solver", "dns01"):
             _dns01_keys(dns01, ctx, "spec.solver.dns01.")
@@ -278,7 +283,7 @@ def issuer_to_v1(issuer: Mapping, ctx: Context, *, dns01_keys: bool) -> None:
 
 def _dns01_keys(dns01: Mapping, ctx: Context, where: str) -> None:
     for old, new in DNS01_KEYS.items():
-        rename(dns01, old, new, ctx, BOTH, where)
+        rename(dns01, old, new, ctx, BOTH.code, where)
 
 
 def _acme(issuer: Mapping) -> Mapping | None:
@@ -301,7 +306,7 @@ def drop_old_issuer_format(acme: Mapping, ctx: Context) -> None:
         ctx.note(f"spec.acme.{key} removed")
     has = "this issuer has solvers" if "solvers" in acme else "this issuer has no solvers and cannot issue"
     ctx.warn(
-        OLD_ISSUER_DROPPED,
+        "K8SM-CM-007",
         f"spec.acme.{' and '.join(old)} (the solver format before 0.8) removed: cert-manager ignores them since 0.11 "
         f"and v1 rejects them; {has}. They meant spec.acme.solvers: {flow([s for _n, s in meant])}",
         acme,
@@ -346,7 +351,7 @@ def convert_old_issuer_format(issuer: Mapping, ctx: Context) -> None:
     meant = old_format_solvers(acme)
     if len(meant) > 1:
         ctx.error(
-            OLD_ISSUER_AMBIGUOUS,
+            "K8SM-CM-006",
             "the old solver format with several solvers ("
             + ", ".join(n for n, _s in meant)
             + "): each Certificate chose per domain; write spec.acme.solvers with a selector each, from: "
@@ -374,7 +379,7 @@ def convert_old_issuer_format(issuer: Mapping, ctx: Context) -> None:
         ctx.note("spec.acme.dns01.providers[0] → spec.acme.solvers[0].dns01")
     acme.insert(Entry(Scalar("solvers"), solvers), at=at)
     ctx.info(
-        OLD_ISSUER_CONVERTED,
+        "K8SM-CM-005",
         f"spec.acme.{meant[0][0].split()[0]} (the solver format before 0.8) → spec.acme.solvers; "
         "the Ingress name or class the Certificates' spec.acme.config named now belong on this solver",
         acme,
@@ -415,11 +420,11 @@ LABELS = {
 }
 """Labels the 0.11 controller puts on its solver pods: selectors (NetworkPolicy…) must use these."""
 
-ANNOTATION_RENAMED = "K8SM-CM-010"  # info: an annotation of the old group renamed
-ANNOTATION_DELETED = "K8SM-CM-011"  # info: an annotation only the old solver format read, removed
-ANNOTATION_UNKNOWN = "K8SM-CM-012"  # warning: another key of the old group, left as it is
-ANNOTATION_CONFLICT = "K8SM-CM-013"  # warning: old and new annotation with different values
-LABEL_RENAMED = "K8SM-CM-014"  # info: a solver label key renamed in a selector or label set
+ANNOTATION_RENAMED = Code("K8SM-CM-010", "info", "an annotation of the old group renamed")
+ANNOTATION_DELETED = Code("K8SM-CM-011", "info", "an annotation only the old solver format read, removed")
+ANNOTATION_UNKNOWN = Code("K8SM-CM-012", "warning", "another key of the old group, left as it is")
+ANNOTATION_CONFLICT = Code("K8SM-CM-013", "warning", "old and new annotation with different values")
+LABEL_RENAMED = Code("K8SM-CM-014", "info", "a solver label key renamed in a selector or label set")
 
 
 def old_group_keys(obj: Mapping, ctx: Context) -> None:
@@ -435,27 +440,23 @@ def _annotation(annotations: Mapping, key: str, ctx: Context) -> None:
     if key in DELETED_ANNOTATIONS:
         annotations.pop(key)
         ctx.note(f"annotation {key} removed")
-        ctx.info(
-            ANNOTATION_DELETED, f"annotation {key} removed: only the solver format before 0.8 read it", annotations
-        )
+        ctx.info("K8SM-CM-011", f"annotation {key} removed: only the solver format before 0.8 read it", annotations)
         return
     new = ANNOTATIONS.get(key)
     if new is None:
-        ctx.warn(
-            ANNOTATION_UNKNOWN, f"annotation {key}: cert-manager 0.11 and later do not read it; left as it is", node
-        )
+        ctx.warn("K8SM-CM-012", f"annotation {key}: cert-manager 0.11 and later do not read it; left as it is", node)
         return
     if new in annotations:
         same = resolve(annotations.get(new) or Mapping()).to_data() == resolve(node or Mapping()).to_data()
         if not same:
-            ctx.warn(ANNOTATION_CONFLICT, f"annotations {key} and {new} differ; cert-manager reads only {new}", node)
+            ctx.warn("K8SM-CM-013", f"annotations {key} and {new} differ; cert-manager reads only {new}", node)
             return
         annotations.pop(key)
         ctx.note(f"annotation {key} removed ({new} is set)")
         return
     annotations.rename(key, new)
     ctx.note(f"annotation {key} → {new}")
-    ctx.info(ANNOTATION_RENAMED, f"annotation {key} → {new}", node)
+    ctx.info("K8SM-CM-010", f"annotation {key} → {new}", node)
 
 
 def _labels(obj: Mapping, ctx: Context) -> None:
@@ -473,14 +474,14 @@ def _labels(obj: Mapping, ctx: Context) -> None:
                 continue
             node.rename(key, LABELS[key])
             ctx.note(f"label {key} → {LABELS[key]}")
-            ctx.info(LABEL_RENAMED, f"label {key} → {LABELS[key]} (the label the 0.11 solver pods carry)", node)
+            ctx.info("K8SM-CM-014", f"label {key} → {LABELS[key]} (the label the 0.11 solver pods carry)", node)
         if text(node.get("key")) in LABELS and "operator" in node:
             key_node = resolve(node.get("key") or Mapping())
             assert isinstance(key_node, Scalar)
             old = str(key_node.data)
             key_node.set(LABELS[old])
             ctx.note(f"label {old} → {LABELS[old]}")
-            ctx.info(LABEL_RENAMED, f"label {old} → {LABELS[old]} (the label the 0.11 solver pods carry)", key_node)
+            ctx.info("K8SM-CM-014", f"label {old} → {LABELS[old]} (the label the 0.11 solver pods carry)", key_node)
         stack.extend(e.value for e in node.entries if e.name != "annotations")
 
 
@@ -529,7 +530,9 @@ SPEC_FIELDS = {
 }
 """The ``spec`` fields of the v1 kinds (``pkg/apis/certmanager/v1`` and ``pkg/apis/acme/v1`` at 2d0d7f7f:
 ``CertificateSpec``, ``CertificateRequestSpec``, ``IssuerConfig``, ``OrderSpec``, ``ChallengeSpec``)."""
-UNKNOWN_FIELD = "K8SM-CM-015"  # warning: a spec field no cert-manager version has, removed (the API server prunes it)
+UNKNOWN_FIELD = Code(
+    "K8SM-CM-015", "warning", "a spec field no cert-manager version has, removed (the API server prunes it)"
+)
 
 
 def drop_unknown_spec_fields(obj: Mapping, ctx: Context) -> None:
@@ -548,7 +551,7 @@ def drop_unknown_spec_fields(obj: Mapping, ctx: Context) -> None:
         spec.pop(key)
         ctx.note(f"spec.{key} removed")
         ctx.warn(
-            UNKNOWN_FIELD,
+            "K8SM-CM-015",
             f"spec.{key} is not a field of {kind} in any cert-manager version: cert-manager never read it and "
             "the v1 API prunes it; removed",
             node if node is not None and node.line else spec,
@@ -557,7 +560,7 @@ def drop_unknown_spec_fields(obj: Mapping, ctx: Context) -> None:
 
 # ------------------------------------------------------------------ the rotation policy default of 1.18
 
-ROTATION_POLICY = "K8SM-CM-017"  # info: privateKey.rotationPolicy: Never pinned (the default before 1.18)
+ROTATION_POLICY = Code("K8SM-CM-017", "info", "privateKey.rotationPolicy: Never pinned (the default before 1.18)")
 
 
 def pin_rotation_policy(cert: Mapping, ctx: Context) -> None:
@@ -585,4 +588,4 @@ def pin_rotation_policy(cert: Mapping, ctx: Context) -> None:
         spec.set("privateKey", target, after="secretName" if "secretName" in spec else None)
     target.set("rotationPolicy", "Never")
     ctx.note("spec.privateKey.rotationPolicy: Never pinned")
-    ctx.info(ROTATION_POLICY, f"spec.privateKey.rotationPolicy: Never pinned (the default before 1.18; {why})", target)
+    ctx.info("K8SM-CM-017", f"spec.privateKey.rotationPolicy: Never pinned (the default before 1.18; {why})", target)

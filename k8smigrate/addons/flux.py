@@ -23,8 +23,8 @@ source-controller 1.0.0-rc.1 and 1.3.0, notification-controller 1.2.0):
 from __future__ import annotations
 
 import re
-import textwrap
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.tree import Entry, Item, Mapping, Node, Scalar, Sequence, resolve
 from k8smigrate.yamlio import read_data
@@ -32,16 +32,16 @@ from k8smigrate.yamlio import read_data
 from .edits import text
 from .sketch import block
 
-PATCHES = "K8SM-FLX-001"  # info: patchesStrategicMerge / patchesJson6902 → patches
-PATCH_NAMESPACE = "K8SM-FLX-002"  # warning: a JSON 6902 target namespace that targetNamespace changed before
-VALUES_FILE = "K8SM-FLX-003"  # info: valuesFile → valuesFiles
-REMOVED_FIELD = "K8SM-FLX-004"  # info: a field the GA API removed, unused by the controller
-REMOVED_SETTING = "K8SM-FLX-010"  # warning: a field the GA API removed whose setting is lost
-MAX_HISTORY = "K8SM-FLX-005"  # info: maxHistory: 10 pinned (v2beta2 default is 5)
-REQUIRED = "K8SM-FLX-006"  # error: a field the new version requires is missing
-BOTH = "K8SM-FLX-007"  # error: old and new field both set
-DURATION = "K8SM-FLX-008"  # error: a duration the GA schema's pattern rejects
-NOT_A_LIST = "K8SM-FLX-009"  # error: a patch list that is not a list of patches
+PATCHES = Code("K8SM-FLX-001", "info", "patchesStrategicMerge / patchesJson6902 → patches")
+PATCH_NAMESPACE = Code("K8SM-FLX-002", "warning", "a JSON 6902 target namespace that targetNamespace changed before")
+VALUES_FILE = Code("K8SM-FLX-003", "info", "valuesFile → valuesFiles")
+REMOVED_FIELD = Code("K8SM-FLX-004", "info", "a field the GA API removed, unused by the controller")
+REMOVED_SETTING = Code("K8SM-FLX-010", "warning", "a field the GA API removed whose setting is lost")
+MAX_HISTORY = Code("K8SM-FLX-005", "info", "maxHistory: 10 pinned (v2beta2 default is 5)")
+REQUIRED = Code("K8SM-FLX-006", "error", "a field the new version requires is missing")
+BOTH = Code("K8SM-FLX-007", "error", "old and new field both set")
+DURATION = Code("K8SM-FLX-008", "error", "a duration the GA schema's pattern rejects")
+NOT_A_LIST = Code("K8SM-FLX-009", "error", "a patch list that is not a list of patches")
 
 _DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$")
 """The ``interval``/``timeout`` pattern of the GA CRDs (``+kubebuilder:validation:Pattern``)."""
@@ -59,7 +59,7 @@ def convert_patches(owner: Mapping, ctx: Context, where: str, target_namespace: 
     existing = owner.get("patches")
     for name, node in (("patchesStrategicMerge", sm), ("patchesJson6902", js), ("patches", existing)):
         if node is not None and not isinstance(resolve(node), Sequence) and resolve(node).to_data() is not None:
-            ctx.error(NOT_A_LIST, f"{where}{name} is not a list", node)
+            ctx.error("K8SM-FLX-009", f"{where}{name} is not a list", node)
             return
     first: list[Node] = []
     for item in _items(sm):
@@ -67,7 +67,7 @@ def convert_patches(owner: Mapping, ctx: Context, where: str, target_namespace: 
     last: list[Node] = []
     for item in _items(js):
         if not isinstance(item, Mapping):
-            ctx.error(NOT_A_LIST, f"{where}patchesJson6902 holds an item that is not a mapping", item)
+            ctx.error("K8SM-FLX-009", f"{where}patchesJson6902 holds an item that is not a mapping", item)
             return
         ops = item.get("patch")
         new = Mapping()
@@ -79,7 +79,7 @@ def convert_patches(owner: Mapping, ctx: Context, where: str, target_namespace: 
             namespace = text(selector.get("namespace")) if isinstance(selector, Mapping) else None
             if namespace and target_namespace:
                 ctx.warn(
-                    PATCH_NAMESPACE,
+                    "K8SM-FLX-002",
                     f"{where}patchesJson6902 target namespace {namespace!r}: kustomize applied JSON 6902 patches after "
                     f"setting the namespace {target_namespace!r} and applies patches before; check the target",
                     target,
@@ -94,10 +94,9 @@ def convert_patches(owner: Mapping, ctx: Context, where: str, target_namespace: 
     if isinstance(patches, Sequence) and not patches.flow and patches.src is not None:
         # keep the original list (and its items' text), new items around it
         for node in reversed(first):
-            patches.items.insert(0, Item(node))
+            patches.insert(node, 0)
         for node in last:
             patches.append(node)
-        patches.dirty = True
     else:
         owner.pop("patches")
         entry = Entry(Scalar("patches"), Sequence.of([*first, *kept, *last]))
@@ -107,7 +106,7 @@ def convert_patches(owner: Mapping, ctx: Context, where: str, target_namespace: 
     names = [e.name for e in old_entries]
     ctx.note(f"{where}{' and '.join(names)} → {where}patches")
     ctx.info(
-        PATCHES,
+        "K8SM-FLX-001",
         f"{where}{' and '.join(names)} → {where}patches (strategic merge patches first, JSON 6902 patches last, "
         "as kustomize applied them)",
         owner.get("patches"),
@@ -127,31 +126,15 @@ def _block(value: str) -> Scalar:
 
 def _source_text(node: Node, ctx: Context) -> str:
     """The patch as YAML text: its own lines (comments included) when it has them, else its data."""
-    source = _text_of(node, ctx)
+    source = ctx.text_of(node)
     if source is not None:
         try:
             again = read_data(source)
-        except Exception:
+        except Exception:  # noqa: BLE001 - any parse failure means: write the data instead
             again = None
         if again and again[0] == node.to_data():
             return source
     return block(node.to_data())
-
-
-def _text_of(node: Node, ctx: Context) -> str | None:
-    """The original block text of a parsed node, dedented (None for flow or new nodes)."""
-    full = getattr(ctx, "source_text", None)
-    if not isinstance(full, str) or node.src is None or getattr(node, "flow", False):
-        return None
-    start = full.rfind("\n", 0, node.src.start) + 1
-    chunk = full[start : node.src.end]
-    if full[start : node.src.start].strip(" -"):
-        return None
-    lines = chunk.split("\n")
-    first_pad = node.src.col
-    lines[0] = " " * first_pad + lines[0][node.src.start - start :]
-    out = textwrap.dedent("\n".join(line.rstrip("\r") for line in lines)).rstrip("\n") + "\n"
-    return out
 
 
 # ------------------------------------------------------------------ valuesFile
@@ -169,7 +152,7 @@ def values_file(owner: Mapping, ctx: Context, where: str) -> None:
         return
     files = owner.get("valuesFiles")
     if files is not None and not isinstance(resolve(files), Sequence):
-        ctx.error(BOTH, f"{where}valuesFiles is not a list", files)
+        ctx.error("K8SM-FLX-007", f"{where}valuesFiles is not a list", files)
         return
     entry = owner.pop("valuesFile")
     assert entry is not None
@@ -180,10 +163,9 @@ def values_file(owner: Mapping, ctx: Context, where: str) -> None:
     else:
         listed = resolve(files)
         assert isinstance(listed, Sequence)
-        listed.items.insert(0, Item(entry.value, head_comments=entry.head_comments, eol_comment=entry.eol_comment))
-        listed.dirty = True
+        listed.insert(Item(entry.value, head_comments=entry.head_comments, eol_comment=entry.eol_comment), 0)
     ctx.note(f"{where}valuesFile → {where}valuesFiles[0]")
-    ctx.info(VALUES_FILE, f"{where}valuesFile → {where}valuesFiles[0] (it was merged before the others)", owner)
+    ctx.info("K8SM-FLX-003", f"{where}valuesFile → {where}valuesFiles[0] (it was merged before the others)", owner)
 
 
 # ------------------------------------------------------------------ removed fields, defaults, checks
@@ -197,9 +179,9 @@ def drop(owner: Mapping, key: str, ctx: Context, where: str, why: str, level: st
     ctx.note(f"{where}{key} removed")
     where_node = node if node is not None and node.line else owner
     if level == "warning":
-        ctx.warn(REMOVED_SETTING, f"{where}{key} removed: {why}", where_node)
+        ctx.warn("K8SM-FLX-010", f"{where}{key} removed: {why}", where_node)
     else:
-        ctx.info(REMOVED_FIELD, f"{where}{key} removed: {why}", where_node)
+        ctx.info("K8SM-FLX-004", f"{where}{key} removed: {why}", where_node)
 
 
 def durations(spec: Mapping, ctx: Context, *keys: str) -> None:
@@ -208,7 +190,7 @@ def durations(spec: Mapping, ctx: Context, *keys: str) -> None:
         value = text(spec.get(key))
         if value is not None and not _DURATION.match(value):
             ctx.error(
-                DURATION,
+                "K8SM-FLX-008",
                 f"spec.{key}: {value!r} is not a duration the new schema accepts (such as 5m or 1h30m)",
                 spec.get(key),
             )
@@ -216,7 +198,7 @@ def durations(spec: Mapping, ctx: Context, *keys: str) -> None:
 
 def require(owner: Mapping, key: str, ctx: Context, where: str, why: str) -> None:
     if key not in owner:
-        ctx.error(REQUIRED, f"{where}{key} is required by the new version: {why}", owner)
+        ctx.error("K8SM-FLX-006", f"{where}{key} is required by the new version: {why}", owner)
 
 
 def kustomization_v1(obj: Mapping, ctx: Context) -> None:
@@ -234,7 +216,7 @@ def kustomization_v1beta2(obj: Mapping, ctx: Context) -> None:
     spec = obj.mapping("spec")
     if spec is not None and "validation" in spec:
         ctx.info(
-            REMOVED_FIELD,
+            "K8SM-FLX-004",
             "spec.validation is not used by v1beta2 (kept: it is still in the schema until v1)",
             spec.get("validation"),
         )
@@ -244,7 +226,7 @@ def helmrelease_v2beta2(obj: Mapping, ctx: Context) -> None:
     """HelmRelease v2beta1 → v2beta2 (helm-controller 0.37.0): ``maxHistory`` default 10 → 5."""
     spec = obj.mapping("spec")
     if spec is not None:
-        ctx.pin(spec, "maxHistory", 10, MAX_HISTORY, "v2beta1 kept 10 releases, v2beta2 keeps 5")
+        ctx.pin(spec, "maxHistory", 10, MAX_HISTORY.code, "v2beta1 kept 10 releases, v2beta2 keeps 5")
 
 
 def helmrelease_v2(obj: Mapping, ctx: Context) -> None:
@@ -257,7 +239,7 @@ def helmrelease_v2(obj: Mapping, ctx: Context) -> None:
     for kustomize in mappings_at(spec, "postRenderers", "kustomize"):
         convert_patches(kustomize, ctx, "spec.postRenderers[].kustomize.")
     if "chart" not in spec and "chartRef" not in spec:
-        ctx.error(REQUIRED, "spec.chart is missing; v2 needs spec.chart or spec.chartRef", spec)
+        ctx.error("K8SM-FLX-006", "spec.chart is missing; v2 needs spec.chart or spec.chartRef", spec)
 
 
 def source_v1(obj: Mapping, ctx: Context) -> None:
@@ -280,7 +262,9 @@ def source_v1(obj: Mapping, ctx: Context) -> None:
         )
         verify = spec.mapping("verify")
         if verify is not None and "secretRef" not in verify:
-            ctx.error(REQUIRED, "spec.verify.secretRef is required in v1 (the Secret with the trusted keys)", verify)
+            ctx.error(
+                "K8SM-FLX-006", "spec.verify.secretRef is required in v1 (the Secret with the trusted keys)", verify
+            )
     if kind == "HelmChart":
         values_file(spec, ctx, "spec.")
     durations(spec, ctx, "interval", "timeout")

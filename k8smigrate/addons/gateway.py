@@ -10,16 +10,17 @@ at the tags named) and ``CHANGELOG/1.1-CHANGELOG.md`` · "BackendTLSPolicy".
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.tree import Entry, Mapping, Scalar, Sequence, resolve
 
 from .edits import rename, text
 
-ONE_RULE = "K8SM-GW-001"  # error: v1 TLSRoute/TCPRoute/UDPRoute allow one rule
-NO_HOSTNAME = "K8SM-GW-002"  # error: v1 TLSRoute requires spec.hostnames
-POLICY_NAMESPACE = "K8SM-GW-003"  # error: a BackendTLSPolicy targetRef in another namespace
-BOTH = "K8SM-GW-004"  # error: an old field beside its replacement
-EXPERIMENTAL = "K8SM-GW-005"  # info: a route of the experimental channel
+ONE_RULE = Code("K8SM-GW-001", "error", "v1 TLSRoute/TCPRoute/UDPRoute allow one rule")
+NO_HOSTNAME = Code("K8SM-GW-002", "error", "v1 TLSRoute requires spec.hostnames")
+POLICY_NAMESPACE = Code("K8SM-GW-003", "error", "a BackendTLSPolicy targetRef in another namespace")
+BOTH = Code("K8SM-GW-004", "error", "an old field beside its replacement")
+EXPERIMENTAL = Code("K8SM-GW-005", "info", "a route of the experimental channel")
 
 
 def one_rule(route: Mapping, ctx: Context) -> None:
@@ -34,7 +35,7 @@ def one_rule(route: Mapping, ctx: Context) -> None:
     if isinstance(rules, Sequence) and len(rules) > 1:
         kind = text(route.get("kind")) or "route"
         ctx.error(
-            ONE_RULE,
+            "K8SM-GW-001",
             f"{kind} v1 allows one rule and this one has {len(rules)}: split it into one {kind} per rule "
             "(each with its parentRefs and hostnames)",
             rules,
@@ -48,7 +49,7 @@ def tls_hostnames(route: Mapping, ctx: Context) -> None:
     hostnames = resolve(hostnames) if hostnames is not None else None
     if not isinstance(hostnames, Sequence) or len(hostnames) == 0:
         ctx.error(
-            NO_HOSTNAME,
+            "K8SM-GW-002",
             "TLSRoute v1 requires spec.hostnames (the SNI names it routes); v1alpha2 matched every name "
             "of the listener: write the names it serves",
             spec if spec is not None else route,
@@ -70,7 +71,7 @@ def backend_tls_policy_v1alpha3(policy: Mapping, ctx: Context) -> None:
     ref = spec.get("targetRef")
     if ref is not None:
         if "targetRefs" in spec:
-            ctx.error(BOTH, "spec.targetRef and spec.targetRefs are both set; keep one of them", ref)
+            ctx.error("K8SM-GW-004", "spec.targetRef and spec.targetRefs are both set; keep one of them", ref)
             return
         target = resolve(ref)
         if isinstance(target, Mapping) and "namespace" in target:
@@ -79,7 +80,7 @@ def backend_tls_policy_v1alpha3(policy: Mapping, ctx: Context) -> None:
             theirs = text(target.get("namespace"))
             if theirs is not None and mine is not None and theirs != mine:
                 ctx.error(
-                    POLICY_NAMESPACE,
+                    "K8SM-GW-003",
                     f"spec.targetRef names namespace {theirs}: v1alpha3 targets only the policy's own namespace "
                     f"({mine}); create the policy in {theirs}",
                     target.get("namespace"),
@@ -87,7 +88,7 @@ def backend_tls_policy_v1alpha3(policy: Mapping, ctx: Context) -> None:
                 return
             if theirs is not None and mine is None:
                 ctx.error(
-                    POLICY_NAMESPACE,
+                    "K8SM-GW-003",
                     f"spec.targetRef names namespace {theirs}: v1alpha3 targets only the policy's own namespace; "
                     f"set metadata.namespace: {theirs}",
                     target.get("namespace"),
@@ -102,11 +103,11 @@ def backend_tls_policy_v1alpha3(policy: Mapping, ctx: Context) -> None:
         new.eol_comment = entry.eol_comment
         spec.insert(new, at=at)
         ctx.note("spec.targetRef → spec.targetRefs[0]")
-    if rename(spec, "tls", "validation", ctx, BOTH, "spec."):
+    if rename(spec, "tls", "validation", ctx, BOTH.code, "spec."):
         validation = spec.mapping("validation")
         if validation is not None:
-            rename(validation, "caCertRefs", "caCertificateRefs", ctx, BOTH, "spec.validation.")
-            rename(validation, "wellKnownCACerts", "wellKnownCACertificates", ctx, BOTH, "spec.validation.")
+            rename(validation, "caCertRefs", "caCertificateRefs", ctx, BOTH.code, "spec.validation.")
+            rename(validation, "wellKnownCACerts", "wellKnownCACertificates", ctx, BOTH.code, "spec.validation.")
 
 
 GRADUATED = {"TLSRoute": "1.5", "TCPRoute": "1.6", "UDPRoute": "1.6", "BackendTLSPolicy": "1.4"}
@@ -121,7 +122,7 @@ def experimental(route: Mapping, ctx: Context) -> None:
     if since is None:
         return
     ctx.info(
-        EXPERIMENTAL,
+        "K8SM-GW-005",
         f"{kind} {api} is served by the experimental channel's CRDs only; the standard channel serves "
         f"{kind} v1 from Gateway API {since} (k8smigrate moves it there with --component gateway-api={since} or later)",
         route,

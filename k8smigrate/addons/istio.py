@@ -10,11 +10,12 @@ target ports; k8smigrate reads files only, so those places are left as ``<…>``
 
 ``rbac.istio.io/v1alpha1`` (ServiceRole, ServiceRoleBinding, RbacConfig, ClusterRbacConfig; support
 removed in 1.6, CRDs in 1.7) and the Mixer kinds of ``config.istio.io/v1alpha2`` (removed in 1.8) get
-a fixed hint: their replacements join several objects and the cluster's Services.
+a fixed hint (``k8smigrate.hints``): their replacements join several objects and the cluster's Services.
 """
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping
@@ -22,9 +23,9 @@ from k8smigrate.tree import Mapping
 from .edits import text
 from .sketch import flow
 
-POLICY_REPLACEMENT = "K8SM-IST-001"  # warning: the security.istio.io objects that replace an alpha Policy
-POLICY_UNSUPPORTED = "K8SM-IST-002"  # warning: parts of an alpha Policy the beta APIs cannot express
-TELEMETRY_EXTENDED = "K8SM-IST-003"  # warning: Telemetry fields Istio did not promote to v1
+POLICY_REPLACEMENT = Code("K8SM-IST-001", "warning", "the security.istio.io objects that replace an alpha Policy")
+POLICY_UNSUPPORTED = Code("K8SM-IST-002", "warning", "parts of an alpha Policy the beta APIs cannot express")
+TELEMETRY_EXTENDED = Code("K8SM-IST-003", "warning", "Telemetry fields Istio did not promote to v1")
 
 
 def _get(data: dict[str, Data], camel: str) -> Data:
@@ -178,13 +179,13 @@ def report_policy_replacement(obj: Mapping, ctx: Context) -> None:
     where = "in the mesh root namespace (istio-system by default)" if kind == "MeshPolicy" else "in its namespace"
     objects = "; ".join(f"{k} {flow(spec)}" for k, spec in replacement)
     ctx.warn(
-        POLICY_REPLACEMENT,
+        "K8SM-IST-001",
         f"{kind} authentication.istio.io/v1alpha1 has no effect since Istio 1.6: write instead, {where}, "
         f"security.istio.io/v1 {objects}",
         obj,
     )
     for problem in problems:
-        ctx.warn(POLICY_UNSUPPORTED, f"{kind}: {problem}; convert that part by hand", obj)
+        ctx.warn("K8SM-IST-002", f"{kind}: {problem}; convert that part by hand", obj)
 
 
 TELEMETRY_NOT_PROMOTED = {
@@ -206,29 +207,8 @@ def telemetry_extended_fields(obj: Mapping, ctx: Context) -> None:
         data = items.to_data() if items is not None else None
         if isinstance(data, list) and any(isinstance(i, dict) and field in i for i in data):
             ctx.warn(
-                TELEMETRY_EXTENDED,
+                "K8SM-IST-003",
                 f"spec.{section}[].{field} was not promoted to telemetry.istio.io/v1 (an extended-channel field): "
                 "it may change or go without the v1 deprecation policy",
                 items,
             )
-
-
-RBAC_HINT = (
-    "Write a security.istio.io/v1 AuthorizationPolicy per workload instead: each ServiceRole rule "
-    "(services, methods, paths, constraints) becomes rules[].to.operation (hosts/methods/paths) and "
-    "rules[].when, each ServiceRoleBinding subject rules[].from.source (user → principals, "
-    "properties source.namespace → namespaces, source.ip → ipBlocks), the Services become "
-    "spec.selector.matchLabels of their workloads; ClusterRbacConfig ON_WITH_INCLUSION becomes an "
-    "ALLOW policy per included namespace or workload. istioctl x authz convert (Istio 1.4/1.5) did this "
-    "with the cluster's Services"
-)
-AUTHN_HINT = (
-    "Write security.istio.io/v1 PeerAuthentication (peers mtls), RequestAuthentication (origins jwt) "
-    "and, unless originIsOptional, a DENY AuthorizationPolicy with notRequestPrincipals: ['*'] "
-    "(see the K8SM-IST-001 finding for this object)"
-)
-MIXER_HINT = (
-    "Mixer was removed in Istio 1.8 (deprecated in 1.5; adapter- and template-specific kinds were no "
-    "longer installed from 1.2): metrics and logs come from the proxies (telemetry.istio.io Telemetry), "
-    "policy adapters become an ext_authz provider, EnvoyFilter or WasmPlugin. Delete this object"
-)

@@ -11,14 +11,15 @@ it is: which source is meant is a human's call.
 
 from __future__ import annotations
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.tree import Mapping
 
 from .edits import text
 
-SOURCES = "K8SM-SNP-001"  # error: spec.source must name exactly one source
-EMPTY_CLASS = "K8SM-SNP-002"  # error: volumeSnapshotClassName is empty
-CONTENT_REF = "K8SM-SNP-003"  # error: VolumeSnapshotContent volumeSnapshotRef without name or namespace
+SOURCES = Code("K8SM-SNP-001", "error", "spec.source must name exactly one source")
+EMPTY_CLASS = Code("K8SM-SNP-002", "error", "volumeSnapshotClassName is empty")
+CONTENT_REF = Code("K8SM-SNP-003", "error", "VolumeSnapshotContent volumeSnapshotRef without name or namespace")
 
 _SOURCES = {
     "VolumeSnapshot": ("persistentVolumeClaimName", "volumeSnapshotContentName"),
@@ -39,14 +40,14 @@ def check_v1(obj: Mapping, ctx: Context) -> None:
         if len(given) != 1:
             what = "both" if given else "neither"
             ctx.error(
-                SOURCES,
+                "K8SM-SNP-001",
                 f"spec.source has {what} of {' and '.join(names)}; v1 requires exactly one "
                 "(the v1beta1 webhook rejected this too)",
                 source if source is not None else spec,
             )
     if kind == "VolumeSnapshot" and "volumeSnapshotClassName" in spec and not text(spec.get("volumeSnapshotClassName")):
-        ctx.error(EMPTY_CLASS, "spec.volumeSnapshotClassName is empty; leave it out to use the default class", spec)
+        ctx.error("K8SM-SNP-002", "spec.volumeSnapshotClassName is empty; leave it out to use the default class", spec)
     if kind == "VolumeSnapshotContent":
         ref = spec.mapping("volumeSnapshotRef")
         if ref is not None and not (text(ref.get("name")) and text(ref.get("namespace"))):
-            ctx.error(CONTENT_REF, "spec.volumeSnapshotRef needs both name and namespace in v1", ref)
+            ctx.error("K8SM-SNP-003", "spec.volumeSnapshotRef needs both name and namespace in v1", ref)

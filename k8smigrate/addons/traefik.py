@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import re
 
+from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.tree import Mapping, Scalar
 
 from .edits import rename, text
 
-IP_ALLOW_LIST = "K8SM-TRF-001"  # info: ipWhiteList → ipAllowList
-IGNORED_OPTION = "K8SM-TRF-002"  # warning: a Headers option Traefik 3 ignores (its redirect stops)
-DEPRECATED_OPTION = "K8SM-TRF-003"  # info: an option Traefik 3 still honours but deprecated
-RULE_SYNTAX = "K8SM-TRF-004"  # warning: a v2 rule pinned with syntax: v2
-BOTH = "K8SM-TRF-005"  # error: ipWhiteList beside ipAllowList
+IP_ALLOW_LIST = Code("K8SM-TRF-001", "info", "ipWhiteList → ipAllowList")
+IGNORED_OPTION = Code("K8SM-TRF-002", "warning", "a Headers option Traefik 3 ignores (its redirect stops)")
+DEPRECATED_OPTION = Code("K8SM-TRF-003", "info", "an option Traefik 3 still honours but deprecated")
+RULE_SYNTAX = Code("K8SM-TRF-004", "warning", "a v2 rule pinned with syntax: v2")
+BOTH = Code("K8SM-TRF-005", "error", "ipWhiteList beside ipAllowList")
 
 _IGNORED_HEADERS = {
     "sslRedirect": "redirect with a RedirectScheme middleware (scheme: https) or the entry point's redirection",
@@ -48,41 +49,37 @@ def middleware_v3(obj: Mapping, ctx: Context) -> None:
     spec = obj.mapping("spec")
     if spec is None:
         return
-    if rename(spec, "ipWhiteList", "ipAllowList", ctx, BOTH, "spec."):
-        ctx.info(IP_ALLOW_LIST, "spec.ipWhiteList → spec.ipAllowList (renamed in Traefik 3, same fields)", spec)
+    if rename(spec, "ipWhiteList", "ipAllowList", ctx, BOTH.code, "spec."):
+        ctx.info("K8SM-TRF-001", "spec.ipWhiteList → spec.ipAllowList (renamed in Traefik 3, same fields)", spec)
     for headers in mappings_at(spec, "headers"):
         for key, instead in _IGNORED_HEADERS.items():
             if key in headers and headers.data(key) not in (None, False, ""):
                 ctx.warn(
-                    IGNORED_OPTION,
+                    "K8SM-TRF-002",
                     f"spec.headers.{key} is ignored by Traefik 3 (removed option): {instead}",
                     headers.get(key),
                 )
     for strip in mappings_at(spec, "stripPrefix"):
         if "forceSlash" in strip:
-            ctx.info(
-                DEPRECATED_OPTION, "spec.stripPrefix.forceSlash is deprecated in Traefik 3", strip.get("forceSlash")
-            )
+            ctx.info("K8SM-TRF-003", "spec.stripPrefix.forceSlash is deprecated in Traefik 3", strip.get("forceSlash"))
     for content in mappings_at(spec, "contentType"):
         if "autoDetect" in content:
             ctx.info(
-                DEPRECATED_OPTION,
+                "K8SM-TRF-003",
                 "spec.contentType.autoDetect is deprecated in Traefik 3, where Content-Type is detected only "
                 "for routers that use a ContentType middleware (autoDetect: false makes this one do nothing)",
                 content.get("autoDetect"),
             )
     for tls in mappings_at(spec, "forwardAuth", "tls"):
         if "caOptional" in tls:
-            ctx.info(
-                DEPRECATED_OPTION, "spec.forwardAuth.tls.caOptional was removed in Traefik 3", tls.get("caOptional")
-            )
+            ctx.info("K8SM-TRF-003", "spec.forwardAuth.tls.caOptional was removed in Traefik 3", tls.get("caOptional"))
 
 
 def tls_option_v3(obj: Mapping, ctx: Context) -> None:
     spec = obj.mapping("spec")
     if spec is not None and "preferServerCipherSuites" in spec:
         ctx.info(
-            DEPRECATED_OPTION,
+            "K8SM-TRF-003",
             "spec.preferServerCipherSuites has no effect in Traefik 3 (Go ignores it); it can go",
             spec.get("preferServerCipherSuites"),
         )
@@ -92,7 +89,7 @@ def ingress_route_tcp_v3(obj: Mapping, ctx: Context) -> None:
     for service in mappings_at(obj, "spec", "routes", "services"):
         if "terminationDelay" in service:
             ctx.info(
-                DEPRECATED_OPTION,
+                "K8SM-TRF-003",
                 "services[].terminationDelay is deprecated in Traefik 3: set terminationDelay on a "
                 "ServersTransportTCP and name it in services[].serversTransport",
                 service.get("terminationDelay"),
@@ -169,12 +166,12 @@ def rule_syntax(obj: Mapping, ctx: Context) -> None:
         if not why:
             continue
         if ctx.adopt_new_defaults:
-            ctx.warn(RULE_SYNTAX, f"rule {rule!r} needs the v2 syntax ({'; '.join(why)}); rewrite it for v3", route)
+            ctx.warn("K8SM-TRF-004", f"rule {rule!r} needs the v2 syntax ({'; '.join(why)}); rewrite it for v3", route)
             continue
         route.set("syntax", Scalar.of("v2"), after="match")
         ctx.note("routes[].syntax: v2 pinned")
         ctx.warn(
-            RULE_SYNTAX,
+            "K8SM-TRF-004",
             f"syntax: v2 pinned: Traefik 3 reads rules with the v3 syntax and {rule!r} is v2 ({'; '.join(why)}); "
             "rewrite it (docs/content/migration/v2-to-v3.md) and drop the pin before v2 syntax is removed",
             route.get("syntax"),
