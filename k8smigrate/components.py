@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from .versions import KubeVersion, Window
 
 KUBERNETES = frozenset({"kubernetes", "kubeadm", "kube-scheduler", "kubelet", "kube-proxy"})
-"""Components whose releases are Kubernetes' own (gated by the target version)."""
+"""Components whose releases are Kubernetes' own (gated by the target version). A third-party
+package's component (``widgets``) is gated by the Kubernetes release too, as its docs say."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,8 @@ class ComponentError(ValueError):
 
 
 def is_addon(component: str) -> bool:
-    return component not in KUBERNETES
+    """Whether ``component`` has releases of its own (one of ``ADD_ONS``) rather than Kubernetes'."""
+    return component in ADD_ONS
 
 
 def parse_release(name: str, version: str) -> KubeVersion:
@@ -64,10 +66,10 @@ def parse_release(name: str, version: str) -> KubeVersion:
 
 def check_components(given: Mapping[str, str], known: Iterable[str]) -> dict[str, KubeVersion]:
     """The releases of ``given``, after checking every name is an add-on some migration is gated by."""
-    names = sorted(set(known) - KUBERNETES)
+    names = sorted(set(known) & set(ADD_ONS))
     out: dict[str, KubeVersion] = {}
     for name, version in given.items():
-        if name in KUBERNETES:
+        if name in KUBERNETES or (name in known and not is_addon(name)):
             raise ComponentError(
                 f"--component {name}={version}: {name} follows the Kubernetes release; use --target-version"
             )
@@ -86,7 +88,7 @@ def parse_option(item: str) -> tuple[str, str]:
 
 
 def newest(component: str) -> KubeVersion | None:
-    """The newest release k8smigrate knows of an add-on (None for a third-party one)."""
+    """The newest release k8smigrate knows of an add-on (None for Kubernetes' and third-party components)."""
     found = ADD_ONS.get(component)
     return KubeVersion.parse(found.newest) if found is not None else None
 
@@ -104,13 +106,13 @@ class Windows:
     given: tuple[tuple[str, KubeVersion], ...] = ()
 
     def of(self, component: str) -> Window:
-        if not is_addon(component):
+        found = newest(component)
+        if found is None:  # Kubernetes', or a third-party component: Kubernetes releases
             return self.kube
         for name, release in self.given:
             if name == component:
                 return Window(release, release)
-        release = newest(component) or KubeVersion(999, 0)
-        return Window(release, release)
+        return Window(found, found)
 
     def assumed(self, component: str) -> bool:
         """Whether ``component``'s release was not given (its window is the newest known release)."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .model import Check, Step
 from .components import is_addon
+from .model import Check, Step
 from .registry import Registry
 from .settings import Settings
 from .versions import Window

@@ -129,7 +129,7 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
     """Reject duplicate claims, self-loops, impossible windows, cycles and inconsistent codes."""
     table = builtin() if lifecycles is None else lifecycles
     claims: dict[tuple[str, str, str], str] = {}
-    edges: dict[tuple[str, str], str] = {}
+    edges: dict[tuple[str, str], tuple[str, str]] = {}
     codes: dict[str, tuple[Code, str]] = {}
     for m in migrations:
         if not m.name:

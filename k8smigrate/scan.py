@@ -16,9 +16,9 @@ from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
+from .components import is_addon
 from .engine import migrate_stream
 from .model import Check
-from .components import is_addon
 from .plan import element_kind, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds
 from .problems import problem_findings

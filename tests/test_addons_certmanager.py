@@ -842,3 +842,82 @@ def test_kubeflow_objects_migrate_and_validate(rel: str) -> None:
     assert not codes(result, "error"), [f.format() for f in result.findings]
     crd_valid(result.text)
     assert run(result.text).text == result.text
+
+
+# ------------------------------------------------------------------ cert_manager_rotation_policy (1.18)
+
+V1_CERTIFICATE = """
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: web
+spec:
+  secretName: web-tls
+  issuerRef:
+    name: ca
+"""
+
+
+def test_rotation_policy_not_pinned_before_1_18() -> None:
+    check_noop(V1_CERTIFICATE, components={"cert-manager": "1.17"})
+
+
+def test_rotation_policy_kept_when_set() -> None:
+    check_noop(V1_CERTIFICATE + "  privateKey:\n    rotationPolicy: Always\n", components={"cert-manager": "1.18"})
+
+
+def test_rotation_policy_pinned_from_1_18() -> None:
+    result = check_transformed(
+        V1_CERTIFICATE,
+        """
+        apiVersion: cert-manager.io/v1
+        kind: Certificate
+        metadata:
+          name: web
+        spec:
+          secretName: web-tls
+          privateKey:
+            rotationPolicy: Never
+          issuerRef:
+            name: ca
+        """,
+        components={"cert-manager": "1.18"},
+    )
+    assert codes(result) == ["K8SM-CM-017"]
+    crd_valid(result.text)
+
+
+def test_rotation_policy_pinned_in_the_same_run_as_the_v1_step() -> None:
+    result = check_transformed(
+        """
+        apiVersion: cert-manager.io/v1alpha2
+        kind: Certificate
+        metadata:
+          name: web
+        spec:
+          secretName: web-tls
+          keyAlgorithm: ecdsa
+          issuerRef:
+            name: ca
+        """,
+        """
+        apiVersion: cert-manager.io/v1
+        kind: Certificate
+        metadata:
+          name: web
+        spec:
+          secretName: web-tls
+          privateKey:
+            rotationPolicy: Never
+            algorithm: ECDSA
+          issuerRef:
+            name: ca
+        """,
+        components={"cert-manager": "1.21"},
+    )
+    assert result.documents[0].applied == ["cert_manager_rotation_policy", "cert_manager_v1alpha2"]
+
+
+def test_rotation_policy_adopting_the_new_default() -> None:
+    result = check_noop(V1_CERTIFICATE, components={"cert-manager": "1.18"}, adopt_new_defaults=True)
+    assert codes(result) == ["K8SM-GEN-002"]

@@ -130,7 +130,7 @@ def _source_text(node: Node, ctx: Context) -> str:
     if source is not None:
         try:
             again = read_data(source)
-        except Exception:  # noqa: BLE001 - any parse failure means: write the data instead
+        except Exception:
             again = None
         if again and again[0] == node.to_data():
             return source
