@@ -921,3 +921,32 @@ def test_rotation_policy_pinned_in_the_same_run_as_the_v1_step() -> None:
 def test_rotation_policy_adopting_the_new_default() -> None:
     result = check_noop(V1_CERTIFICATE, components={"cert-manager": "1.18"}, adopt_new_defaults=True)
     assert codes(result) == ["K8SM-GEN-002"]
+
+
+# ------------------------------------------------------------------ every migration of the component runs
+
+
+@pytest.mark.parametrize(
+    ("migration", "api", "kind"),
+    [
+        ("cert_manager_v1alpha2", "cert-manager.io/v1alpha2", "Issuer"),
+        ("cert_manager_v1alpha3", "cert-manager.io/v1alpha3", "Issuer"),
+        ("cert_manager_v1beta1", "cert-manager.io/v1beta1", "Issuer"),
+        ("acme_cert_manager_v1alpha2", "acme.cert-manager.io/v1alpha2", "Order"),
+        ("acme_cert_manager_v1alpha3", "acme.cert-manager.io/v1alpha3", "Challenge"),
+        ("acme_cert_manager_v1beta1", "acme.cert-manager.io/v1beta1", "Order"),
+        ("certmanager_k8s_io_v1alpha1", "certmanager.k8s.io/v1alpha1", "ClusterIssuer"),
+        ("certmanager_acme_v1alpha1", "certmanager.k8s.io/v1alpha1", "Challenge"),
+    ],
+)
+def test_each_step_runs(migration: str, api: str, kind: str) -> None:
+    result = run(f"apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: x\n")
+    assert migration in result.documents[0].applied
+    assert not codes(result, "error")
+
+
+def test_cert_manager_annotations_is_a_check_of_every_kind() -> None:
+    result = run(
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n    certmanager.k8s.io/issuer: ca\n"
+    )
+    assert result.documents[0].applied == ["cert_manager_annotations"]

@@ -442,3 +442,69 @@ def test_flux_migrate_goldens(name: str) -> None:
         "- apiVersion: image.toolkit.fluxcd.io/v1 # update this from v1beta1",
         "- apiVersion: image.toolkit.fluxcd.io/v1beta1 # update this from v1beta1",
     )
+
+
+@pytest.mark.parametrize(
+    ("migrations", "api", "kind"),
+    [
+        (["flux_kustomization_v1beta1"], "kustomize.toolkit.fluxcd.io/v1beta1", "Kustomization"),
+        (["flux_kustomization_v1beta2"], "kustomize.toolkit.fluxcd.io/v1beta2", "Kustomization"),
+        (["flux_gitrepository_v1beta1"], "source.toolkit.fluxcd.io/v1beta1", "GitRepository"),
+        (["flux_gitrepository_v1beta2"], "source.toolkit.fluxcd.io/v1beta2", "GitRepository"),
+        (["flux_helmsources_v1beta1"], "source.toolkit.fluxcd.io/v1beta1", "HelmRepository"),
+        (["flux_helmsources_v1beta2"], "source.toolkit.fluxcd.io/v1beta2", "HelmChart"),
+        (["flux_bucket_v1beta1"], "source.toolkit.fluxcd.io/v1beta1", "Bucket"),
+        (["flux_bucket_v1beta2"], "source.toolkit.fluxcd.io/v1beta2", "Bucket"),
+        (["flux_ocirepository_v1beta2"], "source.toolkit.fluxcd.io/v1beta2", "OCIRepository"),
+        (["flux_helmrelease_v2beta1", "flux_helmrelease_v2beta2"], "helm.toolkit.fluxcd.io/v2beta1", "HelmRelease"),
+        (["flux_notification_v1beta1"], "notification.toolkit.fluxcd.io/v1beta1", "Alert"),
+        (["flux_notification_v1beta2"], "notification.toolkit.fluxcd.io/v1beta2", "Provider"),
+        (["flux_receiver_v1beta1"], "notification.toolkit.fluxcd.io/v1beta1", "Receiver"),
+        (["flux_receiver_v1beta2"], "notification.toolkit.fluxcd.io/v1beta2", "Receiver"),
+        (
+            ["flux_image_v1alpha2", "flux_imageupdateautomation_v1beta1", "flux_imageupdateautomation_v1beta2"],
+            "image.toolkit.fluxcd.io/v1alpha2",
+            "ImageUpdateAutomation",
+        ),
+        (["flux_image_v1beta1"], "image.toolkit.fluxcd.io/v1beta1", "ImagePolicy"),
+        (["flux_image_v1beta2"], "image.toolkit.fluxcd.io/v1beta2", "ImagePolicy"),
+    ],
+)
+def test_each_step_runs(migrations: list[str], api: str, kind: str) -> None:
+    spec = {
+        "HelmRelease": "spec:\n  chart:\n    spec:\n      chart: c\n",
+        "Receiver": "spec:\n  secretRef: {name: token}\n",
+    }.get(kind, "")
+    result = run(f"apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: x\n{spec}", adopt_new_defaults=True)
+    assert result.documents[0].applied == migrations
+    assert not codes(result, "error")
+
+
+def test_image_policy_needs_no_image() -> None:
+    result = run(
+        """
+        apiVersion: image.toolkit.fluxcd.io/v1beta2
+        kind: ImagePolicy
+        metadata:
+          name: p
+        spec:
+          imageRepositoryRef: {name: app}
+          policy: {semver: {range: 1.x}}
+        """
+    )
+    assert result.text.startswith("apiVersion: image.toolkit.fluxcd.io/v1\n")
+    assert codes(result) == []
+
+
+def test_image_repository_without_interval_needs_a_human() -> None:
+    result = run(
+        """
+        apiVersion: image.toolkit.fluxcd.io/v1beta2
+        kind: ImageRepository
+        metadata:
+          name: app
+        spec:
+          image: ghcr.io/example/app
+        """
+    )
+    assert codes(result, "error") == ["K8SM-FLX-006"]

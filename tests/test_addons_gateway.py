@@ -340,3 +340,38 @@ def test_upstream_example_pairs(pair: dict[str, str]) -> None:
     changed = [(a, b) for a, b in zip(old.splitlines(), result.text.splitlines(), strict=True) if a != b]
     assert all(a.lstrip().startswith("apiVersion:") for a, _b in changed), changed
     crd_valid(result.text)
+
+
+@pytest.mark.parametrize(
+    ("migrations", "api", "kind"),
+    [
+        (["gateway_api_v1alpha2", "gateway_api_v1beta1"], "gateway.networking.k8s.io/v1alpha2", "Gateway"),
+        (["gateway_api_v1beta1"], "gateway.networking.k8s.io/v1beta1", "GatewayClass"),
+        (["gateway_api_grpcroute_v1alpha2"], "gateway.networking.k8s.io/v1alpha2", "GRPCRoute"),
+        (
+            [
+                "gateway_api_referencepolicy",
+                "gateway_api_referencegrant_v1alpha2",
+                "gateway_api_referencegrant_v1beta1",
+            ],
+            "gateway.networking.k8s.io/v1alpha2",
+            "ReferencePolicy",
+        ),
+        (["gateway_api_backendtlspolicy_v1alpha3"], "gateway.networking.k8s.io/v1alpha3", "BackendTLSPolicy"),
+        (["gateway_api_tcproute_v1alpha2"], "gateway.networking.k8s.io/v1alpha2", "UDPRoute"),
+        (["gateway_api_tlsroute_v1alpha3"], "gateway.networking.k8s.io/v1alpha3", "TLSRoute"),
+    ],
+)
+def test_each_step_runs(migrations: list[str], api: str, kind: str) -> None:
+    spec = "spec:\n  hostnames: [a.example.com]\n" if kind == "TLSRoute" else ""
+    result = run(f"apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: x\n{spec}")
+    assert [m for m in result.documents[0].applied if m != "gateway_api_experimental"] == migrations
+    assert not codes(result, "error")
+
+
+def test_gateway_api_experimental_is_a_check() -> None:
+    result = run(
+        "apiVersion: gateway.networking.k8s.io/v1alpha3\nkind: TLSRoute\nmetadata:\n  name: x\n", {"gateway-api": "1.4"}
+    )
+    assert codes(result) == ["K8SM-GW-005"]
+    assert result.findings[0].migration == "gateway_api_experimental"

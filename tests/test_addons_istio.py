@@ -224,3 +224,26 @@ def test_kubeflow_networking_objects_migrate_and_validate(rel: str) -> None:
     for doc in yaml.safe_load_all(result.text):
         if isinstance(doc, dict) and doc.get("apiVersion", "").startswith("networking.istio.io/"):
             crd_valid(yaml.safe_dump(doc))
+
+
+@pytest.mark.parametrize(
+    ("migration", "api", "kind"),
+    [
+        ("istio_networking_v1alpha3", "networking.istio.io/v1alpha3", "WorkloadGroup"),
+        ("istio_networking_v1beta1", "networking.istio.io/v1beta1", "Sidecar"),
+        ("istio_security_v1beta1", "security.istio.io/v1beta1", "RequestAuthentication"),
+        ("istio_peerauthentication_v1beta1", "security.istio.io/v1beta1", "PeerAuthentication"),
+        ("istio_telemetry_v1alpha1", "telemetry.istio.io/v1alpha1", "Telemetry"),
+    ],
+)
+def test_each_step_runs(migration: str, api: str, kind: str) -> None:
+    result = run(f"apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: x\nspec: {{}}\n")
+    assert result.documents[0].applied == [migration]
+
+
+def test_istio_authentication_policy_is_a_check_that_only_reports() -> None:
+    result = run("apiVersion: authentication.istio.io/v1alpha1\nkind: MeshPolicy\nmetadata:\n  name: default\n")
+    (finding,) = [f for f in result.findings if f.code == "K8SM-IST-001"]
+    assert finding.migration == "istio_authentication_policy"
+    assert "mesh root namespace" in finding.message
+    assert not result.changed

@@ -176,3 +176,19 @@ def test_upstream_containous_fixtures(name: str) -> None:
         assert b["apiVersion"] == a["apiVersion"].replace("traefik.containo.us", "traefik.io")
         assert {k: v for k, v in b.items() if k != "apiVersion"} == {k: v for k, v in a.items() if k != "apiVersion"}
     crd_valid("\n---\n".join(yaml.safe_dump(d) for d in after if d["apiVersion"].startswith("traefik.io")))
+
+
+def test_traefik_containo_us_runs_for_every_kind() -> None:
+    for kind in (
+        "IngressRoute",
+        "IngressRouteTCP",
+        "IngressRouteUDP",
+        "Middleware",
+        "MiddlewareTCP",
+        "ServersTransport",
+        "TLSOption",
+        "TLSStore",
+        "TraefikService",
+    ):
+        result = run(f"apiVersion: traefik.containo.us/v1alpha1\nkind: {kind}\nmetadata:\n  name: x\n")
+        assert result.documents[0].applied == ["traefik_containo_us"], kind

@@ -296,7 +296,7 @@ def receiver_v1(obj: Mapping, ctx: Context) -> None:
 def image_repository_v1(obj: Mapping, ctx: Context) -> None:
     """ImageRepository → v1 (image-reflector-controller 1.0.0): ``image`` and ``interval`` required."""
     spec = obj.mapping("spec")
-    if spec is None:
+    if spec is None or text(obj.get("kind")) != "ImageRepository":
         return
     require(spec, "image", ctx, "spec.", "the image to scan")
     require(spec, "interval", ctx, "spec.", "how often to scan")
