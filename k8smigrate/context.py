@@ -89,6 +89,8 @@ class Context:
     read_siblings: Callable[[], list[Sibling]] | None = None
     source: str = field(default="", repr=False)
     """The text of the stream the object was read from (``text_of`` cuts a node's lines out of it)."""
+    plan_api: Callable[[str, str], str | None] | None = field(default=None, repr=False)
+    """What ``migrated_api`` asks the engine: the apiVersion an object of that API and kind ends at."""
     _places: dict[int, tuple[Node, int, str]] = field(default_factory=dict, repr=False)
     """Where each node of the tree stands, built on the first finding: a body that reports on
     every volume of a large object walks the tree once, not once per finding."""
@@ -121,6 +123,14 @@ class Context:
     def needs_met(self) -> bool:
         """Whether every release of the window has what the migration ``needs`` (true without a need)."""
         return self.needs is None or self.everywhere_from(self.needs)
+
+    def migrated_api(self, api_version: str, kind: str) -> str | None:
+        """The apiVersion an object of ``api_version`` and ``kind`` ends at in this run (None: it stays).
+
+        For a reference to another object by apiVersion and kind (a Flux ``healthChecks`` entry, a
+        ``sourceRef``): the referenced object is migrated by the same run, so the reference follows.
+        """
+        return self.plan_api(api_version, kind) if self.plan_api is not None else None
 
     def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
         """When ``api_version`` of ``kind`` is deprecated and removed (None when the table does not say)."""

@@ -344,7 +344,13 @@ def _context(
         lifecycles=run.registry.lifecycles,
         read_siblings=run.siblings,
         source=source,
+        plan_api=partial(_migrated_api, run),
     )
+
+
+def _migrated_api(run: _Run, api: str, kind: str) -> str | None:
+    """``ctx.migrated_api``: where the steps of this run take an object of ``api`` and ``kind``."""
+    return plan(api, kind, run.settings, run.registry, run.window).final_api
 
 
 # ------------------------------------------------------------------ 3. render and verify

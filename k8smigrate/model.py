@@ -48,6 +48,7 @@ CATEGORIES = {
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
     "default": "a default that changed at the target release (the old one is written explicitly)",
+    "reference": "an apiVersion naming another object, which the same run migrates",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""

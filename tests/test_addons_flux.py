@@ -508,3 +508,101 @@ def test_image_repository_without_interval_needs_a_human() -> None:
         """
     )
     assert codes(result, "error") == ["K8SM-FLX-006"]
+
+
+# ------------------------------------------------------------------ flux_references
+
+
+def test_references_follow_the_objects_they_name() -> None:
+    result = check_transformed(
+        """
+        apiVersion: kustomize.toolkit.fluxcd.io/v1beta2
+        kind: Kustomization
+        metadata:
+          name: apps
+        spec:
+          interval: 5m
+          path: ./apps
+          prune: true
+          sourceRef:
+            apiVersion: source.toolkit.fluxcd.io/v1beta2
+            kind: GitRepository
+            name: flux-system
+          healthChecks:
+          - apiVersion: helm.toolkit.fluxcd.io/v2beta1  # the release
+            kind: HelmRelease
+            name: podinfo
+          - apiVersion: extensions/v1beta1
+            kind: Deployment
+            name: web
+        """,
+        """
+        apiVersion: kustomize.toolkit.fluxcd.io/v1
+        kind: Kustomization
+        metadata:
+          name: apps
+        spec:
+          interval: 5m
+          path: ./apps
+          prune: true
+          sourceRef:
+            apiVersion: source.toolkit.fluxcd.io/v1
+            kind: GitRepository
+            name: flux-system
+          healthChecks:
+          - apiVersion: helm.toolkit.fluxcd.io/v2  # the release
+            kind: HelmRelease
+            name: podinfo
+          - apiVersion: apps/v1
+            kind: Deployment
+            name: web
+        """,
+    )
+    assert codes(result).count("K8SM-FLX-011") == 3
+    assert result.documents[0].applied == ["flux_references", "flux_kustomization_v1beta2"]
+    crd_valid(result.text)
+
+
+def test_references_stay_where_the_release_keeps_the_api() -> None:
+    check_noop(
+        """
+        apiVersion: helm.toolkit.fluxcd.io/v2beta1
+        kind: HelmRelease
+        metadata:
+          name: podinfo
+        spec:
+          interval: 5m
+          chart:
+            spec:
+              chart: podinfo
+              sourceRef:
+                apiVersion: source.toolkit.fluxcd.io/v1beta2
+                kind: HelmRepository
+                name: podinfo
+          maxHistory: 5
+        """,
+        components={"flux": "2.1"},
+    )
+
+
+def test_inline_patches_are_not_references() -> None:
+    result = run(
+        """
+        apiVersion: helm.toolkit.fluxcd.io/v2
+        kind: HelmRelease
+        metadata:
+          name: podinfo
+        spec:
+          interval: 5m
+          chartRef: {kind: OCIRepository, name: podinfo}
+          postRenderers:
+          - kustomize:
+              patches:
+              - patch: |
+                  apiVersion: extensions/v1beta1
+                  kind: Deployment
+                  metadata:
+                    name: podinfo
+        """
+    )
+    assert not result.changed

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
-from k8smigrate.tree import Mapping, Scalar, Sequence, resolve
+from k8smigrate.tree import Entry, Mapping, Scalar, Sequence, resolve
 
 from .edits import rename, text
 
@@ -92,10 +92,13 @@ def _matchers(node: object, ctx: Context, where: str) -> None:
             continue
         if regex:
             assert regex_entry is not None
-            new_value = Scalar.of("=~")
-            new_value.style = '"'
-            regex_entry.key, regex_entry.value, regex_entry.renamed = Scalar("matchType"), new_value, True
-            matcher.insert(regex_entry, at=at)
+            match = Entry(
+                Scalar("matchType"),
+                Scalar.of("=~", style='"'),
+                head_comments=regex_entry.head_comments,
+                eol_comment=regex_entry.eol_comment,
+            )
+            matcher.insert(match, at=at)
             ctx.note(f'{where}[].regex: true → matchType: "=~"')
             ctx.info("K8SM-AMC-001", f'{where}: regex: true → matchType: "=~"', matcher)
         else:

@@ -163,11 +163,8 @@ def _organization(spec: Mapping, ctx: Context) -> None:
         return
     if subject is None:
         at = spec.index("organization")
-        entry = spec.pop("organization")
-        assert entry is not None
-        entry.key, entry.renamed = Scalar("organizations"), True
         new = Mapping()
-        new.insert(entry)
+        spec.move("organization", new, "organizations")
         spec.insert(Entry(Scalar("subject"), new), at=at)
     else:
         target = resolve(subject)

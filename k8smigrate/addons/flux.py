@@ -102,7 +102,7 @@ def convert_patches(owner: Mapping, ctx: Context, where: str, target_namespace: 
         entry = Entry(Scalar("patches"), Sequence.of([*first, *kept, *last]))
         if old_entries:
             entry.head_comments = [c for e in old_entries for c in e.head_comments]
-        owner.insert(entry, at=min(at, len(owner.entries)))
+        owner.insert(entry, at=min(at, len(owner)))
     names = [e.name for e in old_entries]
     ctx.note(f"{where}{' and '.join(names)} → {where}patches")
     ctx.info(
@@ -119,9 +119,8 @@ def _items(node: Node | None) -> list[Node]:
 
 
 def _block(value: str) -> Scalar:
-    node = Scalar.of(value)
-    node.style = "|"
-    return node
+    """A new string written as a ``|`` literal block (the renderer falls back to quotes where it cannot)."""
+    return Scalar.of(value, style="|")
 
 
 def _source_text(node: Node, ctx: Context) -> str:
@@ -300,3 +299,38 @@ def image_repository_v1(obj: Mapping, ctx: Context) -> None:
         return
     require(spec, "image", ctx, "spec.", "the image to scan")
     require(spec, "interval", ctx, "spec.", "how often to scan")
+
+
+# ------------------------------------------------------------------ references to other objects
+
+REFERENCE = Code("K8SM-FLX-011", "info", "an apiVersion in a reference follows the object it names")
+REFERENCE_FIELDS = ("sourceRef", "chartRef", "healthChecks", "dependsOn", "eventSources", "resources")
+"""Fields of Flux objects that name another object by ``apiVersion`` and ``kind`` (``spec.chart.spec.
+sourceRef`` of a HelmRelease too): ``CrossNamespaceSourceReference``, ``CrossNamespaceObjectReference``,
+``meta.NamespacedObjectKindReference`` in the controllers' ``api/`` packages."""
+
+
+def references(obj: Mapping, ctx: Context) -> None:
+    """Bump the apiVersion of a referenced object that this run migrates (``flux migrate`` does the same:
+    fluxcd/flux2 ``cmd/flux/migrate.go`` · ``FileSystemMigrator`` rewrites nested ``apiVersion`` lines)."""
+    spec = obj.mapping("spec")
+    if spec is None:
+        return
+    owners = [spec, *mappings_at(spec, "chart", "spec")]
+    for owner in owners:
+        for field in REFERENCE_FIELDS:
+            for ref in mappings_at(owner, field):
+                _follow(ref, ctx, field)
+
+
+def _follow(ref: Mapping, ctx: Context, field: str) -> None:
+    api, kind = text(ref.get("apiVersion")), text(ref.get("kind"))
+    if not api or not kind:
+        return
+    new = ctx.migrated_api(api, kind)
+    node = ref.get("apiVersion")
+    if new is None or new == api or not isinstance(node, Scalar):
+        return
+    node.set(new)
+    ctx.note(f"{field} {kind} {api} → {new}")
+    ctx.info("K8SM-FLX-011", f"{field}: {kind} {api} → {new}, the version this run migrates it to", node)

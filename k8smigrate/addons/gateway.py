@@ -99,8 +99,12 @@ def backend_tls_policy_v1alpha3(policy: Mapping, ctx: Context) -> None:
         at = spec.index("targetRef")
         entry = spec.pop("targetRef")
         assert entry is not None
-        new = Entry(Scalar("targetRefs"), Sequence.of([entry.value]), head_comments=entry.head_comments)
-        new.eol_comment = entry.eol_comment
+        new = Entry(
+            Scalar("targetRefs"),
+            Sequence.of([entry.value]),
+            head_comments=entry.head_comments,
+            eol_comment=entry.eol_comment,
+        )
         spec.insert(new, at=at)
         ctx.note("spec.targetRef → spec.targetRefs[0]")
     if rename(spec, "tls", "validation", ctx, BOTH.code, "spec."):
