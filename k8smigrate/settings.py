@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ class Settings:
         except ValueError as exc:
             raise SettingsError(str(exc)) from exc
 
-    @property
+    @cached_property
     def windows(self) -> Windows:
         """The window of every component: Kubernetes', and each add-on's release (given or assumed)."""
         try:

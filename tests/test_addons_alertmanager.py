@@ -103,7 +103,8 @@ def test_update_alerts_dropped_as_the_converter_does() -> None:
 
 
 def test_upstream_admission_golden() -> None:
-    """prometheus-operator pkg/admission/testdata happy_path goldens (golden/addons/prometheus-operator/SOURCES.tsv):
+    """prometheus-operator/prometheus-operator 6adcebc5 ``pkg/admission/testdata/happy_path_v1alpha1_v1beta1.golden`` and
+    ``happy_path_v1beta1_v1alpha1.golden`` (golden/addons/prometheus-operator/SOURCES.tsv):
     the v1alpha1 spec converts to the v1beta1 one; the manifest stays JSON."""
     v1alpha1 = json.loads((GOLDEN / "happy_path_v1alpha1_v1beta1.golden").read_text(encoding="utf-8"))
     v1beta1 = json.loads((GOLDEN / "happy_path_v1beta1_v1alpha1.golden").read_text(encoding="utf-8"))

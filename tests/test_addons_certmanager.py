@@ -798,7 +798,8 @@ def _cmctl_normal(docs: list[object]) -> list[object]:
     ],
 )
 def test_cmctl_convert_goldens(source: str, expected: str) -> None:
-    """cert-manager v1.14.0 test/integration/ctl/testdata/convert (see golden/addons/cert-manager/SOURCES.tsv)."""
+    """cmctl convert's fixtures: cert-manager/cert-manager 2c14e5fe (v1.14.0)
+    ``test/integration/ctl/testdata/convert/{input,output}/*`` (golden/addons/cert-manager/SOURCES.tsv)."""
     text = (GOLDEN / "cmctl" / "input" / source).read_text(encoding="utf-8")
     result = run(text, exact=True)
     assert not codes(result, "error")

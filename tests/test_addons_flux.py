@@ -429,7 +429,8 @@ def test_receiver_without_secret_needs_a_human() -> None:
 
 @pytest.mark.parametrize("name", ["single-file.yaml", "another-file.yaml"])
 def test_flux_migrate_goldens(name: str) -> None:
-    """fluxcd/flux2 cmd/flux/testdata/migrate/file-system (golden/addons/flux/SOURCES.tsv), Flux 2.7.
+    """fluxcd/flux2 da2d22d3 ``cmd/flux/testdata/migrate/file-system/{single-file.yaml,dir/some-dir/another-file.yaml}``
+    and their ``.golden`` (golden/addons/flux/SOURCES.tsv), at Flux 2.7.
 
     ``flux migrate`` rewrites an apiVersion line followed by a kind line, nothing else; k8smigrate
     gives the same text (the deliberately invalid ``v1/v2`` stays; a document without an

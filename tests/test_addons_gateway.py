@@ -327,8 +327,10 @@ def _pairs() -> list[dict[str, str]]:
 def test_upstream_example_pairs(pair: dict[str, str]) -> None:
     """An example of an old release migrates to the same data as the example of a recent release.
 
-    The pairs (golden/addons/gateway-api/SOURCES.tsv) are kubernetes-sigs/gateway-api examples whose
-    only difference is the apiVersion; the output must also keep every other line of the input.
+    The pairs are kubernetes-sigs/gateway-api examples whose only difference is the apiVersion, from
+    ``examples/v1alpha2`` of v0.4.3 (cda56dd9) and v0.5.1, ``examples/{standard,experimental/v1alpha2}`` of
+    v0.6.0 to ``examples/standard`` of v1.0.0 (a0684982) and v1.6.0; each case's commits and paths are in
+    golden/addons/gateway-api/SOURCES.tsv. The output must also keep every other line of the input.
     """
     old = (GOLDEN / f"{pair['case']}.old.yaml").read_text(encoding="utf-8")
     new = (GOLDEN / f"{pair['case']}.new.yaml").read_text(encoding="utf-8")

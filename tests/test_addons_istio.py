@@ -185,7 +185,7 @@ CASES = sorted(p.name[: -len("-input.yaml")] for p in GOLDEN.glob("*-input.yaml"
 
 @pytest.mark.parametrize("case", CASES)
 def test_security_policy_migrate_goldens(case: str) -> None:
-    """istio-ecosystem/security-policy-migrate e2e/testdata (see golden/addons/istio/SOURCES.tsv)."""
+    """istio-ecosystem/security-policy-migrate a3054f2e ``e2e/testdata/*-{input,output}.yaml`` (golden/addons/istio/SOURCES.tsv)."""
     policies = [d for d in yaml.safe_load_all((GOLDEN / f"{case}-input.yaml").read_text()) if d]
     want = [
         (d["kind"], d["spec"])

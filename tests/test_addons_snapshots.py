@@ -96,7 +96,8 @@ def test_empty_class_name_needs_a_human() -> None:
 
 @pytest.mark.parametrize("name", ["snapshot", "snapshotclass"])
 def test_upstream_examples(name: str) -> None:
-    """external-snapshotter v4.1.0 examples/kubernetes (golden/addons/external-snapshotter/SOURCES.tsv).
+    """kubernetes-csi/external-snapshotter 78164c33 (v4.1.0) ``examples/kubernetes/{snapshot,snapshotclass}-v1{beta1,}.yaml``
+    (golden/addons/external-snapshotter/SOURCES.tsv).
 
     Upstream's v1 examples differ from the v1beta1 ones by the apiVersion and a ``-v1`` suffix
     on names; the migration changes the apiVersion alone.

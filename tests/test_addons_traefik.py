@@ -161,7 +161,7 @@ def test_both_allow_list_forms_need_a_human() -> None:
 
 @pytest.mark.parametrize("name", ["03-ingressroute", "05-ingressroutetcp", "05-ingressrouteudp"])
 def test_upstream_containous_fixtures(name: str) -> None:
-    """traefik v2.11.0 integration/fixtures/k8s (golden/addons/traefik/SOURCES.tsv).
+    """traefik/traefik 0c877863 (v2.11.0) ``integration/fixtures/k8s/0{3,5}-*-containous.yml`` (golden/addons/traefik/SOURCES.tsv).
 
     Each ``-containous`` fixture is its traefik.io twin with other names and routes (the test
     checks that Traefik ignores the old group's duplicate); the migration changes the group alone

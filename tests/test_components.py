@@ -209,3 +209,9 @@ def test_list_groups_by_component() -> None:
     assert "# cert-manager (--component cert-manager=VERSION)" in headings
     cert = out.index("# cert-manager (--component cert-manager=VERSION)")
     assert out[cert + 1].split()[0] in {m.name for m in default_registry().migrations if m.component == "cert-manager"}
+
+
+def test_the_docs_list_every_add_on_with_its_newest_release() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "addons.md").read_text(encoding="utf-8")
+    for addon in ADD_ONS.values():
+        assert f"| `{addon.name}` | " in page and f" | {addon.newest} |" in page, addon.name
