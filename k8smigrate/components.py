@@ -7,7 +7,7 @@ user names the release the manifests must run on with ``--component NAME=VERSION
 ``--target-versions``), and that add-on's steps, checks and lifecycle rows are gated by it the
 same way. Without it, ``scan`` assumes the newest release k8smigrate knows (and says so), and
 ``apply``/``diff`` leave a document that a migration of the add-on would change as it is, with
-an error naming the option (K8SM-CMP-001): a guess about which release runs would be a guess
+an error naming the option (K8SM-GEN-016): a guess about which release runs would be a guess
 about what to write.
 """
 
@@ -99,7 +99,7 @@ class Windows:
 
     ``kube`` is the Kubernetes window; ``given`` the add-on releases the user named. An add-on
     without a release gets a window at its newest known release, and is listed in ``assumed``
-    (``scan`` reports with it; ``apply``/``diff`` refuse to guess: K8SM-CMP-001).
+    (``scan`` reports with it; ``apply``/``diff`` refuse to guess: K8SM-GEN-016).
     """
 
     kube: Window

@@ -113,10 +113,19 @@ def errors(obj: dict[str, Any]) -> list[str]:
     return found
 
 
+def _objects(obj: Any) -> Iterator[dict[str, Any]]:
+    """``obj``, or the items of a ``v1`` ``List`` (which kubectl and cmctl write), each once."""
+    if not isinstance(obj, dict) or not obj.get("kind"):
+        return
+    if obj.get("apiVersion") == "v1" and obj.get("kind") == "List":
+        for item in obj.get("items") or []:
+            yield from _objects(item)
+    else:
+        yield obj
+
+
 def validate(text: str) -> None:
-    """Every object of the stream that a corpus CRD describes is valid, strictly; others are an error."""
-    for obj in yaml.safe_load_all(text):
-        if not isinstance(obj, dict) or not obj.get("kind"):
-            continue
+    """Every object of the stream (and of its Lists) is valid by its corpus CRD, strictly; others are an error."""
+    for obj in (o for doc in yaml.safe_load_all(text) for o in _objects(doc)):
         problems = errors(obj)
         assert not problems, f"{obj.get('kind')} {obj.get('apiVersion')}:\n" + "\n".join(problems)

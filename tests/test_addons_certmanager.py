@@ -810,6 +810,7 @@ def test_cmctl_convert_goldens(source: str, expected: str) -> None:
     elif len(got) == 1 and got[0].get("kind") == "List":
         got, want = got[0]["items"], want[0]["items"]
     assert _cmctl_normal(got) == _cmctl_normal(want)
+    crd_valid(result.text)
     # and only the apiVersion lines and the moved fields changed: comments and order stay
     assert "# my comment" in result.text or "# my comment" not in text
     assert run(result.text).text == result.text

@@ -82,3 +82,12 @@ def test_the_corpus_crds_are_found() -> None:
     ]
     with pytest.raises(crd_validate.UnknownVersion):
         crd_validate.errors({**good, "apiVersion": "cert-manager.io/v1alpha2"})
+
+
+def test_the_items_of_a_list_are_validated() -> None:
+    if not crd_validate.COMPONENTS.is_dir():
+        pytest.skip("../shared/corpus/components is not beside the project (only CI and sessions have it)")
+    item = "{apiVersion: cert-manager.io/v1, kind: Certificate, metadata: {name: c}, spec: {secretName: s, issuerRef: {name: ca}%s}}"
+    crd_validate.validate("apiVersion: v1\nkind: List\nitems:\n- " + item % "" + "\n")
+    with pytest.raises(AssertionError, match="keySize"):
+        crd_validate.validate("apiVersion: v1\nkind: List\nitems:\n- " + item % ", keySize: 2048" + "\n")
