@@ -94,9 +94,6 @@ class Step:
         """The kind an object of ``kind`` has after this step."""
         return self.to_kind or kind
 
-    def handles(self, api_version: str, kind: str) -> bool:
-        return api_version == self.from_api and kind in self.kinds
-
 
 @dataclass(frozen=True)
 class Check:
@@ -132,10 +129,15 @@ class Check:
     """Its edits tidy up (a deprecated alias, a field the server ignores, an annotation still
     honoured) rather than repair what breaks at the target; ``scan`` lists them as ``info``."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
+    _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
+    _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # frozen: computed once here, asked per document
         found = self.trigger if isinstance(self.trigger, tuple) else (self.trigger,) if self.trigger else ()
-        object.__setattr__(self, "_triggers", found)  # frozen: computed once, asked per document
+        object.__setattr__(self, "_triggers", found)
+        object.__setattr__(self, "_matters", KubeVersion.parse(self.matters_from) if self.matters_from else None)
+        object.__setattr__(self, "_needed", KubeVersion.parse(self.needs) if self.needs else None)
 
     @property
     def triggers(self) -> tuple[Trigger, ...]:
@@ -148,15 +150,13 @@ class Check:
 
     @property
     def matters(self) -> KubeVersion | None:
-        return KubeVersion.parse(self.matters_from) if self.matters_from else None
+        """``matters_from`` as a release."""
+        return self._matters
 
     @property
     def needed(self) -> KubeVersion | None:
-        return KubeVersion.parse(self.needs) if self.needs else None
-
-    def handles(self, api_version: str, kind: str) -> bool:
-        kinds = self.applies_to.get(api_version, ())
-        return kind in kinds or ANY in kinds
+        """``needs`` as a release."""
+        return self._needed
 
 
 Migration = Step | Check

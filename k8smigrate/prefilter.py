@@ -91,7 +91,9 @@ def runs_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
     return enabled
 
 
-_WANTED: dict[tuple[object, ...], Callable[[str], bool]] = {}
+_WANTED: dict[tuple[object, ...], tuple[Registry, Callable[[str], bool]]] = {}
+"""Keyed by ``id(registry)`` (and the component releases); the entry holds the registry, so that no other
+registry can get its id."""
 
 
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
@@ -100,5 +102,5 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()
-        _WANTED[key] = wanted_by(registry, runs_in(settings, window))
-    return _WANTED[key]
+        _WANTED[key] = (registry, wanted_by(registry, runs_in(settings, window)))
+    return _WANTED[key][1]

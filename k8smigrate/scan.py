@@ -22,6 +22,7 @@ from .model import Check
 from .plan import element_kind, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds
 from .problems import problem_findings
+from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
@@ -113,7 +114,7 @@ class ScanEntry:
 
     def format(self) -> str:
         """``file:line: category  Kind name what [how]``: the ``scan`` line."""
-        where = f"{self.filename}:{self.line}"
+        where = f"{quote_path(self.filename)}:{self.line}"
         if self.readiness:
             how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
             return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
@@ -240,10 +241,9 @@ def readiness_entries(
 
     An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
     """
-    checks = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+    checks, only = _check_settings(registry, settings)
     if not checks:
         return []
-    only = replace(settings, only=tuple(sorted(checks)), raise_errors=False)
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any check looks for, so no second read of the stream
     result = migrate_stream(text, only, filename, registry, report_only=True)
@@ -258,6 +258,21 @@ def readiness_entries(
             continue  # the core's own findings: scan reports invalid input through ``problems``
         out.append(_readiness_entry(f, check, doc))
     return out
+
+
+_CHECKS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], tuple[Registry, dict[str, Check], tuple[str, ...]]] = {}
+
+
+def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, Check], Settings]:
+    """The enabled checks by name (found once per run, not per file), and settings that run only them."""
+    key = (id(registry), settings.only, settings.skip)
+    cached = _CHECKS.get(key)
+    if cached is None or cached[0] is not registry:
+        if len(_CHECKS) > 16:
+            _CHECKS.clear()
+        enabled = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+        cached = _CHECKS[key] = (registry, enabled, tuple(sorted(enabled)))
+    return cached[1], replace(settings, only=cached[2], raise_errors=False)
 
 
 def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:
