@@ -147,6 +147,32 @@ def test_scan_at_a_release() -> None:
     assert row.status == "deprecated"
 
 
+TEMPLATED_CERTIFICATE = dedent(
+    """
+    apiVersion: cert-manager.io/v1alpha2
+    kind: Certificate
+    metadata:
+      name: {{ .Release.Name }}
+    spec:
+      secretName: {{ .Values.secret }}
+      issuerRef:
+        name: ca
+    """
+)
+
+
+def test_a_templated_add_on_document_is_reported_with_its_component() -> None:
+    """Templates are not YAML until rendered: left as they are, reported by the add-on's releases."""
+    (row,) = scan_text(TEMPLATED_CERTIFICATE)
+    assert (row.component, row.removed_in, row.templated) == ("cert-manager", "1.6", True)
+    result = k8smigrate.migrate_text(TEMPLATED_CERTIFICATE, components={"cert-manager": "1.14"})
+    assert result.text == TEMPLATED_CERTIFICATE
+    (removed,) = [f for f in result.findings if f.code == "K8SM-GEN-007"]
+    assert "removed in cert-manager 1.6" in removed.message
+    unasked = k8smigrate.migrate_text(TEMPLATED_CERTIFICATE)
+    assert "K8SM-GEN-016" in [f.code for f in unasked.findings] and unasked.text == TEMPLATED_CERTIFICATE
+
+
 # ------------------------------------------------------------------ the command line
 
 
