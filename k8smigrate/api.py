@@ -9,7 +9,7 @@ prints or exits.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +32,7 @@ def _settings(
     only: Iterable[str] | None,
     skip: Iterable[str] | None,
     adopt_new_defaults: bool,
+    components: Mapping[str, str] | None = None,
 ) -> Settings:
     if settings is not None:
         return settings
@@ -42,6 +43,7 @@ def _settings(
         only=tuple(only or ()),
         skip=tuple(skip or ()),
         adopt_new_defaults=adopt_new_defaults,
+        components={str(k): str(v) for k, v in (components or {}).items()},
     )
 
 
@@ -54,12 +56,18 @@ def migrate_text(
     only: Iterable[str] | None = None,
     skip: Iterable[str] | None = None,
     adopt_new_defaults: bool = False,
+    components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> FileResult:
-    """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches."""
-    s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults)
+    """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches.
+
+    ``components`` names the release of each add-on the manifests must run on
+    (``{"cert-manager": "1.14"}``); a document an add-on's migration would change while its
+    release is not given is left as it is with K8SM-GEN-016.
+    """
+    s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, components)
     registry = registry or default_registry()
     check_settings(s, registry)
     return migrate_stream(text, s, filename, registry)
@@ -70,12 +78,17 @@ def scan_text(
     *,
     target_version: str | None = None,
     min_version: str | None = None,
+    components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> list[ScanEntry]:
-    """Every document on a deprecated or removed API, with its replacement and releases."""
-    s = _settings(settings, target_version, min_version, None, None, None, False)
+    """Every document on a deprecated or removed API, with its replacement and releases.
+
+    An add-on whose release ``components`` does not give is judged at the newest release
+    k8smigrate knows.
+    """
+    s = _settings(settings, target_version, min_version, None, None, None, False, components)
     registry = registry or default_registry()
     check_settings(s, registry)
     return scan_stream(text, s, filename, registry)

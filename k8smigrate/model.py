@@ -52,6 +52,8 @@ CATEGORIES = {
     "controller": "ingress controllers and cluster add-ons (CoreDNS) that must read the APIs the target serves",
     "node-port": "the API server's NodePort range against the nodes' ephemeral ports",
     "token": "service account token Secrets that are no longer generated, and token lifetimes",
+    "default": "a default that changed at the target release (the old one is written explicitly)",
+    "reference": "an apiVersion naming another object, which the same run migrates",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""
@@ -85,10 +87,17 @@ class Step:
     deprecated. The registry adds it to the table and refuses a step that restates a listed API."""
     removed_in: str | None = None
     """Only for an API the lifecycle table does not list: when ``from_api`` is removed."""
+    to_kind: str | None = None
+    """The kind the objects have after the step when it renames the kind (Gateway API's
+    ReferencePolicy → ReferenceGrant); the engine sets it with the apiVersion. One kind only."""
 
     @property
     def available(self) -> KubeVersion:
         return KubeVersion.parse(self.available_in)
+
+    def target_kind(self, kind: str) -> str:
+        """The kind an object of ``kind`` has after this step."""
+        return self.to_kind or kind
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any
 
 from .facts import Collector
 from .model import ANY, Check, Migration, Trigger, holds
+from .plan import window_of
 from .registry import Registry
 from .settings import Settings
 from .versions import Window
@@ -83,18 +84,23 @@ def runs_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
     def enabled(m: Migration) -> bool:
         if not settings.enabled(m.name, m.opt_in):
             return False
-        return not isinstance(m, Check) or m.matters is None or m.matters <= window.target
+        return (
+            not isinstance(m, Check)
+            or m.matters is None
+            or m.matters <= window_of(m.component, settings, window).target
+        )
 
     return enabled
 
 
-_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, Callable[[str], bool]]] = {}
-"""Keyed by ``id(registry)``; the entry holds the registry, so that no other registry can get its id."""
+_WANTED: dict[tuple[object, ...], tuple[Registry, Callable[[str], bool]]] = {}
+"""Keyed by ``id(registry)`` (and the component releases); the entry holds the registry, so that no other
+registry can get its id."""
 
 
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
     """The pre-filter for these settings (built once: a run asks for it per file)."""
-    key = (id(registry), settings.only, settings.skip, window)
+    key = (id(registry), settings.only, settings.skip, window, tuple(sorted(settings.components.items())))
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()

@@ -3,31 +3,28 @@
 v1 requires two fields that v1beta1 defaulted (``SetDefaults_CertificateSigningRequestSpec`` in
 ``pkg/apis/certificates/v1beta1/defaults.go``):
 
-- ``spec.usages`` absent: v1beta1 used ``[digital signature, key encipherment]``; that list is
-  written (K8SM-CSR-003). An empty list was kept empty by v1beta1 and v1 rejects it, as it
-  rejects unknown or repeated usages (K8SM-CSR-004).
-- ``spec.signerName`` absent: computed from ``spec.request`` exactly as
-  ``DefaultSignerNameFromSpec`` does, after the usages default. The request is base64 of a PEM
-  ``CERTIFICATE REQUEST``. With Organization exactly ``[system:nodes]`` and a CN starting with
-  ``system:node:``, it is ``kubernetes.io/kube-apiserver-client-kubelet`` when it has no DNS,
-  email, IP or URI SANs and usages ``{digital signature, (key encipherment,) client auth}``,
-  and ``kubernetes.io/kubelet-serving`` when it has a DNS or IP SAN, no email or URI SAN, and
-  usages ``{digital signature, (key encipherment,) server auth}`` (``IsKubeletClientCSR`` /
-  ``IsKubeletServingCSR`` in ``pkg/apis/certificates/helpers.go``). The result is written
-  (K8SM-CSR-006).
-- Anything else is ``kubernetes.io/legacy-unknown``, which v1 forbids on create: a decision,
-  ``--set signerName=kubernetes.io/kube-apiserver-client`` (usages must then include
-  ``client auth``), ``…-client-kubelet`` or ``kubernetes.io/kubelet-serving``; written with
-  K8SM-CSR-001. Note the trap: a CSR without usages gets ``[digital signature, key
-  encipherment]``, which matches neither kubelet signer. For a custom signer, write
-  ``spec.signerName`` in the manifest: an explicit signerName is kept.
+- ``spec.usages`` absent: v1beta1 used ``[digital signature, key encipherment]``; that list is written
+  (K8SM-CSR-003). An empty list was kept empty by v1beta1 and v1 rejects it, as it rejects unknown or
+  repeated usages (K8SM-CSR-004).
+- ``spec.signerName`` absent: computed from ``spec.request`` exactly as ``DefaultSignerNameFromSpec`` does,
+  after the usages default. The request is base64 of a PEM ``CERTIFICATE REQUEST``. With Organization
+  exactly ``[system:nodes]`` and a CN starting with ``system:node:``, it is
+  ``kubernetes.io/kube-apiserver-client-kubelet`` when it has no DNS, email, IP or URI SANs and usages
+  ``{digital signature, (key encipherment,) client auth}``, and ``kubernetes.io/kubelet-serving`` when it
+  has a DNS or IP SAN, no email or URI SAN, and usages ``{digital signature, (key encipherment,) server
+  auth}`` (``IsKubeletClientCSR`` / ``IsKubeletServingCSR`` in ``pkg/apis/certificates/helpers.go``). The
+  result is written (K8SM-CSR-006).
+- Anything else is ``kubernetes.io/legacy-unknown``, which v1 forbids on create: a decision, ``--set
+  signerName=kubernetes.io/kube-apiserver-client`` (usages must then include ``client auth``),
+  ``…-client-kubelet`` or ``kubernetes.io/kubelet-serving``; written with K8SM-CSR-001. Note the trap: a CSR
+  without usages gets ``[digital signature, key encipherment]``, which matches neither kubelet signer. For a
+  custom signer, write ``spec.signerName`` in the manifest: an explicit signerName is kept.
 
-A request that is not base64 of a parsable, correctly signed PEM ``CERTIFICATE REQUEST`` is
-rejected by every API version (K8SM-CSR-002). Parsing needs the optional dependency
-``cryptography`` (``pip install 'k8smigrate[crypto]'``); without it a CSR whose signerName must
-be computed is left unchanged with K8SM-CSR-005. ``status.conditions[].status`` defaulted to
-``True`` and is required in v1 (K8SM-CSR-007). Approved and issued CSRs are cluster state:
-regenerating them is usually better than migrating them.
+A request that is not base64 of a parsable, correctly signed PEM ``CERTIFICATE REQUEST`` is rejected by
+every API version (K8SM-CSR-002). Parsing needs the optional dependency ``cryptography`` (``pip install
+'k8smigrate[crypto]'``); without it a CSR whose signerName must be computed is left unchanged with
+K8SM-CSR-005. ``status.conditions[].status`` defaulted to ``True`` and is required in v1 (K8SM-CSR-007).
+Approved and issued CSRs are cluster state: regenerating them is usually better than migrating them.
 """
 
 from __future__ import annotations
