@@ -47,6 +47,8 @@ CATEGORIES = {
     "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
+    "rbac": "RBAC rules that grant what no longer exists",
+    "component-flag": "command-line flags and admission plugins a control-plane component refuses at the target",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""
