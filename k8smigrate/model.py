@@ -124,6 +124,10 @@ class Check:
     cleanup: bool = False
     """Its edits tidy up (a deprecated alias, a field the server ignores, an annotation still
     honoured) rather than repair what breaks at the target; ``scan`` lists them as ``info``."""
+    last_wins: tuple[str, ...] = ()
+    """Dotted paths from the object's root (``apiServer.extraArgs``) of maps whose repeated keys
+    the component reads by keeping the last one. Repeated keys there do not stop the document
+    (K8SM-GEN-006): this check reports them, and every reader of those maps keeps the last."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

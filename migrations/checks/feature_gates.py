@@ -52,7 +52,7 @@ from dataclasses import replace
 
 from k8smigrate.context import Context
 from k8smigrate.kube.feature_gates import CODES, Gate, judge, parse_bool
-from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
+from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flag_value
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
 from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar, Sequence
@@ -106,11 +106,12 @@ def fix_map(parent: Mapping, key: str, ctx: Context, gates_table: dict[str, Gate
 def fix_args(parent: Mapping, key: str, ctx: Context) -> None:
     args = parent.get(key)
     if isinstance(args, Mapping):
-        value = args.scalar(FLAG)
+        value = flag_value(args, FLAG)  # the last of a repeated key: the one kubeadm uses
         if value is not None:
             new = fix_string(value, ctx)
             if new == "":
-                args.pop(FLAG)
+                while args.pop(FLAG) is not None:
+                    pass
             elif new is not None:
                 value.set(new)
     if isinstance(args, Sequence):
