@@ -61,7 +61,5 @@ def test_a_repeated_flag_is_judged_by_its_last_value_and_deleted_whole() -> None
         V1BETA3 + "apiServer:\n  extraArgs:\n    v: '2'\n",
     )
     assert codes(result) == ["K8SM-KADM-007"]  # both occurrences go, so nothing is repeated any more
-    result = check_noop(
-        V1BETA3 + "apiServer:\n  extraArgs:\n    insecure-port: '0'\n    insecure-port: '8080'\n"
-    )
+    result = check_noop(V1BETA3 + "apiServer:\n  extraArgs:\n    insecure-port: '0'\n    insecure-port: '8080'\n")
     assert codes(result, "error") == ["K8SM-KADM-009"]

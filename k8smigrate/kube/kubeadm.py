@@ -325,8 +325,9 @@ def args_to_list(parent: Mapping, key: str, ctx: Context, where: str) -> None:
     """``key: {flag: value}`` → ``key: [{name: flag, value: "value"}]``, sorted as upstream ``convertToArgs``.
 
     A repeated key keeps its last value only, as kubeadm read it (K8SM-KADM-013 for each
-    earlier one: in the list form every occurrence would reach the command line). Values become strings: a string keeps its node (and quoting); a number or boolean is
-    written as the string that was typed (K8SM-KADM-005 when a YAML 1.1 reader sees
+    earlier one: in the list form every occurrence would reach the command line). Values
+    become strings: a string keeps its node (and quoting); a number or boolean is written as
+    the string that was typed (K8SM-KADM-005 when a YAML 1.1 reader sees
     something else, such as ``yes`` → true); each flag's comments move to its list item.
     """
     node = parent.get(key)

@@ -52,9 +52,7 @@ def body(role: Mapping, ctx: Context) -> None:
 
 
 MIGRATION = Check(
-    applies_to={
-        f"rbac.authorization.k8s.io/{version}": ROLES for version in ("v1", "v1beta1", "v1alpha1")
-    },
+    applies_to={f"rbac.authorization.k8s.io/{version}": ROLES for version in ("v1", "v1beta1", "v1alpha1")},
     body=body,
     matters_from="1.25",
     trigger=RESOURCE,

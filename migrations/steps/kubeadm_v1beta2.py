@@ -61,7 +61,9 @@ def drop_hyperkube(obj: Mapping, ctx: Context) -> None:
             entry.value,
         )
     else:
-        ctx.info("K8SM-KADM-004", f"{hyperkube_setting(entry.value)} dropped (the field is gone in v1beta3)", entry.value)
+        ctx.info(
+            "K8SM-KADM-004", f"{hyperkube_setting(entry.value)} dropped (the field is gone in v1beta3)", entry.value
+        )
     obj.pop("useHyperKubeImage")
     ctx.note("useHyperKubeImage removed")
 
