@@ -64,6 +64,8 @@ class _Run:
     filename: str
     report_only: bool
     siblings: Callable[[], list[Sibling]]
+    checking: bool
+    """Declarations are enforced: codes at their levels, checks that edit only with ``edits=True``."""
 
 
 @dataclass
@@ -107,7 +109,9 @@ def migrate_stream(
     registry = registry or default_registry()
     window = settings.window
     stream = read_stream(text, wanted=prefilter(registry, settings, window))
-    run = _Run(settings, registry, window, filename, report_only, _Siblings(stream.text))
+    run = _Run(
+        settings, registry, window, filename, report_only, _Siblings(stream.text), settings.raise_errors or checking()
+    )
     result = FileResult(filename, text, text)
     pieces: list[str] = []
     pos = 0
@@ -265,7 +269,7 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
             if isinstance(m, Check) and not m.triggered_by(source):
                 continue  # the document holds nothing this check looks for (it is here for another one)
             ctx = _context(run, status, root, m, final_api)
-            if isinstance(m, Check) and (m.edits or _checking(run)):
+            if isinstance(m, Check) and (m.edits or run.checking):
                 untouched = obj.pristine() if untouched is None else untouched
             was_untouched = untouched
             if m.body is not None:
@@ -275,7 +279,7 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
             if ctx.failed:
                 return False
             if isinstance(m, Check):
-                if not m.edits and _checking(run) and was_untouched and not obj.pristine():
+                if not m.edits and run.checking and was_untouched and not obj.pristine():
                     raise DeclarationError(f"{m.name} changed a document but does not declare edits=True")
                 if not ctx.notes and (not m.edits or not was_untouched or obj.pristine()):
                     continue  # a check that found nothing to fix: not "applied"
@@ -287,10 +291,6 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
             if m.name not in status.applied:
                 status.applied.append(m.name)
     return True
-
-
-def _checking(run: _Run) -> bool:
-    return run.settings.raise_errors or checking()
 
 
 def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api: str | None) -> Context:
@@ -305,6 +305,7 @@ def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api:
         final_api=final_api,
         needs=m.needed if isinstance(m, Check) else None,
         lifecycles=run.registry.lifecycles,
+        check_codes=run.checking,
         read_siblings=run.siblings,
     )
 

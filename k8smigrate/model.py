@@ -87,9 +87,6 @@ class Step:
     def available(self) -> KubeVersion:
         return KubeVersion.parse(self.available_in)
 
-    def handles(self, api_version: str, kind: str) -> bool:
-        return api_version == self.from_api and kind in self.kinds
-
 
 @dataclass(frozen=True)
 class Check:
@@ -129,10 +126,15 @@ class Check:
     the component reads by keeping the last one. Repeated keys there do not stop the document
     (K8SM-GEN-006): this check reports them, and every reader of those maps keeps the last."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
+    _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
+    _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # frozen: computed once here, asked per document
         found = self.trigger if isinstance(self.trigger, tuple) else (self.trigger,) if self.trigger else ()
-        object.__setattr__(self, "_triggers", found)  # frozen: computed once, asked per document
+        object.__setattr__(self, "_triggers", found)
+        object.__setattr__(self, "_matters", KubeVersion.parse(self.matters_from) if self.matters_from else None)
+        object.__setattr__(self, "_needed", KubeVersion.parse(self.needs) if self.needs else None)
 
     @property
     def triggers(self) -> tuple[Trigger, ...]:
@@ -145,15 +147,13 @@ class Check:
 
     @property
     def matters(self) -> KubeVersion | None:
-        return KubeVersion.parse(self.matters_from) if self.matters_from else None
+        """``matters_from`` as a release."""
+        return self._matters
 
     @property
     def needed(self) -> KubeVersion | None:
-        return KubeVersion.parse(self.needs) if self.needs else None
-
-    def handles(self, api_version: str, kind: str) -> bool:
-        kinds = self.applies_to.get(api_version, ())
-        return kind in kinds or ANY in kinds
+        """``needs`` as a release."""
+        return self._needed
 
 
 Migration = Step | Check

@@ -134,7 +134,6 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
                 raise RegistryError(f"{m.name}: a check applies to no apiVersion or kind")
             if m.category and m.category not in CATEGORIES:
                 raise RegistryError(f"{m.name}: unknown category {m.category!r}")
-            m.matters, m.needed  # noqa: B018 - both parse, or the declaration is refused now
             continue
         if m.from_api == m.to_api:
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
