@@ -149,3 +149,30 @@ def test_the_old_versions_are_errors_when_the_window_cannot_reach_v1() -> None:
     text = "apiVersion: networking.k8s.io/v1beta1\nkind: ServiceCIDR\nmetadata: {name: a}\nspec: {cidrs: []}\n"
     result = check_noop(text, target_version="1.37", min_version="1.32")
     assert codes(result, "error") == ["K8SM-GEN-009"]
+
+
+# ------------------------------------------------------------------ rows without a step
+
+
+def test_an_alpha_whose_replacement_is_an_off_by_default_beta_is_left_with_advice() -> None:
+    text = "apiVersion: certificates.k8s.io/v1alpha1\nkind: ClusterTrustBundle\nmetadata: {name: a}\nspec: {}\n"
+    check_noop(text, target_version="1.33")
+    result = check_noop(text, target_version="1.34")
+    assert codes(result) == ["K8SM-GEN-008"]
+    assert "certificates.k8s.io/v1beta1" in result.findings[0].message
+    assert "--runtime-config" in result.findings[0].message
+
+
+def test_dra_v1alpha3_is_removed_in_1_34_with_v1_as_its_replacement() -> None:
+    text = "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaim\nmetadata: {name: a}\nspec: {}\n"
+    result = check_noop(text, target_version="1.34")
+    assert codes(result) == ["K8SM-GEN-007"]
+    assert "resource.k8s.io/v1" in result.findings[0].message and "exactly" in result.findings[0].message
+
+
+def test_storage_version_migration_v1alpha1_points_to_v1beta1() -> None:
+    text = "apiVersion: storagemigration.k8s.io/v1alpha1\nkind: StorageVersionMigration\nmetadata: {name: a}\n"
+    assert codes(check_noop(text, target_version="1.33")) == ["K8SM-GEN-008"]
+    result = check_noop(text, target_version="1.35")
+    assert codes(result) == ["K8SM-GEN-007"]
+    assert "storagemigration.k8s.io/v1beta1" in result.findings[0].message
