@@ -63,3 +63,14 @@ def test_a_repeated_flag_is_judged_by_its_last_value_and_deleted_whole() -> None
     assert codes(result) == ["K8SM-KADM-007"]  # both occurrences go, so nothing is repeated any more
     result = check_noop(V1BETA3 + "apiServer:\n  extraArgs:\n    insecure-port: '0'\n    insecure-port: '8080'\n")
     assert codes(result, "error") == ["K8SM-KADM-009"]
+
+
+def test_kube_apiserver_port_and_address_aliases_are_insecure_flags_too() -> None:
+    # PR #95856: kube-apiserver's --port/--address were the deprecated names of the insecure ones
+    result = check_transformed(
+        V1BETA4 + "apiServer:\n  extraArgs:\n  - name: port\n    value: '0'\n  - name: address\n    value: 127.0.0.1\n"
+        "  - name: v\n    value: '2'\n",
+        V1BETA4 + "apiServer:\n  extraArgs:\n  - name: v\n    value: '2'\n",
+        target_version="1.31",
+    )
+    assert codes(result) == ["K8SM-KADM-007", "K8SM-KADM-007"]
