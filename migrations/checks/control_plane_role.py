@@ -29,9 +29,10 @@ in ``cmd/kubeadm/app/util/config/initconfiguration.go``): ``[master]`` up to 1.2
 ``[master, control-plane]`` in 1.24, ``[control-plane]`` from 1.25. On upgrade, kubeadm 1.24
 added the ``control-plane`` taint to every control-plane node and kubeadm 1.25 removed the
 ``master`` one (``AddNewControlPlaneTaint`` / ``RemoveOldControlPlaneTaint`` in
-``cmd/kubeadm/app/phases/upgrade/postupgrade.go``). So a ``master`` taint written in the
-config keeps coming back on every node initialised or joined with it, which kubeadm's own
-add-ons and pods written for 1.25 no longer tolerate. For targets from 1.24 on:
+``cmd/kubeadm/app/phases/upgrade/postupgrade.go``; kubernetes PR #107533). So a ``master``
+taint written in the config keeps coming back on every node initialised or joined with it,
+although kubeadm's CoreDNS tolerates only ``control-plane`` from 1.26 (it added that
+toleration in 1.20), as do pods written for 1.25 and later. For targets from 1.24 on:
 
 - the window starts at 1.25 or later: the taint's key is renamed to ``control-plane`` (its
   effect, value and comments stay), or the ``master`` taint is dropped when a
