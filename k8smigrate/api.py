@@ -8,13 +8,14 @@ prints or exits.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, UNREADABLE
+from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
 from .engine import migrate_stream
-from .files import InputError, Loaded, Skipped, iter_entries, read_manifest, write_atomic
+from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
@@ -109,8 +110,17 @@ def input_error(name: Path | str, message: str) -> Finding:
     return Finding(FILE_ERROR.level, FILE_ERROR.code, message, None, str(name), 0, line, "")
 
 
-def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings | None = None) -> FileOutcome:
-    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error."""
+def migrate_file(
+    path: Path | str,
+    *,
+    in_place: bool = False,
+    settings: Settings | None = None,
+    write_policy: WritePolicy | None = None,
+) -> FileOutcome:
+    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error.
+
+    ``write_policy`` allows splitting hard links and rewriting read-only files (``files``).
+    """
     p = Path(path)
     settings = settings or Settings()
     check_settings(settings, default_registry())
@@ -123,9 +133,14 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
         try:
-            outcome.written = write_atomic(loaded, result.text)
+            written = write_atomic(loaded, result.text, write_policy)
         except (InputError, OSError) as exc:
             outcome.error = input_error(p, str(exc))
+        else:
+            outcome.written = written.written
+            result.findings += [
+                Finding(OWNER_NOT_KEPT.level, OWNER_NOT_KEPT.code, note, None, str(p)) for note in written.notes
+            ]
     return outcome
 
 
@@ -155,15 +170,49 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
+def as_paths(paths: object) -> list[Path]:
+    """``paths`` as a list: one ``str`` or ``os.PathLike`` path, or an iterable of them; else TypeError.
+
+    A single string is one path, never iterated character by character.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    elif isinstance(paths, (bytes, bytearray)) or not isinstance(paths, Iterable):
+        raise TypeError(f"paths must be a str or os.PathLike path or an iterable of them, not {type(paths).__name__}")
+    out: list[Path] = []
+    for item in paths:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"each path must be a str or os.PathLike, not {type(item).__name__}: {item!r}")
+        path = os.fspath(item)
+        if not isinstance(path, str):
+            raise TypeError(f"each path must be a str or os.PathLike of str, not {type(path).__name__}: {item!r}")
+        out.append(Path(path))
+    return out
+
+
 def migrate_paths(
-    paths: Iterable[Path | str], *, in_place: bool = False, settings: Settings | None = None
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    in_place: bool = False,
+    settings: Settings | None = None,
+    write_policy: WritePolicy | None = None,
 ) -> Iterator[FileOutcome]:
     """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
 
-    A failure costs only its own file: every other file is still migrated (and written).
+    ``paths`` is one path (``str`` or ``os.PathLike``) or an iterable of them; anything else
+    raises TypeError at the call. A failure costs only its own file: every other file is still
+    migrated (and written). With ``in_place``, stale temporary files of an interrupted run are
+    removed from the folders searched.
     """
-    for entry in iter_entries([Path(p) for p in paths]):
+    entries = iter_entries(as_paths(paths), sweep=in_place)
+    return _migrate_entries(entries, in_place, settings, write_policy)
+
+
+def _migrate_entries(
+    entries: Iterator[Path | Skipped | Swept], in_place: bool, settings: Settings | None, policy: WritePolicy | None
+) -> Iterator[FileOutcome]:
+    for entry in entries:
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
-        else:
-            yield migrate_file(entry, in_place=in_place, settings=settings)
+        elif isinstance(entry, Path):
+            yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy)

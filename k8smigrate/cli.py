@@ -2,7 +2,9 @@
 
 Exit codes: 0 nothing to do, 1 changed / would change / findings at ``--fail-on``, 2 usage
 error, 3 needs a human (a file that could not be processed, a decision not given, a
-removed API left in place). 3 wins over 1, and every other file is still processed.
+removed API left in place), 4 internal error (a bug: the traceback is printed). 3 wins over
+1, and every other file is still processed. SIGINT and SIGTERM stop a run with 130 and 143
+after saying which files were written (``_run_files``).
 
 Streams: what a command produces (diffs, the migrated stream, scan lines, a report in
 ``--format json|markdown|sarif``) goes to stdout or ``--output FILE``; the settings line,
@@ -12,10 +14,13 @@ change summaries, findings and the one-line summary go to stderr. Colour only on
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
+import signal
 import sys
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Generator
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -28,8 +33,11 @@ from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, ski
 from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR
 from .engine import migrate_stream
-from .files import InputError, Skipped, decode, iter_entries
-from .parallel import Worker, parallel_map, progress
+from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
+from .guides import guide
+from .interrupt import Interrupted, signals_raise
+from .parallel import Journal, Worker, parallel_map, progress
+from .quoting import quote_path
 from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import Finding
@@ -38,7 +46,7 @@ from .settings import Settings, SettingsError, find_config, from_table
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
 
-EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN = 0, 1, 2, 3
+EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN, EXIT_CRASH = 0, 1, 2, 3, 4
 
 app = typer.Typer(
     add_completion=True,
@@ -198,22 +206,36 @@ def _missing(raw: str) -> FileOutcome:
 
 def _read_stdin() -> bytes:
     stream = getattr(sys.stdin, "buffer", None)
-    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    return read_limited(stream) if stream is not None else sys.stdin.read().encode("utf-8")
 
 
-def _files(raw: str) -> list[Path | Skipped] | None:
+def _files(raw: str, sweep: bool) -> list[Path | Skipped | Swept] | None:
     """The files behind one PATH argument (and what recursion refused); None when it does not exist."""
     path = Path(raw)
-    if not path.exists():
+    if not path.exists() and not _link_loop(path):
         return None
-    return list(iter_entries([path]))
+    return list(iter_entries([path], sweep=sweep))
+
+
+def _link_loop(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def _migrate(
-    paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
+    paths: list[str],
+    settings: Settings,
+    in_place: bool,
+    jobs: int = 1,
+    keep: str = "all",
+    policy: WritePolicy | None = None,
 ) -> list[FileOutcome]:
     """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
-    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome)
+    worker = partial(migrate_file, in_place=in_place, write_policy=policy)
+    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, sweep=in_place)
 
 
 def _run_files(
@@ -223,31 +245,63 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    sweep: bool = False,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
     ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
+    ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
+    SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     """
-    todo: list[Path | Skipped | FileOutcome] = []
-    for raw in paths:
-        if raw == "-":
-            todo.append(stdin(settings))
-            continue
-        files = _files(raw)
-        todo += [_missing(raw)] if files is None else files
-    work = [t for t in todo if isinstance(t, Path)]
-    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
+    journal = Journal()
+    work: list[Path] = []
+    try:
+        with signals_raise():
+            todo: list[Path | Skipped | Swept | FileOutcome] = []
+            for raw in paths:
+                if raw == "-":
+                    todo.append(stdin(settings))
+                    continue
+                files = _files(raw, sweep)
+                todo += [_missing(raw)] if files is None else files
+            work = [t for t in todo if isinstance(t, Path)]
+            return _collect(todo, parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal))
+    except Interrupted as exc:
+        raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
+
+
+def _collect(
+    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None]
+) -> list[FileOutcome]:
+    """The outcomes of ``todo`` in order, taking those of its files from ``done``."""
     outcomes: list[FileOutcome] = []
-    with progress(len(work)) as advance:
-        for item in todo:
-            if isinstance(item, FileOutcome):
-                outcomes.append(item)
-            elif isinstance(item, Skipped):
-                outcomes.append(skipped_outcome(item))
-            else:
-                outcomes.append(next(done))
-                advance()
+    try:
+        with progress(sum(isinstance(t, Path) for t in todo)) as advance:
+            for item in todo:
+                if isinstance(item, FileOutcome):
+                    outcomes.append(item)
+                elif isinstance(item, Skipped):
+                    outcomes.append(skipped_outcome(item))
+                elif isinstance(item, Swept):
+                    _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
+                else:
+                    outcomes.append(next(done))
+                    advance()
+        next(done, None)  # lets the workers shut down normally
+    finally:
+        done.close()  # when interrupted: stops the workers, so the journal is complete
     return outcomes
+
+
+def _interrupted(signum: int, written: list[Path]) -> typer.Exit:
+    name = signal.Signals(signum).name
+    if not written:
+        _err(f"k8smigrate: interrupted by {name}; no file was written")
+    else:
+        _err(f"k8smigrate: interrupted by {name}; {len(written)} file{'s' if len(written) > 1 else ''} written:")
+        for path in written:
+            _err(f"  {quote_path(str(path))}")
+    return typer.Exit(128 + signum)
 
 
 def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
@@ -284,12 +338,20 @@ def _exit_code(outcomes: list[FileOutcome], changed: bool) -> int:
 
 
 def _emit(text: str, output: Path | None) -> None:
+    """``text`` to stdout or, atomically, to ``output``; always UTF-8 (a lone surrogate becomes ``\\udXXX``,
+    which in a JSON string is its escape)."""
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.write(text)
         sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            stream.write(data)
+            stream.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8", newline="")
+        write_output(output, data)
     except OSError as exc:
         _err(f"k8smigrate: cannot write --output {output}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_HUMAN) from exc
@@ -319,7 +381,7 @@ def _print_changes(run: Run, color: Color, verb: str) -> None:
     for o in run.outcomes:
         if o.result is not None:
             for line in change_summary(o.result):
-                _err(paint(f"{o.result.filename}: {line}", None, on, bold=True))
+                _err(paint(f"{quote_path(o.result.filename)}: {line}", None, on, bold=True))
     _print_findings(run, color)
     count = run.written if verb == "written" else run.changed
     _err(summary_line(len(run.outcomes), count, run.findings, verb))
@@ -417,6 +479,16 @@ def apply(
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
     exit_zero: ExitZero = False,
+    break_hardlinks: Annotated[
+        bool,
+        typer.Option(
+            "--break-hardlinks",
+            help="With --in-place: also rewrite files with other hard links (those keep the old text).",
+        ),
+    ] = False,
+    force_readonly: Annotated[
+        bool, typer.Option("--force-readonly", help="With --in-place: also rewrite read-only files (mode kept).")
+    ] = False,
 ) -> None:
     """Migrate: the new stream on stdout (one file or -), or rewrite files with --in-place."""
     if in_place and check:
@@ -432,7 +504,8 @@ def apply(
     )
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
-    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
+    policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
+    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
@@ -462,8 +535,14 @@ def list_(
 
 
 @app.command()
-def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list'.")]) -> None:
-    """What a migration does, its rules, finding codes and decisions."""
+def explain(
+    name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list', or: podsecuritypolicy.")],
+) -> None:
+    """What a migration does, its rules, finding codes and decisions; or a guide (podsecuritypolicy)."""
+    text = guide(name)
+    if text is not None:
+        typer.echo(text, nl=False)
+        return
     lines = explain_lines(name, default_registry())
     if lines is None:
         raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
@@ -477,11 +556,20 @@ def main() -> None:
     # them. Rarer collections save about a seventh of a large run (the library leaves GC alone).
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    app(prog_name="k8smigrate")
+    try:
+        app(prog_name="k8smigrate")
+    except Exception:  # an internal error: its own exit code, never 1 ("would change")
+        traceback.print_exc()
+        _err(
+            f"k8smigrate: internal error (a bug in k8smigrate {__version__}; please report it with the "
+            f"traceback above); exit code {EXIT_CRASH}"
+        )
+        sys.exit(EXIT_CRASH)
 
 
 __all__ = [
     "EXIT_CHANGED",
+    "EXIT_CRASH",
     "EXIT_HUMAN",
     "EXIT_OK",
     "EXIT_USAGE",

@@ -52,11 +52,17 @@ REPLACEMENT_UNAVAILABLE = Code(
 DECISION_NEEDED = Code("K8SM-GEN-010", "error", "a decision is needed (--set NAME=VALUE)")
 UNREADABLE = Code("K8SM-GEN-011", "error", "the document cannot be read")
 INTERNAL_ERROR = Code("K8SM-GEN-012", "error", "internal error, document left unchanged")
-FILE_ERROR = Code("K8SM-GEN-013", "error", "the file cannot be read (missing, binary, not UTF-8) or written")
+FILE_ERROR = Code(
+    "K8SM-GEN-013",
+    "error",
+    "the file cannot be read (missing, binary, not UTF-8, too large, not a regular file) "
+    "or written (hard links, read-only)",
+)
 NOT_WHOLE = Code("K8SM-GEN-014", "warning", "the file does not parse as a whole (a template?); left unchanged")
 TEMPLATED_UNTOUCHED = Code(
     "K8SM-GEN-015", "info", "templated document skipped; its API has no version step and is not removed or deprecated"
 )
+OWNER_NOT_KEPT = Code("K8SM-GEN-018", "warning", "the file was written but its owner or group could not be kept")
 
 GENERAL: dict[str, Code] = {
     c.code: c
@@ -76,6 +82,7 @@ GENERAL: dict[str, Code] = {
         FILE_ERROR,
         NOT_WHOLE,
         TEMPLATED_UNTOUCHED,
+        OWNER_NOT_KEPT,
     )
 }
 """The codes of the core, by code: any migration may report them, at these levels."""

@@ -86,7 +86,8 @@ def runs_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
     return enabled
 
 
-_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], Callable[[str], bool]] = {}
+_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, Callable[[str], bool]]] = {}
+"""Keyed by ``id(registry)``; the entry holds the registry, so that no other registry can get its id."""
 
 
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
@@ -95,5 +96,5 @@ def prefilter(registry: Registry, settings: Settings, window: Window) -> Callabl
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()
-        _WANTED[key] = wanted_by(registry, runs_in(settings, window))
-    return _WANTED[key]
+        _WANTED[key] = (registry, wanted_by(registry, runs_in(settings, window)))
+    return _WANTED[key][1]

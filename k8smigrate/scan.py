@@ -21,6 +21,7 @@ from .model import Check
 from .plan import element_kind, plan
 from .prefilter import prefilter, raw_api_versions, raw_kinds
 from .problems import last_wins, problem_findings
+from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
@@ -99,7 +100,7 @@ class ScanEntry:
 
     def format(self) -> str:
         """``file:line: category  Kind name what [how]``: the ``scan`` line."""
-        where = f"{self.filename}:{self.line}"
+        where = f"{quote_path(self.filename)}:{self.line}"
         if self.readiness:
             how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
             return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
