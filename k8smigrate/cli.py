@@ -28,7 +28,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import __version__
+from . import __version__, parallel
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR
@@ -235,7 +235,7 @@ def _migrate(
 ) -> list[FileOutcome]:
     """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
     worker = partial(migrate_file, in_place=in_place, write_policy=policy)
-    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, sweep=in_place)
+    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place)
 
 
 def _run_files(
@@ -245,11 +245,13 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    serial_bytes: int,
     sweep: bool = False,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
-    ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
+    ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
+    smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
     ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
     SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     """
@@ -265,7 +267,9 @@ def _run_files(
                 files = _files(raw, sweep)
                 todo += [_missing(raw)] if files is None else files
             work = [t for t in todo if isinstance(t, Path)]
-            return _collect(todo, parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal))
+            return _collect(
+                todo, parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal, serial_bytes)
+            )
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
 
@@ -320,7 +324,7 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
     """The rows of every file, in order (over several processes like ``_migrate``)."""
-    run.outcomes = _run_files(paths, settings, scan_file, jobs, keep="none", stdin=_stdin_scan)
+    run.outcomes = _run_files(paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES)
     return [entry for o in run.outcomes for entry in o.scan]
 
 
