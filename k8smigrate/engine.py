@@ -43,7 +43,7 @@ from .facts import Facts, StreamFacts
 from .model import Check, DeclarationError, Migration
 from .plan import LIST_KIND, Plan, is_candidate, plan, window_of
 from .prefilter import prefilter
-from .problems import input_problems
+from .problems import input_problems, last_wins
 from .registry import Registry, default_registry
 from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
@@ -241,7 +241,7 @@ def _gate(run: _Run, stream: Stream, status: _Status) -> Mapping | None:
         if is_candidate(doc.api_version, doc.kind, run.registry):
             status.add(NOT_WHOLE, "the file does not parse as a whole (a template?); left unchanged")
         return None
-    for code, message, line in input_problems(doc):
+    for code, message, line in input_problems(doc, last_wins(doc, run.registry, run.settings)):
         status.add(code, message, line)
     if status.failed or not isinstance(doc.root, Mapping):
         return None

@@ -33,6 +33,15 @@ _MIXER = (
     "Telemetry), policy adapters become an ext_authz provider, an EnvoyFilter or a WasmPlugin; delete "
     "this object"
 )
+_DRA_ALPHA = (
+    "Instead, write it again for resource.k8s.io/v1 (served from 1.34): the v1alpha3 shapes of 1.31 to 1.33 "
+    "differ from v1 (device capacities are {value: quantity}, a request's class, selectors, mode and count "
+    "sit under exactly, a ResourceSlice device has no basic)"
+)
+_BETA_OFF = (
+    "Its fields are the same in {new}, which is a beta API the API server does not serve unless "
+    "--runtime-config enables it: enable it, then change apiVersion"
+)
 
 HINTS: dict[tuple[str, str], str] = {
     ("extensions/v1beta1", "PodSecurityPolicy"): _PSP,
@@ -46,6 +55,26 @@ HINTS: dict[tuple[str, str], str] = {
     ("image.toolkit.fluxcd.io/v1alpha1", "ImageUpdateAutomation"): (
         "v1alpha2 replaced spec.checkout and spec.push with spec.sourceRef and spec.git "
         "{checkout, commit, push}; rewrite it by hand"
+    ),
+    **{
+        ("resource.k8s.io/v1alpha3", kind): _DRA_ALPHA
+        for kind in ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")
+    },
+    ("storagemigration.k8s.io/v1alpha1", "StorageVersionMigration"): (
+        "Instead, create it again as storagemigration.k8s.io/v1beta1 (1.35, a beta the API server serves only "
+        "with --runtime-config): spec.resource is {group, resource} without version, spec.continueToken is "
+        "gone; a migration that already ran needs nothing"
+    ),
+    ("certificates.k8s.io/v1alpha1", "ClusterTrustBundle"): _BETA_OFF.format(new="certificates.k8s.io/v1beta1"),
+    ("admissionregistration.k8s.io/v1alpha1", "MutatingAdmissionPolicy"): _BETA_OFF.format(
+        new="admissionregistration.k8s.io/v1beta1"
+    ),
+    ("admissionregistration.k8s.io/v1alpha1", "MutatingAdmissionPolicyBinding"): _BETA_OFF.format(
+        new="admissionregistration.k8s.io/v1beta1"
+    ),
+    ("coordination.k8s.io/v1alpha2", "LeaseCandidate"): (
+        "Instead, let the control plane write its own: LeaseCandidate objects belong to coordinated leader "
+        "election, which creates them (coordination.k8s.io/v1beta1 from 1.33)"
     ),
 }
 """Keyed on ``(apiVersion, kind)``; a kind of ``*`` stands for every kind of that apiVersion."""

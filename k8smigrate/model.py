@@ -54,6 +54,8 @@ CATEGORIES = {
     "token": "service account token Secrets that are no longer generated, and token lifetimes",
     "default": "a default that changed at the target release (the old one is written explicitly)",
     "reference": "an apiVersion naming another object, which the same run migrates",
+    "rbac": "RBAC rules that grant what no longer exists",
+    "component-flag": "command-line flags and admission plugins a control-plane component refuses at the target",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""
@@ -136,6 +138,11 @@ class Check:
     facts: tuple[Collector[Any], ...] = ()
     """For a check that relates objects of different files: the collectors whose values it asks
     for (``ctx.facts``); a run gathers them from every file before any document is checked."""
+
+    last_wins: tuple[str, ...] = ()
+    """Dotted paths from the object's root (``apiServer.extraArgs``) of maps whose repeated keys
+    the component reads by keeping the last one. Repeated keys there do not stop the document
+    (K8SM-GEN-006): this check reports them, and every reader of those maps keeps the last."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
     _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
     _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)

@@ -22,7 +22,7 @@ from .facts import Facts
 from .model import Check
 from .plan import element_kind, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds
-from .problems import problem_findings
+from .problems import last_wins, problem_findings
 from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
@@ -191,7 +191,7 @@ def api_entries(
 
     for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:
-            problems += problem_findings(doc, filename)
+            problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         api, kind = doc.api_version, doc.kind
         if api is None or kind is None:
             continue
