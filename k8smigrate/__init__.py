@@ -26,6 +26,7 @@ from .api import (
 )
 from .codes import Code
 from .decisions import Decision
+from .files import WritePolicy
 from .model import Check, Migration, Step
 from .registry import default_registry
 from .results import DocumentResult, FileResult, Finding
@@ -49,6 +50,7 @@ __all__ = [
     "ScanEntry",
     "Settings",
     "Step",
+    "WritePolicy",
     "__version__",
     "default_registry",
     "migrate_file",

@@ -2,7 +2,9 @@
 
 Exit codes: 0 nothing to do, 1 changed / would change / findings at ``--fail-on``, 2 usage
 error, 3 needs a human (a file that could not be processed, a decision not given, a
-removed API left in place). 3 wins over 1, and every other file is still processed.
+removed API left in place), 4 internal error (a bug: the traceback is printed). 3 wins over
+1, and every other file is still processed. SIGINT and SIGTERM stop a run with 130 and 143
+after saying which files were written (``_run_files``).
 
 Streams: what a command produces (diffs, the migrated stream, scan lines, a report in
 ``--format json|markdown|sarif``) goes to stdout or ``--output FILE``; the settings line,
@@ -12,10 +14,14 @@ change summaries, findings and the one-line summary go to stderr. Colour only on
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
+import re
+import signal
 import sys
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Generator
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -23,13 +29,18 @@ from typing import Annotated, Any
 
 import typer
 
-from . import __version__
+from . import __version__, parallel
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .catalog import explain_lines, list_lines, list_rows
-from .codes import FILE_ERROR
+from .codes import FILE_ERROR, RELEASE_NEEDED
+from .components import ComponentError, newest, parse_option
 from .engine import migrate_stream
-from .files import InputError, Skipped, decode, iter_entries
-from .parallel import Worker, parallel_map, progress
+from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
+from .guides import guide
+from .interrupt import Interrupted, signals_raise
+from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
+from .prefilter import collectors_for
+from .quoting import quote_path
 from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import Finding
@@ -38,7 +49,7 @@ from .settings import Settings, SettingsError, find_config, from_table
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
 
-EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN = 0, 1, 2, 3
+EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN, EXIT_CRASH = 0, 1, 2, 3, 4
 
 app = typer.Typer(
     add_completion=True,
@@ -83,6 +94,14 @@ MinVersion = Annotated[
 Only = Annotated[list[str] | None, typer.Option("--only", help="Run only this migration (repeatable).")]
 Skip = Annotated[list[str] | None, typer.Option("--skip", help="Do not run this migration (repeatable).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Settle a decision: NAME=VALUE (repeatable).")]
+ComponentOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--component",
+        help="The release of an add-on the manifests must run on: NAME=VERSION, e.g. cert-manager=1.14 "
+        "(repeatable). Without it scan assumes the newest release known, apply and diff ask for it.",
+    ),
+]
 Adopt = Annotated[bool, typer.Option("--adopt-new-defaults", help="Do not pin old defaults; say what changes.")]
 Strict = Annotated[bool, typer.Option("--strict", help="Unknown fields in kubeadm configs are errors, not warnings.")]
 FormatOpt = Annotated[Format, typer.Option("--format", help="text, or a report: json, markdown (PR comments), sarif.")]
@@ -139,6 +158,7 @@ def build_settings(
     adopt: bool,
     cwd: Path | None = None,
     strict: bool = False,
+    components: list[str] | None = None,
 ) -> tuple[Settings, str | None]:
     """Settings from the config file (if any) overlaid with explicit options; and where they came from."""
     base: dict[str, Any] = {}
@@ -154,6 +174,13 @@ def build_settings(
         if not sep or not name.strip():
             raise SettingsError(f"--set takes NAME=VALUE, got {item!r}")
         decisions[name.strip()] = value.strip()
+    releases = dict(base.get("components", {}))
+    for item in components or []:
+        try:
+            name, version = parse_option(item)
+        except ComponentError as exc:
+            raise SettingsError(str(exc)) from exc
+        releases[name] = version
     settings = Settings(
         target_version=target or base.get("target_version"),
         min_version=min_version or base.get("min_version"),
@@ -162,6 +189,7 @@ def build_settings(
         skip=tuple(skip) if skip else tuple(base.get("skip", ())),
         adopt_new_defaults=adopt or bool(base.get("adopt_new_defaults", False)),
         strict=strict or bool(base.get("strict", False)),
+        components=releases,
     )
     check_settings(settings, default_registry())
     return settings, source
@@ -175,7 +203,12 @@ def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
     window = settings.window
     default = "" if settings.target_version else " (newest known; set --target-version)"
     span = f"{window.min_version}–{window.target}" if window.min_version != window.target else f"{window.target}"
-    _err(f"k8smigrate: target {span}{default}" + (f"; settings from {source}" if source else ""))
+    given = ", ".join(f"{name} {release}" for name, release in settings.windows.given)
+    _err(
+        f"k8smigrate: target {span}{default}"
+        + (f"; components: {given}" if given else "")
+        + (f"; settings from {source}" if source else "")
+    )
     return settings, source
 
 
@@ -198,22 +231,36 @@ def _missing(raw: str) -> FileOutcome:
 
 def _read_stdin() -> bytes:
     stream = getattr(sys.stdin, "buffer", None)
-    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    return read_limited(stream) if stream is not None else sys.stdin.read().encode("utf-8")
 
 
-def _files(raw: str) -> list[Path | Skipped] | None:
+def _files(raw: str, sweep: bool) -> list[Path | Skipped | Swept] | None:
     """The files behind one PATH argument (and what recursion refused); None when it does not exist."""
     path = Path(raw)
-    if not path.exists():
+    if not path.exists() and not _link_loop(path):
         return None
-    return list(iter_entries([path]))
+    return list(iter_entries([path], sweep=sweep))
+
+
+def _link_loop(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def _migrate(
-    paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
+    paths: list[str],
+    settings: Settings,
+    in_place: bool,
+    jobs: int = 1,
+    keep: str = "all",
+    policy: WritePolicy | None = None,
 ) -> list[FileOutcome]:
     """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
-    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome)
+    worker = partial(migrate_file, in_place=in_place, write_policy=policy)
+    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place)
 
 
 def _run_files(
@@ -223,31 +270,72 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    serial_bytes: int,
+    sweep: bool = False,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
-    ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
+    ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
+    smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
+    ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
+    SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     """
-    todo: list[Path | Skipped | FileOutcome] = []
-    for raw in paths:
-        if raw == "-":
-            todo.append(stdin(settings))
-            continue
-        files = _files(raw)
-        todo += [_missing(raw)] if files is None else files
-    work = [t for t in todo if isinstance(t, Path)]
-    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
+    journal = Journal()
+    work: list[Path] = []
+    try:
+        with signals_raise():
+            todo: list[Path | Skipped | Swept | FileOutcome] = []
+            for raw in paths:
+                if raw == "-":
+                    todo.append(stdin(settings))
+                    continue
+                files = _files(raw, sweep)
+                todo += [_missing(raw)] if files is None else files
+            work = [t for t in todo if isinstance(t, Path)]
+            jobs = jobs or os.cpu_count() or 1
+            # the checks that join files see every file of the run, read before any is written
+            facts = (
+                parallel_facts(work, settings, jobs, serial_bytes)
+                if collectors_for(settings, default_registry())
+                else None
+            )
+            return _collect(todo, parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes))
+    except Interrupted as exc:
+        raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
+
+
+def _collect(
+    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None]
+) -> list[FileOutcome]:
+    """The outcomes of ``todo`` in order, taking those of its files from ``done``."""
     outcomes: list[FileOutcome] = []
-    with progress(len(work)) as advance:
-        for item in todo:
-            if isinstance(item, FileOutcome):
-                outcomes.append(item)
-            elif isinstance(item, Skipped):
-                outcomes.append(skipped_outcome(item))
-            else:
-                outcomes.append(next(done))
-                advance()
+    try:
+        with progress(sum(isinstance(t, Path) for t in todo)) as advance:
+            for item in todo:
+                if isinstance(item, FileOutcome):
+                    outcomes.append(item)
+                elif isinstance(item, Skipped):
+                    outcomes.append(skipped_outcome(item))
+                elif isinstance(item, Swept):
+                    _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
+                else:
+                    outcomes.append(next(done))
+                    advance()
+        next(done, None)  # lets the workers shut down normally
+    finally:
+        done.close()  # when interrupted: stops the workers, so the journal is complete
     return outcomes
+
+
+def _interrupted(signum: int, written: list[Path]) -> typer.Exit:
+    name = signal.Signals(signum).name
+    if not written:
+        _err(f"k8smigrate: interrupted by {name}; no file was written")
+    else:
+        _err(f"k8smigrate: interrupted by {name}; {len(written)} file{'s' if len(written) > 1 else ''} written:")
+        for path in written:
+            _err(f"  {quote_path(str(path))}")
+    return typer.Exit(128 + signum)
 
 
 def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
@@ -266,7 +354,7 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
     """The rows of every file, in order (over several processes like ``_migrate``)."""
-    run.outcomes = _run_files(paths, settings, scan_file, jobs, keep="none", stdin=_stdin_scan)
+    run.outcomes = _run_files(paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES)
     return [entry for o in run.outcomes for entry in o.scan]
 
 
@@ -284,12 +372,20 @@ def _exit_code(outcomes: list[FileOutcome], changed: bool) -> int:
 
 
 def _emit(text: str, output: Path | None) -> None:
+    """``text`` to stdout or, atomically, to ``output``; always UTF-8 (a lone surrogate becomes ``\\udXXX``,
+    which in a JSON string is its escape)."""
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.write(text)
         sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            stream.write(data)
+            stream.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8", newline="")
+        write_output(output, data)
     except OSError as exc:
         _err(f"k8smigrate: cannot write --output {output}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_HUMAN) from exc
@@ -319,10 +415,37 @@ def _print_changes(run: Run, color: Color, verb: str) -> None:
     for o in run.outcomes:
         if o.result is not None:
             for line in change_summary(o.result):
-                _err(paint(f"{o.result.filename}: {line}", None, on, bold=True))
+                _err(paint(f"{quote_path(o.result.filename)}: {line}", None, on, bold=True))
     _print_findings(run, color)
     count = run.written if verb == "written" else run.changed
     _err(summary_line(len(run.outcomes), count, run.findings, verb))
+
+
+_OPTION = re.compile(r"--component ([\w.-]+)=VERSION")
+
+
+def _releases_needed(run: Run) -> list[str]:
+    """The add-ons whose release the run must be told (K8SM-GEN-016 findings); the exit code becomes 2.
+
+    apply and diff migrate everything else; those documents stay as they are.
+    """
+    names = sorted({m for f in run.findings if f.code == RELEASE_NEEDED.code for m in _OPTION.findall(f.message)})
+    if names:
+        run.exit_code = EXIT_USAGE
+    return names
+
+
+def _ask_for_releases(run: Run, names: list[str]) -> None:
+    """Name the option that settles K8SM-GEN-016, on stderr."""
+    if not names:
+        return
+    count = sum(1 for f in run.findings if f.code == RELEASE_NEEDED.code)
+    options = " ".join(f"--component {name}=VERSION" for name in names)
+    known = ", ".join(f"{n} {newest(n)}" for n in names if newest(n) is not None)
+    _err(
+        f"k8smigrate: {count} document{'s' if count != 1 else ''} of {', '.join(names)} left unchanged: "
+        f"say which release they must run on with {options}" + (f" (k8smigrate knows up to {known})" if known else "")
+    )
 
 
 _SCAN_COLORS = {"removed": "red", "breaking": "red", "deprecated": "yellow", "warning": "yellow"}
@@ -344,6 +467,7 @@ def scan(
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
+    component: ComponentOpt = None,
     format: FormatOpt = Format.text,
     output: Output = None,
     color: ColorOpt = Color.auto,
@@ -352,7 +476,7 @@ def scan(
 ) -> None:
     """List documents on deprecated or removed APIs, and what else breaks at the target, by category."""
     _check_output(output)
-    settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False)
+    settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False, components=component)
     run = _new_run("scan", settings, source)
     run.scan = entries = _scan(paths, settings, run, jobs)
     run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))
@@ -364,6 +488,11 @@ def scan(
         _emit("".join(line + "\n" for line in lines), output)
         _print_findings(run, color)
         _err(scan_summary_line(len(run.outcomes), entries, run.findings))
+    assumed = sorted({e.component for e in entries if settings.windows.assumed(e.component)})
+    if assumed:
+        judged = ", ".join(f"{c} {settings.windows.of(c).target}" for c in assumed)
+        options = " ".join(f"--component {c}=VERSION" for c in assumed)
+        _err(f"k8smigrate: add-ons judged at the newest release known: {judged} (set {options})")
     raise _finish(run.exit_code, exit_zero)
 
 
@@ -375,6 +504,7 @@ def diff(
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
+    component: ComponentOpt = None,
     adopt_new_defaults: Adopt = False,
     strict: Strict = False,
     format: FormatOpt = Format.text,
@@ -386,17 +516,19 @@ def diff(
     """Dry run: print the unified diff and the findings; write nothing."""
     _check_output(output)
     settings, source = _settings_or_exit(
-        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
+        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict, components=component
     )
     run = _new_run("diff", settings, source)
     run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs, keep="diff" if format is Format.text else "all")
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    needed = _releases_needed(run)
     if format is not Format.text:
         _emit(_report(run, format, "would change"), output)
     else:
         on = use_color(color.value, sys.stdout) and output is None
         _emit("".join(paint_diff(r.diff, on) for r in run.results), output)
         _print_changes(run, color, "would change")
+    _ask_for_releases(run, needed)
     raise _finish(run.exit_code, exit_zero)
 
 
@@ -410,6 +542,7 @@ def apply(
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
+    component: ComponentOpt = None,
     adopt_new_defaults: Adopt = False,
     strict: Strict = False,
     format: FormatOpt = Format.text,
@@ -417,6 +550,16 @@ def apply(
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
     exit_zero: ExitZero = False,
+    break_hardlinks: Annotated[
+        bool,
+        typer.Option(
+            "--break-hardlinks",
+            help="With --in-place: also rewrite files with other hard links (those keep the old text).",
+        ),
+    ] = False,
+    force_readonly: Annotated[
+        bool, typer.Option("--force-readonly", help="With --in-place: also rewrite read-only files (mode kept).")
+    ] = False,
 ) -> None:
     """Migrate: the new stream on stdout (one file or -), or rewrite files with --in-place."""
     if in_place and check:
@@ -428,12 +571,14 @@ def apply(
         raise _usage("--in-place cannot rewrite stdin")
     _check_output(output)
     settings, source = _settings_or_exit(
-        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
+        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict, components=component
     )
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
-    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
+    policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
+    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    needed = _releases_needed(run)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
         _emit(_report(run, format, verb), output)
@@ -443,6 +588,7 @@ def apply(
             _emit(result.text, output)
     if format is Format.text:
         _print_changes(run, color, verb)
+    _ask_for_releases(run, needed)
     raise _finish(run.exit_code, exit_zero)
 
 
@@ -462,8 +608,14 @@ def list_(
 
 
 @app.command()
-def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list'.")]) -> None:
-    """What a migration does, its rules, finding codes and decisions."""
+def explain(
+    name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list', or: podsecuritypolicy.")],
+) -> None:
+    """What a migration does, its rules, finding codes and decisions; or a guide (podsecuritypolicy)."""
+    text = guide(name)
+    if text is not None:
+        typer.echo(text, nl=False)
+        return
     lines = explain_lines(name, default_registry())
     if lines is None:
         raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
@@ -477,11 +629,20 @@ def main() -> None:
     # them. Rarer collections save about a seventh of a large run (the library leaves GC alone).
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    app(prog_name="k8smigrate")
+    try:
+        app(prog_name="k8smigrate")
+    except Exception:  # an internal error: its own exit code, never 1 ("would change")
+        traceback.print_exc()
+        _err(
+            f"k8smigrate: internal error (a bug in k8smigrate {__version__}; please report it with the "
+            f"traceback above); exit code {EXIT_CRASH}"
+        )
+        sys.exit(EXIT_CRASH)
 
 
 __all__ = [
     "EXIT_CHANGED",
+    "EXIT_CRASH",
     "EXIT_HUMAN",
     "EXIT_OK",
     "EXIT_USAGE",

@@ -52,7 +52,12 @@ REPLACEMENT_UNAVAILABLE = Code(
 DECISION_NEEDED = Code("K8SM-GEN-010", "error", "a decision is needed (--set NAME=VALUE)")
 UNREADABLE = Code("K8SM-GEN-011", "error", "the document cannot be read")
 INTERNAL_ERROR = Code("K8SM-GEN-012", "error", "internal error, document left unchanged")
-FILE_ERROR = Code("K8SM-GEN-013", "error", "the file cannot be read (missing, binary, not UTF-8) or written")
+FILE_ERROR = Code(
+    "K8SM-GEN-013",
+    "error",
+    "the file cannot be read (missing, binary, not UTF-8, too large, not a regular file) "
+    "or written (hard links, read-only)",
+)
 NOT_WHOLE = Code("K8SM-GEN-014", "warning", "the file does not parse as a whole (a template?); left unchanged")
 TEMPLATED_UNTOUCHED = Code(
     "K8SM-GEN-015", "info", "templated document skipped; its API has no version step and is not removed or deprecated"
@@ -62,6 +67,11 @@ SHARED_EDIT = Code(
     "error",
     "an edit would have to go through a YAML alias or merge key, or change another place that shares the node",
 )
+
+RELEASE_NEEDED = Code(
+    "K8SM-GEN-016", "error", "an add-on's release is needed (--component NAME=VERSION) to migrate this document"
+)
+OWNER_NOT_KEPT = Code("K8SM-GEN-018", "warning", "the file was written but its owner or group could not be kept")
 
 GENERAL: dict[str, Code] = {
     c.code: c
@@ -82,6 +92,8 @@ GENERAL: dict[str, Code] = {
         NOT_WHOLE,
         TEMPLATED_UNTOUCHED,
         SHARED_EDIT,
+        RELEASE_NEEDED,
+        OWNER_NOT_KEPT,
     )
 }
 """The codes of the core, by code: any migration may report them, at these levels."""

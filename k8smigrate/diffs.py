@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import difflib
 
+from .quoting import quote_path
+
 
 def unified_diff(old: str, new: str, filename: str) -> str:
-    """A ``git apply``-able unified diff of one file ("" when unchanged)."""
+    """A ``git apply``-able unified diff of one file ("" when unchanged).
+
+    The header names are quoted as git quotes them when the name needs it (``quoting``): a
+    newline or an undecodable byte in a file name can neither break the header nor the output.
+    """
     if old == new:
         return ""
     name = filename.lstrip("/") if filename not in ("-", "<string>", "<stdin>") else "stdin"
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
+        fromfile=quote_path(f"a/{name}"),
+        tofile=quote_path(f"b/{name}"),
     )
     out: list[str] = []
     for line in lines:

@@ -9,6 +9,7 @@ what one CLI command did; every output format (text, JSON, Markdown, SARIF) is b
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 
 from .api import FileOutcome
 from .diffs import unified_diff as unified_diff  # its home is diffs; kept importable from here
+from .quoting import quote_path
 from .results import LEVELS, FileResult, Finding
 from .scan import ScanEntry
 
@@ -129,7 +131,8 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
     for o in run.outcomes:
         if o.result is None:
             continue
-        entry = o.result.as_dict()
+        entry = _quoted(o.result.as_dict())
+        entry["findings"] = [_quoted(f) for f in entry["findings"]]
         entry["written"] = o.written
         entry["diff"] = o.result.diff
         files.append(entry)
@@ -143,7 +146,7 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
             "configFile": run.config_file,
         },
         "files": files,
-        "errors": [e.as_dict() for e in run.errors],
+        "errors": [_quoted(e.as_dict()) for e in run.errors],
         "summary": {
             "files": len(run.outcomes),
             "changed": run.changed,
@@ -153,10 +156,25 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
         },
     }
     if run.scan is not None:
-        report["scan"] = [s.as_dict() for s in run.scan]
+        report["scan"] = [_quoted(s.as_dict()) for s in run.scan]
     return report
+
+
+def _quoted(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with its file name as people see it (``quoting``): valid Unicode, one line."""
+    return {**entry, "filename": quote_path(entry["filename"])}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON that any UTF-8 output can hold: a lone surrogate (a YAML ``"\\ud800"``
+    escape) is written as its ``\\uXXXX`` escape, not as a character no encoder accepts."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 def json_report(run: Run, version: str) -> str:
     """The ``--format json`` report as text."""
-    return json.dumps(report_data(run, version), indent=2, ensure_ascii=False) + "\n"
+    return json_text(report_data(run, version))

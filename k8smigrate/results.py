@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .diffs import unified_diff
+from .quoting import quote_path
 
 Level = Literal["info", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "warning", "error")
@@ -31,8 +32,9 @@ class Finding:
     path: str = ""
 
     def format(self) -> str:
-        """``path:line: level [migration] CODE message`` as printed on stderr."""
-        where = f"{self.filename}:{self.line}" if self.line else self.filename
+        """``path:line: level [migration] CODE message`` as printed on stderr (an odd file name quoted)."""
+        name = quote_path(self.filename)
+        where = f"{name}:{self.line}" if self.line else name
         origin = f" [{self.migration}]" if self.migration else ""
         at = f" at {self.path}" if self.path else ""
         return f"{where}: {self.level}{origin} {self.code} {self.message}{at}"

@@ -10,13 +10,13 @@ map ``info`` to SARIF ``note``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .quoting import name_bytes
 from .registry import Registry
-from .report import Run
+from .report import Run, json_text
 from .results import Finding
 from .scan import ScanEntry
 
@@ -42,8 +42,8 @@ def artifact_uri(filename: str, cwd: Path | None = None) -> str | None:
         try:
             path = path.resolve().relative_to(base)
         except ValueError:
-            return path.resolve().as_uri()
-    return quote(path.as_posix())
+            return "file://" + quote(name_bytes(path.resolve().as_posix()))
+    return quote(name_bytes(path.as_posix()))  # the name's own bytes, so an undecodable name survives
 
 
 def _rule(code: str, registry: Registry) -> dict[str, Any]:
@@ -101,4 +101,4 @@ def sarif_data(run: Run, version: str, registry: Registry, cwd: Path | None = No
 
 
 def sarif_report(run: Run, version: str, registry: Registry, cwd: Path | None = None) -> str:
-    return json.dumps(sarif_data(run, version, registry, cwd), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_data(run, version, registry, cwd))

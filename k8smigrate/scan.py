@@ -13,15 +13,18 @@ text holds what a check looks for, so a scan stays a read of the text for everyt
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
+from .components import is_addon
 from .engine import migrate_stream
+from .facts import Facts
 from .model import Check
-from .plan import element_kind, list_items, plan
+from .plan import element_kind, list_items, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds, unsure
-from .problems import problem_findings
+from .problems import last_wins, problem_findings
+from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
@@ -70,8 +73,11 @@ class ScanEntry:
     """The level ``diff`` gives it (derived for API rows: removed is an error)."""
     code: str = ""
     message: str = ""
+    of_component: InitVar[str] = "kubernetes"
+    """Whose release the row is about (``component``): Kubernetes', or an add-on's."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, of_component: str) -> None:
+        object.__setattr__(self, "_component", of_component)  # not a field: rows stay plain data
         if not self.category:
             object.__setattr__(self, "category", f"{self.status}-api")  # frozen
         if self.level is None:
@@ -82,11 +88,21 @@ class ScanEntry:
             object.__setattr__(self, "message", self._api_text())
 
     @property
+    def component(self) -> str:
+        """``kubernetes``, or the add-on whose release the row is about (``cert-manager``…)."""
+        return str(getattr(self, "_component", "kubernetes"))
+
+    @property
     def readiness(self) -> bool:
         return self.status not in ("removed", "deprecated")
 
     def _api_text(self) -> str:
-        when = f"removed in {self.removed_in}" if self.status == "removed" else f"deprecated in {self.deprecated_in}"
+        prefix = f"{self.component} " if is_addon(self.component) else ""
+        when = (
+            f"removed in {prefix}{self.removed_in}"
+            if self.status == "removed"
+            else f"deprecated in {prefix}{self.deprecated_in}"
+        )
         repl = f" -> {self.replacement}" if self.replacement else " (no replacement)"
         if self.replacement and self.replacement_served is False:
             repl += " (not served by every release of the window)"
@@ -101,7 +117,7 @@ class ScanEntry:
 
     def format(self) -> str:
         """``file:line: category  Kind name what [how]``: the ``scan`` line."""
-        where = f"{self.filename}:{self.line}"
+        where = f"{quote_path(self.filename)}:{self.line}"
         if self.readiness:
             how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
             return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
@@ -129,6 +145,7 @@ class ScanEntry:
             "level": self.level,
             "code": self.code,
             "message": self.message,
+            "component": self.component,
         }
 
 
@@ -144,10 +161,11 @@ def scan_stream(
     filename: str,
     registry: Registry,
     problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
-    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``."""
+    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``; ``facts``: a run's."""
     entries = api_entries(text, settings, filename, registry, problems)
-    ready = readiness_entries(text, settings, filename, registry, problems)
+    ready = readiness_entries(text, settings, filename, registry, problems, facts)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
@@ -160,7 +178,11 @@ def api_entries(
     registry: Registry,
     problems: list[Finding] | None = None,
 ) -> list[ScanEntry]:
-    """The documents on deprecated or removed APIs, read from their text."""
+    """The documents on deprecated or removed APIs (each item of a List), read from their text.
+
+    Each is judged at the release of its component (Kubernetes' target, or an add-on's
+    release; the newest one k8smigrate knows for an add-on the run names no release of).
+    """
     out: list[ScanEntry] = []
 
     def wanted(piece: str) -> bool:
@@ -173,7 +195,7 @@ def api_entries(
 
     for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:
-            problems += problem_findings(doc, filename)
+            problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         for api, kind, name, namespace, line in _objects(doc):
             entry = _api_entry(filename, doc, api, kind, name, namespace, line, settings, registry)
             if entry is not None:
@@ -228,9 +250,10 @@ def _api_entry(
     if life is None:
         return None
     status: Status
-    if life.removed_in is not None and life.removed_in <= window.target:
+    at = window_of(life.component, settings, window).target
+    if life.removed_in is not None and life.removed_in <= at:
         status = "removed"
-    elif life.deprecated_in is not None and life.deprecated_in <= window.target:
+    elif life.deprecated_in is not None and life.deprecated_in <= at:
         status = "deprecated"
     else:
         return None
@@ -254,23 +277,28 @@ def _api_entry(
         doc.templated,
         namespace=namespace,
         replacement_served=served,
+        of_component=life.component,
     )
 
 
 def readiness_entries(
-    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding] | None = None
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
     """The findings of the enabled checks, as rows; the version steps do not run.
 
     An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
     """
-    checks = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+    checks, only = _check_settings(registry, settings)
     if not checks:
         return []
-    only = replace(settings, only=tuple(sorted(checks)), raise_errors=False)
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any check looks for, so no second read of the stream
-    result = migrate_stream(text, only, filename, registry, report_only=True)
+    result = migrate_stream(text, only, filename, registry, report_only=True, facts=facts)
     docs = {d.index: d for d in result.documents}
     out: list[ScanEntry] = []
     for f in result.findings:
@@ -282,6 +310,21 @@ def readiness_entries(
             continue  # the core's own findings: scan reports invalid input through ``problems``
         out.append(_readiness_entry(f, check, doc))
     return out
+
+
+_CHECKS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], tuple[Registry, dict[str, Check], tuple[str, ...]]] = {}
+
+
+def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, Check], Settings]:
+    """The enabled checks by name (found once per run, not per file), and settings that run only them."""
+    key = (id(registry), settings.only, settings.skip)
+    cached = _CHECKS.get(key)
+    if cached is None or cached[0] is not registry:
+        if len(_CHECKS) > 16:
+            _CHECKS.clear()
+        enabled = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+        cached = _CHECKS[key] = (registry, enabled, tuple(sorted(enabled)))
+    return cached[1], replace(settings, only=cached[2], raise_errors=False)
 
 
 def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:
@@ -304,7 +347,10 @@ def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry
         category=check.category or READINESS,
         level=f.level,
         code=f.code,
-        message=f.message + (f" at {f.path}" if f.path else ""),
+        message=(f"{check.component}: " if is_addon(check.component) else "")
+        + f.message
+        + (f" at {f.path}" if f.path else ""),
+        of_component=check.component,
     )
 
 

@@ -8,7 +8,8 @@ rewritten and nothing is deleted: every PodSecurityPolicy document gets an error
 Admission with the namespace labels ``pod-security.kubernetes.io/enforce`` (``privileged``,
 ``baseline`` or ``restricted``, plus ``audit``/``warn``), or use a policy webhook, then
 delete the PodSecurityPolicy and the RBAC rules that grant ``use`` on it. The mapping from
-PodSecurityPolicy fields to the three levels is in ``docs/podsecuritypolicy.md``.
+PodSecurityPolicy fields to the three levels: ``k8smigrate explain podsecuritypolicy``
+(docs/podsecuritypolicy.md).
 """
 
 from k8smigrate.codes import REMOVED_API, REPLACEMENT_UNAVAILABLE
