@@ -80,6 +80,8 @@ class Step:
     deprecated. The registry adds it to the table and refuses a step that restates a listed API."""
     removed_in: str | None = None
     """Only for an API the lifecycle table does not list: when ``from_api`` is removed."""
+    formerly: tuple[str, ...] = ()
+    """Old names that still select it in ``--only``/``--skip``/``explain``, with a deprecation note."""
 
     @property
     def available(self) -> KubeVersion:
@@ -119,6 +121,8 @@ class Check:
     cleanup: bool = False
     """Its edits tidy up (a deprecated alias, a field the server ignores, an annotation still
     honoured) rather than repair what breaks at the target; ``scan`` lists them as ``info``."""
+    formerly: tuple[str, ...] = ()
+    """Old names that still select it in ``--only``/``--skip``/``explain``, with a deprecation note."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
     _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
     _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
