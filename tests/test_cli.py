@@ -217,7 +217,15 @@ def test_list() -> None:
     result = cli("list")
     assert result.exit_code == 0
     line = next(x for x in result.stdout.splitlines() if x.startswith("ingress_networking_v1beta1 "))
-    assert line.split() == ["ingress_networking_v1beta1", "1.19", "1.22", "networking.k8s.io/v1beta1", "→", "v1", "Ingress"]
+    assert line.split() == [
+        "ingress_networking_v1beta1",
+        "1.19",
+        "1.22",
+        "networking.k8s.io/v1beta1",
+        "→",
+        "v1",
+        "Ingress",
+    ]
 
 
 def test_list_json() -> None:

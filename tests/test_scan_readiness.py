@@ -202,7 +202,9 @@ def test_cli_exit_codes_follow_fail_on(runner: CliRunner) -> None:
     result = runner.invoke(app, ["scan", "web.yaml", "--target-version", "1.29"])
     assert result.exit_code == 1
     assert result.stdout.startswith("web.yaml:13: annotation ")
-    assert "0 on deprecated APIs, 1 readiness finding; 0 errors, 0 warnings, 1 info; 1 fixable by apply" in result.stderr
+    assert (
+        "0 on deprecated APIs, 1 readiness finding; 0 errors, 0 warnings, 1 info; 1 fixable by apply" in result.stderr
+    )
 
 
 def test_json_markdown_and_sarif_carry_the_rows(runner: CliRunner) -> None:
