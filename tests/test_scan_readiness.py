@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 from k8smigrate import scan_text
 from k8smigrate.cli import app
+from k8smigrate.exits import FAIL_ON, Tally, exit_code
 from k8smigrate.model import CATEGORIES, Check
 from k8smigrate.registry import Registry, default_registry
-from k8smigrate.exits import FAIL_ON, Tally, exit_code
 from tests.helpers import dedent
 
 SECCOMP = dedent(
