@@ -59,8 +59,8 @@ _GATE_NOTE = re.compile(r"\s*\((?:targets|window) from [0-9.]+\)$")
 
 
 def _table(header: list[str], rows: list[list[str]], width: int | None) -> list[str]:
-    """Aligned columns, one line per row; the last one fits ``width`` (None: never cut): it wraps
-    under itself when there is room for that, else it is cut with an ellipsis."""
+    """Aligned columns, one line per row; the last one fits ``width`` (None: no limit): it wraps
+    under itself when there is room for that (16 columns), else on indented lines below the row."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
     indent = sum(w + 2 for w in widths)
     room = (width - indent) if width else None
@@ -70,12 +70,14 @@ def _table(header: list[str], rows: list[list[str]], width: int | None) -> list[
         last = row[-1]
         if room is None or len(last) <= room:
             out.append((head + last).rstrip())
-        elif room >= 24:
-            parts = textwrap.wrap(last, room, break_on_hyphens=False)
+        elif room >= 16:
+            parts = textwrap.wrap(last, room, break_on_hyphens=False, break_long_words=False)
             out += [head + parts[0], *(" " * indent + part for part in parts[1:])]
-        else:
-            keep = max(room, 12)
-            out.append(head + (last if len(last) <= keep else last[: keep - 1].rstrip() + "…"))
+        else:  # too narrow to wrap under itself: on the lines below the row, indented
+            out += [
+                head.rstrip(),
+                *textwrap.wrap(last, width, initial_indent="    ", subsequent_indent="    ", break_long_words=False),
+            ]
     return out
 
 

@@ -80,7 +80,7 @@ MIGRATION = Check(
     opt_in=True,
     category="kubeadm",
     edits=True,
-    summary="opt-in: kubelet.conf embedded client certificate → the rotated kubelet-client-current.pem",
+    summary="kubelet.conf embedded client certificate → the rotated kubelet-client-current.pem",
     codes=(
         Code("K8SM-NODE-001", "warning", "kubelet.conf rewritten to the rotated certificate; restart the kubelet"),
         Code("K8SM-NODE-003", "info", "not a kubelet kubeconfig (or its user is ambiguous); left as it is"),
