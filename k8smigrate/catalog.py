@@ -63,21 +63,18 @@ def _table(header: list[str], rows: list[list[str]], width: int | None) -> list[
     under itself when there is room for that (16 columns), else on indented lines below the row."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
     indent = sum(w + 2 for w in widths)
-    room = (width - indent) if width else None
     out: list[str] = []
     for row in [header, *rows]:
         head = "".join(cell.ljust(w + 2) for cell, w in zip(row, widths, strict=False))  # the last cell is not padded
         last = row[-1]
-        if room is None or len(last) <= room:
+        if not width or len(last) <= width - indent:
             out.append((head + last).rstrip())
-        elif room >= 16:
-            parts = textwrap.wrap(last, room, break_on_hyphens=False, break_long_words=False)
+        elif width - indent >= 16:
+            parts = textwrap.wrap(last, width - indent, break_on_hyphens=False, break_long_words=False)
             out += [head + parts[0], *(" " * indent + part for part in parts[1:])]
         else:  # too narrow to wrap under itself: on the lines below the row, indented
-            out += [
-                head.rstrip(),
-                *textwrap.wrap(last, width, initial_indent="    ", subsequent_indent="    ", break_long_words=False),
-            ]
+            below = textwrap.wrap(last, width, initial_indent="    ", subsequent_indent="    ", break_long_words=False)
+            out += [head.rstrip(), *below]
     return out
 
 
