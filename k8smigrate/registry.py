@@ -20,9 +20,9 @@ import importlib
 import pkgutil
 from collections.abc import Iterable
 from dataclasses import replace
-from importlib import metadata
 from types import ModuleType
 
+from . import entrypoints
 from .codes import GENERAL, Code
 from .decisions import check_decisions
 from .lifecycles import ApiLifecycle, Lifecycles, builtin
@@ -204,8 +204,10 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
                 migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
-    if entry_points:
-        for ep in metadata.entry_points(group="k8smigrate.migrations"):
+    if entry_points and entrypoints.declared():
+        from importlib import metadata  # costly to import, and almost never needed: see entrypoints
+
+        for ep in metadata.entry_points(group=entrypoints.GROUP):
             loaded = ep.load()
             if isinstance(loaded, ModuleType):
                 migrations += _from_module(loaded)
