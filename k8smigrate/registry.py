@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from types import ModuleType
 
-from . import entrypoints
 from .codes import GENERAL, Code
 from .decisions import check_decisions
+from .entrypoints import GROUP, declared
 from .lifecycles import ApiLifecycle, Lifecycles, builtin
 from .model import ANY, CATEGORIES, Check, Migration, Step
 from .settings import Settings, SettingsError
@@ -204,10 +204,10 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
                 migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
-    if entry_points and entrypoints.declared():
+    if entry_points and declared():
         from importlib import metadata  # costly to import, and almost never needed: see entrypoints
 
-        for ep in metadata.entry_points(group=entrypoints.GROUP):
+        for ep in metadata.entry_points(group=GROUP):
             loaded = ep.load()
             if isinstance(loaded, ModuleType):
                 migrations += _from_module(loaded)

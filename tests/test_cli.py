@@ -25,7 +25,6 @@ import yaml
 from typer.testing import CliRunner, Result
 
 import k8smigrate
-from k8smigrate import entrypoints
 from k8smigrate import registry as registry_module
 from k8smigrate.cli import app
 from k8smigrate.codes import GENERAL
@@ -128,7 +127,7 @@ def widgets(monkeypatch: pytest.MonkeyPatch) -> Registry:
         return real(**kwargs)
 
     monkeypatch.setattr(metadata, "entry_points", entry_points)
-    monkeypatch.setattr(entrypoints, "declared", lambda group=entrypoints.GROUP: True)  # no dist-info here
+    monkeypatch.setattr(registry_module, "declared", lambda: True)  # no dist-info here
     reg = Registry(discover())
     monkeypatch.setattr(registry_module, "_REGISTRY", reg)
     return reg
