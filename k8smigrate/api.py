@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
@@ -123,7 +123,7 @@ def migrate_file(
     """
     p = Path(path)
     settings = settings or Settings()
-    check_settings(settings, default_registry())
+    _check_once(settings, default_registry())
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
@@ -144,11 +144,23 @@ def migrate_file(
     return outcome
 
 
+_CHECKED: list[tuple[Settings, Registry]] = []
+
+
+def _check_once(settings: Settings, registry: Registry) -> None:
+    """``check_settings`` for a file of a run: the run's settings are checked once, not per file."""
+    if _CHECKED and _CHECKED[0][1] is registry and _CHECKED[0][0] == settings:
+        return
+    check_settings(settings, registry)
+    # a copy: settings whose decisions are changed in place afterwards are checked again
+    _CHECKED[:] = [(replace(settings, decisions=dict(settings.decisions)), registry)]
+
+
 def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutcome:
     """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
     p = Path(path)
     settings = settings or Settings()
-    check_settings(settings, default_registry())
+    _check_once(settings, default_registry())
     try:
         loaded = read_manifest(p)
     except InputError as exc:
