@@ -42,6 +42,7 @@ from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import Finding
 from .scan import ScanEntry, failing
+from .scanrows import ScanRows
 from .settings import Settings, SettingsError, find_config, from_table
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
@@ -247,11 +248,13 @@ def _run_files(
     stdin: Callable[[Settings], FileOutcome],
     serial_bytes: int,
     sweep: bool = False,
+    each: Callable[[FileOutcome], bool] | None = None,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
     ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
     smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
+    ``each``: called with every outcome as it arrives; only those it returns True for are kept.
     ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
     SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     """
@@ -268,28 +271,37 @@ def _run_files(
                 todo += [_missing(raw)] if files is None else files
             work = [t for t in todo if isinstance(t, Path)]
             return _collect(
-                todo, parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal, serial_bytes)
+                todo,
+                parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal, serial_bytes),
+                each,
             )
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
 
 
 def _collect(
-    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None]
+    todo: list[Path | Skipped | Swept | FileOutcome],
+    done: Generator[FileOutcome, None, None],
+    each: Callable[[FileOutcome], bool] | None = None,
 ) -> list[FileOutcome]:
-    """The outcomes of ``todo`` in order, taking those of its files from ``done``."""
+    """The outcomes of ``todo`` in order, taking those of its files from ``done`` (``each``: see ``_run_files``)."""
     outcomes: list[FileOutcome] = []
+
+    def keep(outcome: FileOutcome) -> None:
+        if each is None or each(outcome):
+            outcomes.append(outcome)
+
     try:
         with progress(sum(isinstance(t, Path) for t in todo)) as advance:
             for item in todo:
                 if isinstance(item, FileOutcome):
-                    outcomes.append(item)
+                    keep(item)
                 elif isinstance(item, Skipped):
-                    outcomes.append(skipped_outcome(item))
+                    keep(skipped_outcome(item))
                 elif isinstance(item, Swept):
                     _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
                 else:
-                    outcomes.append(next(done))
+                    keep(next(done))
                     advance()
         next(done, None)  # lets the workers shut down normally
     finally:
@@ -322,9 +334,13 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
     )
 
 
-def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
+def _scan(
+    paths: list[str], settings: Settings, run: Run, jobs: int, each: Callable[[FileOutcome], bool] | None = None
+) -> list[ScanEntry]:
     """The rows of every file, in order (over several processes like ``_migrate``)."""
-    run.outcomes = _run_files(paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES)
+    run.outcomes = _run_files(
+        paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES, each=each
+    )
     return [entry for o in run.outcomes for entry in o.scan]
 
 
@@ -420,6 +436,15 @@ def scan(
     _check_output(output)
     settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False)
     run = _new_run("scan", settings, source)
+    if format is Format.text and output is None and not sys.stderr.isatty():  # no progress bar among the rows
+        on = use_color(color.value, sys.stdout)
+        rows = ScanRows(lambda e: paint(e.format(), _SCAN_COLORS.get(e.status), on), lambda text: _emit(text, None))
+        run.scan = _scan(paths, settings, run, jobs, each=rows.take)  # rows printed meanwhile; memory flat
+        rows.flush()
+        run.exit_code = _exit_code(run.outcomes, rows.failing(fail_on.value))
+        _print_findings(run, color)
+        _err(rows.summary(run.findings))
+        raise _finish(run.exit_code, exit_zero)
     run.scan = entries = _scan(paths, settings, run, jobs)
     run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))
     if format is not Format.text:

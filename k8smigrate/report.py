@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,13 +104,18 @@ def scan_summary_line(files: int, entries: list[ScanEntry], findings: list[Findi
 
     The levels at the end count the run's own findings (unreadable input), not the rows.
     """
-    removed = sum(1 for e in entries if e.status == "removed")
-    deprecated = sum(1 for e in entries if e.status == "deprecated")
-    ready = [e for e in entries if e.readiness]
-    breaking = sum(1 for e in ready if e.status == "breaking")
+    return scan_counts_line(files, Counter(e.status for e in entries), findings)
+
+
+def scan_counts_line(files: int, statuses: Mapping[str, int], findings: list[Finding]) -> str:
+    """``scan_summary_line`` from the number of rows of each status (``scanrows`` keeps only those)."""
+    removed = statuses.get("removed", 0)
+    deprecated = statuses.get("deprecated", 0)
+    ready = sum(n for status, n in statuses.items() if status not in ("removed", "deprecated"))
+    breaking = statuses.get("breaking", 0)
     return (
         f"{_count(files, 'file')} scanned, {_count(removed, 'document')} on removed APIs, "
-        f"{deprecated} on deprecated APIs, {_count(len(ready), 'readiness finding')} ({breaking} breaking), "
+        f"{deprecated} on deprecated APIs, {_count(ready, 'readiness finding')} ({breaking} breaking), "
         f"{levels_text(findings)}"
     )
 
