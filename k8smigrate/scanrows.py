@@ -33,12 +33,15 @@ class ScanRows:
         self._size = 0
         self.files = 0
         self.statuses: Counter[str] = Counter()
+        self.components: set[str] = set()
+        """Whose releases the rows are about (the CLI names the add-ons judged at a default release)."""
 
     def take(self, outcome: FileOutcome) -> bool:
         """Write the rows of one file; True when the outcome must be kept (it has findings)."""
         self.files += 1
         for entry in outcome.scan:
             self.statuses[entry.status] += 1
+            self.components.add(entry.component)
             row = self._line(entry) + "\n"
             self._pending.append(row)
             self._size += len(row)
