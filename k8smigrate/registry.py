@@ -24,13 +24,13 @@ import pkgutil
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from importlib import metadata
 from types import ModuleType
 from typing import Any
 
 from .codes import GENERAL, Code
 from .components import ComponentError, check_components
 from .decisions import check_decisions
+from .entrypoints import GROUP, declared
 from .facts import Collector
 from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
@@ -286,8 +286,10 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
                 migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
-    if entry_points:
-        for ep in metadata.entry_points(group="k8smigrate.migrations"):
+    if entry_points and declared():
+        from importlib import metadata  # costly to import, and almost never needed: see entrypoints
+
+        for ep in metadata.entry_points(group=GROUP):
             loaded = ep.load()
             if isinstance(loaded, ModuleType):
                 migrations += _from_module(loaded)

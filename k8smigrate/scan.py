@@ -337,6 +337,8 @@ def readiness_entries(
 
 
 _CHECKS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], tuple[Registry, dict[str, Check], tuple[str, ...]]] = {}
+_ONLY: list[tuple[Settings, tuple[str, ...], Settings]] = []
+"""The last settings a scan ran its checks with: one per run, not one per file."""
 
 
 def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, Check], Settings]:
@@ -348,7 +350,9 @@ def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, C
             _CHECKS.clear()
         enabled = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
         cached = _CHECKS[key] = (registry, enabled, tuple(sorted(enabled)))
-    return cached[1], replace(settings, only=cached[2], raise_errors=False)
+    if not _ONLY or _ONLY[0][0] != settings or _ONLY[0][1] != cached[2]:
+        _ONLY[:] = [(settings, cached[2], replace(settings, only=cached[2], raise_errors=False))]
+    return cached[1], _ONLY[0][2]
 
 
 def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:

@@ -127,6 +127,7 @@ def widgets(monkeypatch: pytest.MonkeyPatch) -> Registry:
         return real(**kwargs)
 
     monkeypatch.setattr(metadata, "entry_points", entry_points)
+    monkeypatch.setattr(registry_module, "declared", lambda: True)  # no dist-info here
     reg = Registry(discover())
     monkeypatch.setattr(registry_module, "_REGISTRY", reg)
     return reg
