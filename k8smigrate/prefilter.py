@@ -34,8 +34,12 @@ _ESCAPED_KEY = re.compile(r'"[^"\n]*\\[^"\n]*"[ \t]*:')
 """A double-quoted key with an escape in it (``"api\\u0056ersion":``)."""
 _EXPLICIT_KEY = re.compile(r"""^[ \t-]*\?[ \t\r\n]|[{,][ \t]*\?[ \t]""", re.M)
 """An explicit key (``? apiVersion``)."""
-_KEY_OR_ITEM = re.compile(r"""(?:-[ \t]|-$|[^\s#'"{\[][^\n]*?:(?:[ \t]|$)|["'][^\n]*?["'][ \t]*:(?:[ \t]|$))""")
-"""A line that starts a mapping (``key:``) or a sequence (``- ``): no string value on it."""
+_KEY_OR_ITEM = re.compile(
+    r"""(?:-[ \t]|-$|[^\s#'"{\[][^\n]*?:(?:[ \t]|$)"""
+    r"""|"(?:[^"\\\n]|\\.)*"[ \t]*:(?:[ \t]|$)|'(?:[^'\n]|'')*'[ \t]*:(?:[ \t]|$))"""
+)
+"""A line that starts a mapping (``key:``, a quoted key being one whole string) or a sequence
+(``- ``): no string value on it (``"v1beta1", "kind":`` is a value, then another key)."""
 
 
 def raw_api_versions(piece: str) -> list[str]:

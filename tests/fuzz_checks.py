@@ -8,6 +8,7 @@ kubernetes-validate strictly at ``VALIDATE_VERSION``.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -77,7 +78,8 @@ def check_shared(text: str) -> FileResult:
     its alias-free copy (aliases written out) migrates to, with the same findings."""
     result = check_stream(text, validate_output=False)
     before = list(yaml.safe_load_all(text))
-    expanded = "---\n".join(yaml.safe_dump(doc, sort_keys=False) for doc in before)
+    # JSON, not yaml.safe_dump: PyYAML writes the string "y" bare, which YAML 1.1 readers take as a boolean
+    expanded = "---\n".join(json.dumps(doc) + "\n" for doc in before)
     plain = migrate(expanded)
     after, plain_after = list(yaml.safe_load_all(result.text)), list(yaml.safe_load_all(plain.text))
     refused = {f.document for f in result.findings if f.code == "K8SM-GEN-017"}
