@@ -554,14 +554,13 @@ _OPTION = re.compile(r"--component ([\w.-]+)=VERSION")
 
 
 def _releases_needed(run: Run) -> list[str]:
-    """The add-ons whose release the run must be told (K8SM-GEN-016 findings); the exit code becomes 2.
+    """The add-ons whose release the run must be told (K8SM-GEN-016 findings).
 
-    apply and diff migrate everything else; those documents stay as they are.
+    apply and diff migrate everything else; those documents stay as they are. The exit code is
+    the policy's (``exits``): a release not given is a decision not given, 3 (needs a human);
+    2 stays for usage errors, where nothing is read or written.
     """
-    names = sorted({m for f in run.findings if f.code == RELEASE_NEEDED.code for m in _OPTION.findall(f.message)})
-    if names:
-        run.exit_code = EXIT_USAGE
-    return names
+    return sorted({m for f in run.findings if f.code == RELEASE_NEEDED.code for m in _OPTION.findall(f.message)})
 
 
 def _ask_for_releases(run: Run, names: list[str]) -> None:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import k8smigrate
 from k8smigrate import Settings, scan_text
-from k8smigrate.cli import EXIT_USAGE, app
+from k8smigrate.cli import EXIT_HUMAN, EXIT_USAGE, app
 from k8smigrate.components import ADD_ONS, Windows, check_components
 from k8smigrate.registry import default_registry
 from k8smigrate.settings import SettingsError
@@ -184,16 +184,16 @@ def certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def test_apply_without_release_exits_2_naming_the_option(certificate: Path) -> None:
+def test_apply_without_release_exits_3_naming_the_option(certificate: Path) -> None:
     result = runner.invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(certificate)])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == EXIT_HUMAN  # a release not given is a decision not given
     assert "--component cert-manager=VERSION" in result.stderr
     assert certificate.read_text(encoding="utf-8") == CERTIFICATE
 
 
-def test_diff_without_release_exits_2(certificate: Path) -> None:
+def test_diff_without_release_exits_3(certificate: Path) -> None:
     result = runner.invoke(app, ["diff", "--target-version", "1.29", str(certificate)])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == EXIT_HUMAN  # a release not given is a decision not given
     assert result.stdout == ""
 
 
