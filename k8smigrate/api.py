@@ -39,6 +39,24 @@ def _settings(
     )
 
 
+def migrate_any(
+    text: str, settings: Settings, filename: str, registry: Registry, path: Path | None = None
+) -> FileResult:
+    """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
+
+    ``path``: where the text was read from, to find the chart whose values.yaml resolves
+    ``.Values`` paths.
+    """
+    from .templating.migrate import migrate_template, needs_masking
+
+    if not needs_masking(text):
+        return migrate_stream(text, settings, filename, registry)
+    from .templating.chart import chart_root, chart_values
+
+    values = chart_values(chart_root(path)) if path is not None else None
+    return migrate_template(text, settings, filename, registry, values=values)
+
+
 def migrate_text(
     text: str,
     *,
@@ -54,7 +72,7 @@ def migrate_text(
 ) -> FileResult:
     """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches."""
     s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults)
-    return migrate_stream(text, s, filename, registry or default_registry())
+    return migrate_any(text, s, filename, registry or default_registry())
 
 
 def scan_text(
@@ -110,7 +128,7 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = migrate_stream(loaded.text, settings, str(p), default_registry())
+    result = migrate_any(loaded.text, settings, str(p), default_registry(), p)
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:

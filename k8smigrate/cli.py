@@ -24,8 +24,7 @@ from typing import Annotated, Any
 import typer
 
 from . import __version__
-from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
-from .engine import migrate_stream
+from .api import FileOutcome, input_error, migrate_any, migrate_file, scan_file, scanned, skipped_outcome
 from .files import InputError, Skipped, decode, iter_entries
 from .parallel import Worker, parallel_map, progress
 from .registry import Migration, Registry, default_registry
@@ -274,7 +273,7 @@ def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
 
 def _stdin_outcome(settings: Settings) -> FileOutcome:
     return _from_stdin(
-        lambda text: FileOutcome(Path("-"), migrate_stream(text, settings, "<stdin>", default_registry()))
+        lambda text: FileOutcome(Path("-"), migrate_any(text, settings, "<stdin>", default_registry()))
     )
 
 

@@ -20,7 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-SUFFIXES = (".yaml", ".yml", ".json")
+from .templating.chart import CHART_FILE, manifest_files
+
+SUFFIXES = (".yaml", ".yml", ".json", ".yaml.j2", ".yml.j2", ".json.j2")
 
 
 class InputError(Exception):
@@ -68,6 +70,10 @@ def _walk(path: Path) -> list[Path | Skipped]:
 
     for folder, dirs, files in os.walk(path, onerror=unlistable, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        if CHART_FILE in files:  # a Helm chart: its manifests only, not values or CI files
+            dirs[:] = []
+            found += [e for f in manifest_files(Path(folder)) if (e := _entry(f, root)) is not None]
+            continue
         for name in files:
             if name.endswith(SUFFIXES):
                 entry = _entry(Path(folder, name), root)

@@ -1,0 +1,1 @@
+"""Templated manifests: Helm charts (Go templates) and Jinja2 templates, migrated through YAML skeletons."""

@@ -1,0 +1,259 @@
+"""Migrating a template: mask it, migrate the skeleton as plain YAML, unmask the result.
+
+The engine is not changed for templates: it migrates the skeleton (``mask``), whose
+documents, lines and columns are the template's own. Each document of the result is then
+unmasked on its own; a document whose migration lost, copied or re-indented template text,
+or that the skeleton could not represent, is left byte-identical with a located error
+finding, and the other documents of the file are still migrated. Finding messages and
+patches are unmasked too, and the file's actions are checked once more at the end: the
+same actions, as a multiset, must come out as went in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from ..engine import migrate_stream
+from ..registry import Registry, default_registry
+from ..results import DocumentResult, FileResult, Finding
+from ..settings import Settings
+from ..yamlio import EVERY, read_stream
+from . import placeholders as ph
+from .golex import LexError
+from .mask import Skeleton, UnmaskError, mask, unmask, unmask_message
+from .values import Scope, scope
+
+JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
+_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_MARKERS = re.compile(r"\{\{|\{%|\{#")
+
+CODES = {
+    "K8SM-TPL-001": "error: the template does not lex (Go text/template or Jinja2 syntax error)",
+    "K8SM-TPL-002": "error: a document the YAML skeleton cannot represent; left unchanged",
+    "K8SM-TPL-003": "error: the migration would lose, copy or re-indent template text; document left unchanged",
+    "K8SM-TPL-004": "error: a key written twice in the template (if/else branches); document left unchanged",
+}
+
+
+def dialect_of(text: str, filename: str) -> str | None:
+    """``go``, ``jinja`` or None (no template markers)."""
+    if not _MARKERS.search(text):
+        return None
+    if filename.endswith(JINJA_SUFFIXES) or filename.endswith(tuple(s + ".yaml" for s in JINJA_SUFFIXES)):
+        return "jinja"
+    if "{%" in text or "{#" in text:
+        return "jinja"
+    return "go"
+
+
+def needs_masking(text: str) -> bool:
+    """True when the plain reading would skip a document as templated (K8SM-GEN-001/014)."""
+    if not _MARKERS.search(text):
+        return False
+    stream = read_stream(text, wanted=EVERY)
+    return not stream.whole or any(d.templated for d in stream.documents)
+
+
+def migrate_template(
+    text: str,
+    settings: Settings | None = None,
+    filename: str = "<string>",
+    registry: Registry | None = None,
+    *,
+    values: Any = None,
+    dialect: str | None = None,
+    report_only: bool = False,
+) -> FileResult:
+    """Migrate a Helm (Go) or Jinja2 template; ``values`` are the chart's values.yaml data."""
+    settings = settings or Settings()
+    registry = registry or default_registry()
+    dialect = dialect or dialect_of(text, filename) or "go"
+    try:
+        skeleton, actions, resolve = _masked(text, dialect, values)
+    except LexError as exc:
+        line = text.count("\n", 0, exc.pos) + 1
+        message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
+        return FileResult(filename, text, text, [Finding("error", "K8SM-TPL-001", message, None, filename, 0, line)])
+    chunks = _chunks(skeleton.text)
+    failed: dict[int, Finding] = {}
+    masked = list(skeleton.text)
+    for problem in skeleton.problems:
+        n = _chunk_at(chunks, skeleton.text, problem.line)
+        if n not in failed:
+            message = f"the template cannot be read as YAML here: {problem.message}; document left unchanged"
+            failed[n] = Finding("error", "K8SM-TPL-002", message, None, filename, 0, problem.line)
+    for n, (start, end) in enumerate(chunks):
+        if n in failed:
+            continue
+        doc = read_stream(skeleton.text[start:end], wanted=EVERY)
+        bad = next((d.problem for d in doc.documents if d.problem is not None), None)
+        if bad is not None:
+            line = skeleton.text.count("\n", 0, start) + bad.line
+            message = unmask_message(bad.message, skeleton)
+            failed[n] = Finding(
+                "error",
+                "K8SM-TPL-002",
+                f"the template's YAML skeleton does not parse here ({message}); document left unchanged",
+                None,
+                filename,
+                0,
+                line,
+            )
+    for n in failed:
+        start, end = chunks[n]
+        masked[start:end] = _blank(skeleton.text[start:end])
+    scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
+    with scope(scope_):
+        result = migrate_stream("".join(masked), settings, filename, registry, report_only=report_only)
+    return _unmasked(text, skeleton, chunks, result, failed, filename)
+
+
+_NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
+
+
+def _masked(text: str, dialect: str, values: Any) -> tuple[Skeleton, list[Any], Any]:
+    if dialect == "jinja":
+        from . import jinja
+
+        tags, hidden = jinja.tags(text)
+        return mask(text, tags, hidden), [], None
+    from . import gotemplate, helmvalues
+
+    tags, hidden, actions = gotemplate.tags(text)
+    return mask(text, tags, hidden), actions, helmvalues.resolver(actions, values)
+
+
+def _chunks(text: str) -> list[tuple[int, int]]:
+    """Spans of the documents of a skeleton, cut at column-0 markers (which masking keeps)."""
+    cuts = [0, *(m.start() for m in _DOC_MARKER.finditer(text)), len(text)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a or a == 0]
+
+
+def _chunk_at(chunks: list[tuple[int, int]], text: str, line: int) -> int:
+    for n, (start, end) in enumerate(chunks):
+        first = text.count("\n", 0, start) + 1
+        last = text.count("\n", 0, end) + 1
+        if first <= line <= last and (line < last or n == len(chunks) - 1 or end == len(text)):
+            return n
+    return len(chunks) - 1
+
+
+def _blank(text: str) -> list[str]:
+    """A chunk that the engine reads as nothing: markers kept, other lines as comments."""
+    out: list[str] = []
+    for piece in re.split(r"(\r?\n)", text):
+        if piece in ("\n", "\r\n") or not piece.strip() or _DOC_MARKER.match(piece):
+            out.append(piece)
+            continue
+        body = piece.lstrip()
+        lead = piece[: len(piece) - len(body)]
+        out.append(lead + "#" + ph.PAD * (len(body) - 1))
+    return list("".join(out))
+
+
+def _unmasked(
+    text: str,
+    skeleton: Skeleton,
+    chunks: list[tuple[int, int]],
+    result: FileResult,
+    failed: dict[int, Finding],
+    filename: str,
+) -> FileResult:
+    out_chunks = _chunks(result.text)
+    findings = [_finding(f, skeleton) for f in result.findings]
+    if len(out_chunks) != len(chunks):  # a bug: the engine keeps every document marker
+        message = "the migrated skeleton has a different number of documents; left unchanged"
+        return FileResult(filename, text, text, [*findings, Finding("error", "K8SM-TPL-003", message, None, filename)])
+    pieces: list[str] = []
+    by_chunk = {n: [r for r in skeleton.regions if start <= r.start < end] for n, (start, end) in enumerate(chunks)}
+    for n, ((start, end), (out_start, out_end)) in enumerate(zip(chunks, out_chunks)):
+        original = text[start:end]
+        out = result.text[out_start:out_end]
+        if n in failed or out == skeleton.text[start:end]:
+            pieces.append(original)
+            continue
+        try:
+            pieces.append(unmask(out, skeleton, by_chunk[n]))
+        except UnmaskError as exc:
+            line = text.count("\n", 0, start) + max(exc.line, 1)
+            failed[n] = Finding(
+                "error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line
+            )
+            pieces.append(original)
+    new_text = "".join(pieces)
+    if new_text != text and _actions(new_text) != _actions(text):
+        message = "template actions would change (a bug); the file is left unchanged"
+        failed[-1] = Finding("error", "K8SM-TPL-003", message, None, filename, 0, 1)
+        new_text = text
+    line_spans = [(text.count("\n", 0, s) + 1, text.count("\n", 0, e) + 1) for s, e in chunks]
+    findings = _per_document(findings, failed, line_spans)
+    documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
+    return FileResult(filename, text, new_text, findings, documents)
+
+
+def _in_failed(line: int, failed: dict[int, Finding], spans: list[tuple[int, int]]) -> bool:
+    return any(0 <= n < len(spans) and spans[n][0] <= line <= spans[n][1] for n in failed)
+
+
+def _per_document(findings: list[Finding], failed: dict[int, Finding], spans: list[tuple[int, int]]) -> list[Finding]:
+    """The engine's findings, less the notes about changes that were not made, plus ours."""
+    out = []
+    for f in findings:
+        if f.level == "info" and _in_failed(f.line, failed, spans):
+            continue
+        out.append(f)
+    for n, f in failed.items():
+        document = max((g.document for g in findings if n >= 0 and spans[n][0] <= g.line <= spans[n][1]), default=0)
+        out.append(replace(f, document=document))
+    return sorted(out, key=lambda f: (f.line, f.level != "error"))
+
+
+def _finding(f: Finding, skeleton: Skeleton) -> Finding:
+    message = unmask_message(f.message, skeleton)
+    code = f.code
+    if code == "K8SM-GEN-006":
+        code = "K8SM-TPL-004"
+        message = (
+            f"{message}: the template writes this key twice (if/else branches?); "
+            "its YAML skeleton cannot hold both, document left unchanged"
+        )
+    elif code == "K8SM-GEN-005":
+        code = "K8SM-TPL-002"
+    if message == f.message and code == f.code:
+        return f
+    return replace(f, code=code, message=message)
+
+
+def _document(
+    d: DocumentResult, skeleton: Skeleton, failed: dict[int, Finding], spans: list[tuple[int, int]]
+) -> DocumentResult:
+    if _in_failed(d.line, failed, spans) or -1 in failed:
+        d.applied, d.summary, d.patch = [], [], []
+        d.new_api_version = None
+        return d
+    if d.changed:
+        d.patch = _unmask_data(d.patch, skeleton)
+        d.summary = [unmask_message(s, skeleton) for s in d.summary]
+    d.name = unmask_message(d.name, skeleton) if d.name else d.name
+    d.namespace = unmask_message(d.namespace, skeleton) if d.namespace else d.namespace
+    return d
+
+
+def _unmask_data(value: Any, skeleton: Skeleton) -> Any:
+    if isinstance(value, str):
+        return unmask_message(value, skeleton)
+    if isinstance(value, list):
+        return [_unmask_data(v, skeleton) for v in value]
+    if isinstance(value, dict):
+        return {_unmask_data(k, skeleton): _unmask_data(v, skeleton) for k, v in value.items()}
+    return value
+
+
+_ACTION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+
+
+def _actions(text: str) -> Counter[str]:
+    return Counter(" ".join(a.split()) for a in _ACTION.findall(text))
