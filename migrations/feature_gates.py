@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from k8smigrate.context import Context
 from k8smigrate.registry import Migration
+from k8smigrate.templating.placeholders import holds_placeholder
 from k8smigrate.tree import Mapping, Scalar, Sequence
 from k8smigrate.versions import KubeVersion
 
@@ -85,6 +86,8 @@ def fix_map(parent: Mapping, key: str, ctx: Context, gates_table: dict[str, Gate
         return
     for entry in list(gates.entries):
         node = entry.value
+        if holds_placeholder(entry.name) or (isinstance(node, Scalar) and holds_placeholder(node.value)):
+            continue  # written by a template: known only once rendered
         value = node.data if isinstance(node, Scalar) else None
         if not isinstance(value, bool):
             ctx.error("K8SM-GATE-009", f"feature gate {entry.name}: the value is not a boolean", node)
@@ -143,8 +146,8 @@ def fix_gates(text: str, node: Scalar, ctx: Context) -> str | None:
     changed = False
     for piece in text.split(","):
         name, sep, raw = piece.strip().partition("=")
-        if not piece.strip():
-            kept.append(piece)
+        if not piece.strip() or holds_placeholder(piece):
+            kept.append(piece)  # a template action: known only once rendered
             continue
         value = parse_bool(raw.strip()) if sep else None
         if value is None:

@@ -19,8 +19,19 @@ def tags(text: str) -> tuple[list[Tag], list[tuple[int, int]], list[Action]]:
     ``LexError`` when Go would not lex it.
     """
     actions = lex_actions(text)
-    out = [Tag(a.start, a.end, a.writes, *_indent(a)) for a in actions]
+    out = [Tag(a.start, a.end, a.writes, *_indent(a), role=_ROLES.get(a.keyword)) for a in actions]
     return out, _defines(actions), actions
+
+
+_ROLES = {
+    ItemType.IF: "if",
+    ItemType.WITH: "if",
+    ItemType.RANGE: "if",
+    ItemType.DEFINE: "open",
+    ItemType.BLOCK: "open",
+    ItemType.ELSE: "else",
+    ItemType.END: "end",
+}
 
 
 def _indent(action: Action) -> tuple[int | None, bool]:

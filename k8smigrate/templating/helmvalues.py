@@ -15,10 +15,13 @@ from .golex import Action, ItemType, LexError, lex_actions
 from .values import ActionValue, lookup
 
 
-def values_path(words: tuple[Any, ...]) -> list[str] | None:
-    """``["a", "b"]`` for the words of ``.Values.a.b`` or ``$.Values.a.b``, else None."""
+def values_path(words: tuple[Any, ...], roots: frozenset[str] = frozenset({"$"})) -> list[str] | None:
+    """``["a", "b"]`` for the words of ``.Values.a.b`` or ``$.Values.a.b``, else None.
+
+    ``roots``: the variables that hold the top-level dot (``$``, and ``$dot`` after ``$dot := .``).
+    """
     items = list(words)
-    if items and items[0].typ is ItemType.VARIABLE and items[0].val == "$":
+    if items and items[0].typ is ItemType.VARIABLE and items[0].val in roots:
         items = items[1:]
     if not items or any(i.typ is not ItemType.FIELD for i in items) or items[0].val != ".Values":
         return None
@@ -26,28 +29,33 @@ def values_path(words: tuple[Any, ...]) -> list[str] | None:
     return path or None
 
 
-def declarations(actions: list[Action]) -> dict[str, list[str] | None]:
-    """``$name`` → its ``.Values`` path, for variables declared as one; None when declared otherwise."""
+def declarations(actions: list[Action]) -> tuple[dict[str, list[str] | None], frozenset[str]]:
+    """``$name`` → its ``.Values`` path, for variables declared as one (None when declared
+    otherwise or twice); and the variables declared as the top-level dot (``$dot := .``)."""
     found: dict[str, list[str] | None] = {}
+    roots = {"$"}
     for a in actions:
         w = a.words
         if len(w) >= 3 and w[0].typ is ItemType.VARIABLE and w[1].typ in (ItemType.DECLARE, ItemType.ASSIGN):
-            path = values_path(w[2:])
             name = w[0].val
+            if len(w) == 3 and w[2].typ is ItemType.DOT and a.words[0].line == a.words[2].line:
+                roots.add(name)
+                continue
+            path = values_path(w[2:])
             found[name] = path if name not in found else None
-    return found
+    return found, frozenset(roots)
 
 
 def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]:
     """A resolver for the actions of one template, against the chart's parsed values."""
-    declared = declarations(actions)
+    declared, roots = declarations(actions)
 
     def resolve(action_text: str) -> ActionValue:
         try:
             words = lex_actions(action_text)[0].words
         except (LexError, IndexError):
             return ActionValue(action_text, False)
-        path = values_path(words)
+        path = values_path(words, roots)
         if path is None and len(words) == 1 and words[0].typ is ItemType.VARIABLE:
             path = declared.get(words[0].val)
         if path is None or values is None:

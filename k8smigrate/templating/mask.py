@@ -48,6 +48,36 @@ class Tag:
     """N of a trailing ``indent N`` (Go) or ``indent(N)`` (Jinja) in the tag's pipeline."""
     newline: bool = False
     """True when that indentation starts a new line (``nindent N``)."""
+    role: str | None = None
+    """``if`` (opens a block that may have ``else`` branches: if, with, range, for), ``open``
+    (a block without: define, macro…), ``else`` (else, else if, elif), ``end``, or None."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """An if/else chain: its tags (opener, each else, end) in order, as indices into the tags."""
+
+    tags: tuple[int, ...]
+
+    def branches(self, tags: list[Tag]) -> list[tuple[int, int]]:
+        """The text spans of its branches."""
+        return [(tags[a].end, tags[b].start) for a, b in zip(self.tags, self.tags[1:])]
+
+
+def chains(tags: list[Tag]) -> list[Chain]:
+    """Every block of ``tags`` that has more than one branch."""
+    out: list[Chain] = []
+    stack: list[list[int]] = []
+    for i, tag in enumerate(tags):
+        if tag.role in ("if", "open"):
+            stack.append([i])
+        elif tag.role == "else" and stack:
+            stack[-1].append(i)
+        elif tag.role == "end" and stack:
+            opened = stack.pop()
+            if len(opened) > 1:
+                out.append(Chain((*opened, i)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -127,8 +157,8 @@ class _Line:
 def mask(text: str, tags: list[Tag], hidden: list[tuple[int, int]] | None = None) -> Skeleton:
     """The skeleton of ``text`` whose tags (sorted, not overlapping) are ``tags``.
 
-    ``hidden`` spans (``define`` bodies with their tags) are text the template does not
-    write where it stands: they become comment lines.
+    ``hidden`` spans (``define`` bodies with their tags, the other branches of an if/else
+    that writes one key twice) are text the skeleton leaves out: they become comment lines.
     """
     lines = _lines(text)
     skeleton = _Builder(text, lines, tags)
@@ -184,8 +214,10 @@ class _Builder:
         for n in range(first, last + 1):
             line = self.lines[n]
             a, b = max(start, line.start), min(end, line.end)
+            if not self.text[a:b].strip():
+                continue  # only the line break of a tag's line, or the indentation of the next tag
             if self.text[line.start : a].strip() or self.text[b : line.end].strip():
-                self.problem(n, "a define shares its line with YAML")
+                self.problem(n, "text that is left out (a define, or an if/else branch) shares its line with YAML")
             self.hidden_lines.add(n)
 
     def classify(self) -> None:

@@ -16,14 +16,14 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from ..engine import migrate_stream
+from ..engine import migrate_stream, prefilter
 from ..registry import Registry, default_registry
 from ..results import DocumentResult, FileResult, Finding
 from ..settings import Settings
 from ..yamlio import EVERY, read_stream
 from . import placeholders as ph
 from .golex import LexError
-from .mask import Skeleton, UnmaskError, mask, unmask, unmask_message
+from .mask import Chain, Region, Skeleton, Tag, UnmaskError, chains, mask, unmask, unmask_message
 from .values import Scope, scope
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
@@ -72,11 +72,12 @@ def migrate_template(
     registry = registry or default_registry()
     dialect = dialect or dialect_of(text, filename) or "go"
     try:
-        skeleton, actions, resolve = _masked(text, dialect, values)
+        tags, hidden, actions, resolve = _tags(text, dialect, values)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
         return FileResult(filename, text, text, [Finding("error", "K8SM-TPL-001", message, None, filename, 0, line)])
+    skeleton, frozen = _skeleton(text, tags, hidden)
     chunks = _chunks(skeleton.text)
     failed: dict[int, Finding] = {}
     masked = list(skeleton.text)
@@ -102,28 +103,96 @@ def migrate_template(
                 0,
                 line,
             )
-    for n in failed:
+    wanted = prefilter(registry, settings, settings.window)
+    for n, finding in list(failed.items()):
         start, end = chunks[n]
         masked[start:end] = _blank(skeleton.text[start:end])
+        if not wanted(text[start:end]):  # nothing would be migrated in it: not an error
+            failed[n] = replace(finding, level="info", message=finding.message.replace("left unchanged", "nothing to migrate in it"))
     scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
     with scope(scope_):
         result = migrate_stream("".join(masked), settings, filename, registry, report_only=report_only)
-    return _unmasked(text, skeleton, chunks, result, failed, filename)
+    frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
+    return _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions)
 
 
 _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
 
 
-def _masked(text: str, dialect: str, values: Any) -> tuple[Skeleton, list[Any], Any]:
+def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
     if dialect == "jinja":
         from . import jinja
 
         tags, hidden = jinja.tags(text)
-        return mask(text, tags, hidden), [], None
+        return tags, hidden, [], None
     from . import gotemplate, helmvalues
 
     tags, hidden, actions = gotemplate.tags(text)
-    return mask(text, tags, hidden), actions, helmvalues.resolver(actions, values)
+    return tags, hidden, actions, helmvalues.resolver(actions, values)
+
+
+def _skeleton(
+    text: str, tags: list[Tag], hidden: list[tuple[int, int]]
+) -> tuple[Skeleton, list[tuple[int, int]]]:
+    """The skeleton, with if/else branches left out where they would write a key twice.
+
+    The branch of the first occurrence stays; the others become comment lines. Returns the
+    (opening tag, next tag) pairs of the branches that stayed: a migration must not change
+    their text, since the branches left out would not get the same change.
+    """
+    all_chains = chains(tags)
+    starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
+    dead: list[tuple[int, int]] = []
+    frozen: list[tuple[int, int]] = []
+    settled: set[Chain] = set()
+    skeleton = mask(text, tags, hidden)
+    for _round in range(8):
+        found = False
+        for start, end in _chunks(skeleton.text):
+            base = skeleton.text.count("\n", 0, start)
+            for doc in read_stream(skeleton.text[start:end], wanted=EVERY).documents:
+                for dup in doc.duplicates:
+                    if dup.other_line is None:
+                        continue
+                    first = _key_at(text, starts, base + dup.other_line)
+                    second = _key_at(text, starts, base + dup.line)
+                    chain = _innermost(all_chains, tags, first, second, settled)
+                    if chain is None:
+                        continue
+                    settled.add(chain)
+                    branches = chain.branches(tags)
+                    live = next(k for k, (a, b) in enumerate(branches) if a <= first < b)
+                    dead += [span for k, span in enumerate(branches) if k != live]
+                    frozen.append((chain.tags[live], chain.tags[live + 1]))
+                    found = True
+        if not found:
+            break
+        skeleton = mask(text, tags, hidden + dead)
+    return skeleton, frozen
+
+
+def _key_at(text: str, starts: list[int], line: int) -> int:
+    begin = starts[min(line, len(starts)) - 1]
+    return begin + len(text[begin:].split("\n", 1)[0]) - len(text[begin:].split("\n", 1)[0].lstrip())
+
+
+def _innermost(chains_: list[Chain], tags: list[Tag], a: int, b: int, settled: set[Chain]) -> Chain | None:
+    best: Chain | None = None
+    for chain in chains_:
+        if chain in settled:
+            continue
+        branches = chain.branches(tags)
+        ka = next((k for k, (s, e) in enumerate(branches) if s <= a < e), None)
+        kb = next((k for k, (s, e) in enumerate(branches) if s <= b < e), None)
+        if ka is None or kb is None or ka == kb:
+            continue
+        if best is None or tags[chain.tags[0]].start > tags[best.tags[0]].start:
+            best = chain
+    return best
+
+
+def _region_at(skeleton: Skeleton, start: int) -> Region | None:
+    return next((r for r in skeleton.regions if r.start == start), None)
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:
@@ -161,6 +230,7 @@ def _unmasked(
     result: FileResult,
     failed: dict[int, Finding],
     filename: str,
+    frozen: list[tuple[Region | None, Region | None]],
 ) -> FileResult:
     out_chunks = _chunks(result.text)
     findings = [_finding(f, skeleton) for f in result.findings]
@@ -176,6 +246,7 @@ def _unmasked(
             pieces.append(original)
             continue
         try:
+            _check_frozen(out, skeleton, frozen, start, end)
             pieces.append(unmask(out, skeleton, by_chunk[n]))
         except UnmaskError as exc:
             line = text.count("\n", 0, start) + max(exc.line, 1)
@@ -192,6 +263,25 @@ def _unmasked(
     findings = _per_document(findings, failed, line_spans)
     documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
     return FileResult(filename, text, new_text, findings, documents)
+
+
+def _check_frozen(
+    out: str, skeleton: Skeleton, frozen: list[tuple[Region | None, Region | None]], start: int, end: int
+) -> None:
+    """The branches kept beside branches left out must come out unchanged."""
+    for a, b in frozen:
+        if a is None or b is None or not start <= a.start < end:
+            continue
+        before = skeleton.text[a.end : b.start]
+        ia = out.find(a.skeleton)
+        ib = out.find(b.skeleton)
+        if ia < 0 or ib < 0 or out[ia + len(a.skeleton) : ib] != before:
+            line = skeleton.text.count("\n", 0, a.start) - skeleton.text.count("\n", 0, start) + 1
+            raise UnmaskError(
+                f"the migration changes the branch after {a.original.strip()!r}, and the other branches of "
+                "this if/else write the same keys differently (they are not migrated)",
+                line,
+            )
 
 
 def _in_failed(line: int, failed: dict[int, Finding], spans: list[tuple[int, int]]) -> bool:
