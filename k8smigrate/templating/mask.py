@@ -89,6 +89,9 @@ class Region:
     skeleton: str
     original: str
 
+    at_line_start: bool = False
+    """The region is a whole line: its indentation is part of it and must not change."""
+
     @property
     def core(self) -> int:
         """Where the placeholder's start character sits inside ``skeleton``."""
@@ -188,6 +191,7 @@ class _Builder:
         self.chars = list(text)
         self.regions: list[tuple[int, int, str]] = []
         self.uncoded: list[tuple[int, int, str]] = []
+        self.whole_lines: set[int] = set()
         self.problems: list[Problem] = []
         self.hidden_lines: set[int] = set()
         self.starts = [line.start for line in lines]
@@ -388,6 +392,7 @@ class _Builder:
         stop = max(self.tags[j].end for j, _a, _b in line.segments)
         tail = self._fill_lines(self.text[line.end : stop], "#") if stop > line.end else ""
         self.region(start, max(stop, line.end), core + tail)
+        self.whole_lines.add(start)
 
     def indentation(self, line: _Line) -> int:
         content = self.text[line.start : line.end]
@@ -432,7 +437,7 @@ class _Builder:
 
     def result(self) -> Skeleton:
         regions = [
-            Region(start, end, skeleton, self.text[start:end])
+            Region(start, end, skeleton, self.text[start:end], start in self.whole_lines)
             for start, end, skeleton in sorted(self.regions)
             if ph.START in skeleton
         ]
@@ -466,7 +471,8 @@ def unmask(text: str, skeleton: Skeleton, regions: list[Region] | None = None) -
             raise UnmaskError("a placeholder the template does not have", line)
         seen[index] += 1
         begin = m.start() - region.core
-        if begin < pos or text[begin : begin + len(region.skeleton)] != region.skeleton:
+        moved = region.at_line_start and begin > 0 and text[begin - 1] != "\n"
+        if begin < pos or moved or text[begin : begin + len(region.skeleton)] != region.skeleton:
             raise UnmaskError(f"template text {_short(region.original)} was moved or re-indented", line)
         out.append(text[pos:begin])
         out.append(region.original)
