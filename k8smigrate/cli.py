@@ -430,6 +430,14 @@ def apply(
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
     exit_zero: ExitZero = False,
+    verify_render: Annotated[
+        bool,
+        typer.Option(
+            "--verify-render",
+            help="Prove it with helm: render each chart before and after (default values and ci/*.yaml) "
+            "and report rendered documents that differ from migrating the rendered output.",
+        ),
+    ] = False,
 ) -> None:
     """Migrate: the new stream on stdout (one file or -), or rewrite files with --in-place."""
     if in_place and check:
@@ -445,7 +453,10 @@ def apply(
     )
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
-    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
+    if verify_render:
+        run.outcomes = _verified(paths, settings, in_place, jobs, keep)
+    else:
+        run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
@@ -457,6 +468,29 @@ def apply(
     if format is Format.text:
         _print_changes(run, color, verb)
     raise _finish(run.exit_code, exit_zero)
+
+
+def _verified(paths: list[str], settings: Settings, in_place: bool, jobs: int, keep: str) -> list[FileOutcome]:
+    """``_migrate``, then one outcome per chart with what rendering it with helm proves."""
+    from .api import migrate_paths
+    from .results import FileResult
+    from .templating import helm
+
+    try:
+        helm.helm_binary()
+    except helm.HelmMissing as exc:
+        raise _usage(str(exc)) from exc
+    charts = helm.charts_in([Path(p) for p in paths if p != "-"])
+    with helm.snapshots(charts) as before, helm.snapshots(charts) as scratch:
+        outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
+        for chart in charts:
+            after = chart
+            if not in_place:  # migrate a copy: the chart itself is not written
+                after = scratch[chart]
+                list(migrate_paths([after], in_place=True, settings=settings))
+            findings = helm.verify(before[chart], after, settings, chart)
+            outcomes.append(FileOutcome(chart, FileResult(str(chart), "", "", findings)))
+    return outcomes
 
 
 @app.command("list")

@@ -146,6 +146,10 @@ LIST_FIELDS = frozenset(
 _KEY_LINE = re.compile(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*)?\s*$")
 
 
+class _TooShort(Exception):
+    """No room for a placeholder where a tag stands."""
+
+
 @dataclass
 class _Line:
     start: int
@@ -264,7 +268,12 @@ class _Builder:
                 if i in done:
                     continue
                 done.add(i)
-                if self.mask_tag(i, n, line):
+                try:
+                    whole = self.mask_tag(i, n, line)
+                except _TooShort:
+                    self.problem(n, "a template tag too short to stand for what surrounds it")
+                    whole = True
+                if whole:
                     done.update(j for j, _a2, _b2 in line.segments)
 
     def mask_hidden(self, n: int, line: _Line) -> None:
@@ -308,11 +317,22 @@ class _Builder:
         return "".join(parts)
 
     def code(self, length: int) -> str:
+        if length < ph.MIN_LENGTH:
+            raise _TooShort
         return ph.code(len(self.regions), length)
 
     def region(self, start: int, end: int, skeleton: str, coded: bool = True) -> None:
-        """Mask ``text[start:end]``; an uncoded region (a short hidden line) is not unmasked by code."""
+        """Mask ``text[start:end]``; an uncoded region (a short hidden line) is not unmasked by code.
+
+        The region's number goes into the first run of padding long enough for it (the first
+        line of a tag that spans lines may be as short as ``{{/*``).
+        """
         assert len(skeleton) == end - start, (start, end, skeleton)
+        if coded and ph.START not in skeleton:
+            run = skeleton.find(ph.PAD * ph.MIN_LENGTH)
+            if run < 0:
+                raise _TooShort
+            skeleton = skeleton[:run] + self.code(ph.MIN_LENGTH) + skeleton[run + ph.MIN_LENGTH :]
         if coded:
             self.regions.append((start, end, skeleton))
         else:
@@ -339,7 +359,7 @@ class _Builder:
 
     def mask_inline(self, tag: Tag, n: int) -> None:
         length = min(tag.end, self.lines[n].end) - tag.start
-        first = self.code(length)
+        first = ph.PAD * length
         if tag.end > self.lines[n].end:
             tail = self._fill_lines(self.text[self.lines[n].end : tag.end], "plain")
             self.region(tag.start, tag.end, first + tail)
@@ -353,11 +373,11 @@ class _Builder:
         first_on_line = line.segments[0][1] == tag.start
         tail = self._fill_lines(self.text[line.end : tag.end], "#") if tag.end > line.end else ""
         if not first_on_line:
-            self.region(tag.start, tag.end, self.code(length) + tail)
+            self.region(tag.start, tag.end, ph.PAD * length + tail)
             return
         shift = self.safe_shift(n, tag.start - line.start, length)
         head = " " * shift + "#"
-        self.region(tag.start, tag.end, head + self.code(length - len(head)) + tail)
+        self.region(tag.start, tag.end, head + ph.PAD * (length - len(head)) + tail)
 
     def safe_shift(self, n: int, col: int, length: int) -> int:
         """How far right a comment may move: to the next content line's indentation, room permitting."""
@@ -399,41 +419,38 @@ class _Builder:
         return len(content) - len(content.lstrip(" "))
 
     def form(self, n: int, column: int) -> str:
-        """``key`` or ``item``: what an unknown entry at ``column`` must be among its neighbours."""
-        after = self.neighbour(n, 1)
-        if after is not None:
-            content = self.text[after.start : after.end]
-            indent = len(content) - len(content.lstrip(" "))
-            if indent == column:
-                return "item" if content.lstrip().startswith("- ") or content.strip() == "-" else "key"
-        before = self.neighbour(n, -1)
-        if before is None:
-            return "key"
-        content = self.text[before.start : before.end]
-        indent = len(content) - len(content.lstrip(" "))
-        inner = indent
-        stripped = content.lstrip(" ")
-        while stripped.startswith("- "):
-            inner += 2
-            stripped = stripped[2:].lstrip(" ")
-            inner = len(content) - len(stripped)
-        key = _KEY_LINE.match(content)
-        if key is not None and column > inner:
-            return "item" if key.group(2).strip() in LIST_FIELDS else "key"
-        if column == indent and content.lstrip().startswith("- "):
-            return "item"
-        if key is not None and column == indent:
-            return "key"
-        return "key"
+        """``key`` or ``item``: what an unknown entry at ``column`` must be among its neighbours.
 
-    def neighbour(self, n: int, step: int) -> _Line | None:
-        m = n + step
-        while 0 <= m < len(self.lines):
-            line = self.lines[m]
-            if line.kind == "text":
-                return line
-            m += step
-        return None
+        Siblings decide (the nearest lines at that column, above or below, deeper lines
+        skipped); without siblings, the parent key does (an item under a list field).
+        """
+        for step in (1, -1):
+            m = n + step
+            while 0 <= m < len(self.lines):
+                line = self.lines[m]
+                m += step
+                if line.kind != "text":
+                    continue
+                content = self.text[line.start : line.end]
+                stripped = content.lstrip(" ")
+                indent = len(content) - len(stripped)
+                inner = indent
+                while stripped.startswith("- "):
+                    rest = stripped[2:].lstrip(" ")
+                    inner += len(stripped) - len(rest)
+                    stripped = rest
+                if indent == column:
+                    return "item" if content.lstrip().startswith("-") else "key"
+                if step == -1 and inner == column and indent < column:
+                    return "key"  # a key of the item that line opens
+                if indent < column:
+                    if step == 1:
+                        break  # the block ended below: ask the lines above
+                    key = _KEY_LINE.match(content)
+                    if key is not None and key.group(2).strip() in LIST_FIELDS:
+                        return "item"
+                    return "key"
+        return "key"
 
     def result(self) -> Skeleton:
         regions = [
@@ -478,10 +495,14 @@ def unmask(text: str, skeleton: Skeleton, regions: list[Region] | None = None) -
         out.append(region.original)
         pos = begin + len(region.skeleton)
     out.append(text[pos:])
+    escaped = _ESCAPED.search(text)
+    if escaped is not None:
+        line = text.count("\n", 0, escaped.start()) + 1
+        raise UnmaskError("template text would be copied into a quoted string (a migration copies a value)", line)
     for region in wanted:
         index = ph.index_of(region.skeleton[region.core :])
         if seen[index] != 1:
-            what = "lost" if seen[index] == 0 else "copied"
+            what = "lost (the migration removes the field that holds it)" if seen[index] == 0 else "copied"
             raise UnmaskError(f"template text {_short(region.original)} would be {what}")
     result = "".join(out)
     if ph.ANY_CHAR.search(result):

@@ -35,6 +35,7 @@ CODES = {
     "K8SM-TPL-002": "error: a document the YAML skeleton cannot represent; left unchanged",
     "K8SM-TPL-003": "error: the migration would lose, copy or re-indent template text; document left unchanged",
     "K8SM-TPL-004": "error: a key written twice in the template (if/else branches); document left unchanged",
+    "K8SM-TPL-005": "error: an apiVersion the template computes can render an API removed at the target",
 }
 
 
@@ -108,15 +109,68 @@ def migrate_template(
         start, end = chunks[n]
         masked[start:end] = _blank(skeleton.text[start:end])
         if not wanted(text[start:end]):  # nothing would be migrated in it: not an error
-            failed[n] = replace(finding, level="info", message=finding.message.replace("left unchanged", "nothing to migrate in it"))
+            message = finding.message.replace("document left unchanged", "nothing in it to migrate")
+            failed[n] = replace(finding, level="info", message=message)
     scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
     with scope(scope_):
         result = migrate_stream("".join(masked), settings, filename, registry, report_only=report_only)
     frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
-    return _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions)
+    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions)
+    out.findings += _computed_api_versions(out.text, settings, filename, resolve)
+    return out
 
 
 _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
+
+
+_API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
+_KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?(\w+)", re.M)
+_API_WORD = re.compile(r"[a-z0-9.-]+\.[a-z]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
+_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def _computed_api_versions(text: str, settings: Settings, filename: str, resolve: Any) -> list[Finding]:
+    """Documents whose apiVersion the template computes, when it can render one removed at the target.
+
+    Candidates are the API versions the apiVersion's text names (``{{ if … }} extensions/v1beta1
+    {{ else }} …``) and what it renders with the chart's values.yaml defaults
+    (``rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}``).
+    """
+    from ..versions import lifecycle
+
+    window = settings.window
+    out: list[Finding] = []
+    for start, end in _chunks(text):
+        chunk = text[start:end]
+        api = _API_LINE.search(chunk)
+        kind = _KIND_LINE.search(chunk)
+        if api is None or kind is None or not _MARKERS.search(api.group(1)):
+            continue
+        value = api.group(1)
+        group = value.split("/", 1)[0] + "/" if "/" in value.split("{", 1)[0] else ""
+        candidates = {w if "/" in w or w == "v1" and not group else group + w for w in _API_WORD.findall(value)}
+        if resolve is not None:
+            rendered = _TAG.sub(lambda m: _rendered(m.group(), resolve), value)
+            if not _MARKERS.search(rendered):
+                candidates.add(rendered.strip())
+        removed = []
+        for candidate in sorted(candidates):
+            life = lifecycle(candidate, kind.group(1))
+            if life is not None and life.removed_in is not None and life.removed_in <= window.target:
+                removed.append(f"{candidate} (removed in {life.removed_in})")
+        if removed:
+            line = text.count("\n", 0, start + api.start()) + 1
+            message = (
+                f"apiVersion is computed by the template ({value.strip()}) and can render {', '.join(removed)}; "
+                "change the helper, the condition or the values.yaml default it comes from"
+            )
+            out.append(Finding("error", "K8SM-TPL-005", message, None, filename, 0, line))
+    return out
+
+
+def _rendered(action: str, resolve: Any) -> str:
+    found = resolve(action)
+    return str(found.value) if found.known else action
 
 
 def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
