@@ -125,7 +125,7 @@ _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
 
 _API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
 _KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?(\w+)", re.M)
-_API_WORD = re.compile(r"[a-z0-9.-]+\.[a-z]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
+_API_WORD = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
 _TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
