@@ -18,6 +18,7 @@ from .registry import Registry
 from .report import Run
 from .results import Finding
 from .scan import ScanEntry
+from .templating.codes import TEMPLATE_CODES
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -36,6 +37,7 @@ GENERAL_CODES = {
     "K8SM-GEN-012": "error: internal error, document left unchanged",
     "K8SM-GEN-013": "error: the file cannot be read (missing, binary, not UTF-8) or written",
     "K8SM-GEN-014": "warning: the file does not parse as a whole (a template?); left unchanged",
+    **TEMPLATE_CODES,
 }
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}

@@ -30,13 +30,6 @@ JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 _MARKERS = re.compile(r"\{\{|\{%|\{#")
 
-CODES = {
-    "K8SM-TPL-001": "error: the template does not lex (Go text/template or Jinja2 syntax error)",
-    "K8SM-TPL-002": "error: a document the YAML skeleton cannot represent; left unchanged",
-    "K8SM-TPL-003": "error: the migration would lose, copy or re-indent template text; document left unchanged",
-    "K8SM-TPL-004": "error: a key written twice in the template (if/else branches); document left unchanged",
-    "K8SM-TPL-005": "error: an apiVersion the template computes can render an API removed at the target",
-}
 
 
 def dialect_of(text: str, filename: str) -> str | None:
