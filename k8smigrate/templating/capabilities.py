@@ -53,21 +53,65 @@ __all__ = [
 ]
 
 HELM_DEFAULT_API_VERSIONS: frozenset[str] = frozenset(
-    """
-    v1 admissionregistration.k8s.io/v1 admissionregistration.k8s.io/v1alpha1 admissionregistration.k8s.io/v1beta1
-    internal.apiserver.k8s.io/v1alpha1 apps/v1 apps/v1beta1 apps/v1beta2 authentication.k8s.io/v1
-    authentication.k8s.io/v1alpha1 authentication.k8s.io/v1beta1 authorization.k8s.io/v1 authorization.k8s.io/v1beta1
-    autoscaling/v1 autoscaling/v2 autoscaling/v2beta1 autoscaling/v2beta2 batch/v1 batch/v1beta1
-    certificates.k8s.io/v1 certificates.k8s.io/v1beta1 certificates.k8s.io/v1alpha1 coordination.k8s.io/v1alpha2
-    coordination.k8s.io/v1beta1 coordination.k8s.io/v1 discovery.k8s.io/v1 discovery.k8s.io/v1beta1 events.k8s.io/v1
-    events.k8s.io/v1beta1 extensions/v1beta1 flowcontrol.apiserver.k8s.io/v1 flowcontrol.apiserver.k8s.io/v1beta1
-    flowcontrol.apiserver.k8s.io/v1beta2 flowcontrol.apiserver.k8s.io/v1beta3 networking.k8s.io/v1
-    networking.k8s.io/v1beta1 node.k8s.io/v1 node.k8s.io/v1alpha1 node.k8s.io/v1beta1 policy/v1 policy/v1beta1
-    rbac.authorization.k8s.io/v1 rbac.authorization.k8s.io/v1beta1 rbac.authorization.k8s.io/v1alpha1
-    resource.k8s.io/v1 resource.k8s.io/v1beta2 resource.k8s.io/v1beta1 resource.k8s.io/v1alpha3
-    scheduling.k8s.io/v1alpha1 scheduling.k8s.io/v1beta1 scheduling.k8s.io/v1 storage.k8s.io/v1beta1 storage.k8s.io/v1
-    storage.k8s.io/v1alpha1 storagemigration.k8s.io/v1beta1 apiextensions.k8s.io/v1beta1 apiextensions.k8s.io/v1
-    """.split()
+    (
+        "v1",
+        "admissionregistration.k8s.io/v1",
+        "admissionregistration.k8s.io/v1alpha1",
+        "admissionregistration.k8s.io/v1beta1",
+        "internal.apiserver.k8s.io/v1alpha1",
+        "apps/v1",
+        "apps/v1beta1",
+        "apps/v1beta2",
+        "authentication.k8s.io/v1",
+        "authentication.k8s.io/v1alpha1",
+        "authentication.k8s.io/v1beta1",
+        "authorization.k8s.io/v1",
+        "authorization.k8s.io/v1beta1",
+        "autoscaling/v1",
+        "autoscaling/v2",
+        "autoscaling/v2beta1",
+        "autoscaling/v2beta2",
+        "batch/v1",
+        "batch/v1beta1",
+        "certificates.k8s.io/v1",
+        "certificates.k8s.io/v1beta1",
+        "certificates.k8s.io/v1alpha1",
+        "coordination.k8s.io/v1alpha2",
+        "coordination.k8s.io/v1beta1",
+        "coordination.k8s.io/v1",
+        "discovery.k8s.io/v1",
+        "discovery.k8s.io/v1beta1",
+        "events.k8s.io/v1",
+        "events.k8s.io/v1beta1",
+        "extensions/v1beta1",
+        "flowcontrol.apiserver.k8s.io/v1",
+        "flowcontrol.apiserver.k8s.io/v1beta1",
+        "flowcontrol.apiserver.k8s.io/v1beta2",
+        "flowcontrol.apiserver.k8s.io/v1beta3",
+        "networking.k8s.io/v1",
+        "networking.k8s.io/v1beta1",
+        "node.k8s.io/v1",
+        "node.k8s.io/v1alpha1",
+        "node.k8s.io/v1beta1",
+        "policy/v1",
+        "policy/v1beta1",
+        "rbac.authorization.k8s.io/v1",
+        "rbac.authorization.k8s.io/v1beta1",
+        "rbac.authorization.k8s.io/v1alpha1",
+        "resource.k8s.io/v1",
+        "resource.k8s.io/v1beta2",
+        "resource.k8s.io/v1beta1",
+        "resource.k8s.io/v1alpha3",
+        "scheduling.k8s.io/v1alpha1",
+        "scheduling.k8s.io/v1beta1",
+        "scheduling.k8s.io/v1",
+        "storage.k8s.io/v1beta1",
+        "storage.k8s.io/v1",
+        "storage.k8s.io/v1alpha1",
+        "storagemigration.k8s.io/v1beta1",
+        "apiextensions.k8s.io/v1beta1",
+        "apiextensions.k8s.io/v1",
+    )
 )
 """``.Capabilities.APIVersions`` under ``helm template`` (helm v4.1.4, built with client-go v0.35):
 printed with ``{{ .Capabilities.APIVersions | toJson }}``. Older helm releases list fewer new
@@ -84,7 +128,9 @@ class Scenario:
 
 HELM_TEMPLATE = Scenario("helm-template", "helm template --kube-version X")
 CLUSTER = Scenario("cluster", "helm install/upgrade on a cluster of release X")
-CLUSTER_VENDOR = Scenario("cluster-vendor", "the same on a managed cluster whose version has a suffix (v1.29.0-gke.100)")
+CLUSTER_VENDOR = Scenario(
+    "cluster-vendor", "the same on a managed cluster whose version has a suffix (v1.29.0-gke.100)"
+)
 SCENARIOS: tuple[Scenario, ...] = (HELM_TEMPLATE, CLUSTER, CLUSTER_VENDOR)
 
 

@@ -117,8 +117,9 @@ def set_scalar(text: str, key: tuple[str, ...], value: str) -> tuple[int, int, s
         if not isinstance(node, TreeMapping):
             return None
         node = node.get(name)
-    if not isinstance(node, Scalar) or root.src is None:
+    if not isinstance(node, Scalar) or root.src is None or node.src is None:
         return None
+    scalar_start, scalar_end = node.src.start - root.src.start, node.src.end - root.src.start
     node.set(value)
     new = Renderer(stream.text, detect_style(stream.text, root)).document(root)
     old = stream.text[root.src.start : root.src.end]
@@ -128,6 +129,8 @@ def set_scalar(text: str, key: tuple[str, ...], value: str) -> tuple[int, int, s
     hi = 0
     while hi < min(len(old), len(new)) - lo and old[-1 - hi] == new[-1 - hi]:
         hi += 1
+    lo = min(lo, scalar_start)  # the whole scalar, as a reader of the diff expects
+    hi = min(hi, len(old) - scalar_end)
     bom = 1 if stream.bom else 0
     start = root.src.start + lo + bom
     return start, root.src.end - hi + bom, new[lo : len(new) - hi]
