@@ -248,23 +248,44 @@ def _evaluate(
     scenarios: Iterable[Scenario],
 ) -> _Evaluation:
     result = _Evaluation(window)
-    last = max(window.target, NEWEST_KNOWN)
-    for values_name, values in chart.values_sets:
-        for scenario in scenarios:
-            for release in _releases(window.min_version, last):
-                caps = capabilities(scenario, release, chart.sources.api_versions)
+    releases = _releases(window.min_version, max(window.target, NEWEST_KNOWN))
+    runs = [(scenario, release) for scenario in scenarios for release in releases]
+    for i, site in enumerate(sites):
+        constant: tuple[list[Yield], dict[tuple[str, int], set[int]]] | None = None
+        for scenario, release in runs:
+            if constant is not None:  # the site reads no .Capabilities: every release gets the same
+                same, taken = constant
+                result.yields[i] += [replace(y, release=release, scenario=scenario.name) for y in same]
+                _merge_taken(result, taken, release <= window.target)
+                continue
+            caps = capabilities(scenario, release, chart.sources.api_versions)
+            first: tuple[Yield, dict[tuple[str, int], set[int]]] | None = None
+            per_values: list[Yield] = []
+            caps_read = False
+            for values_name, values in chart.values_sets:
+                if first is not None:  # the site reads no .Values: every values set gets the same
+                    per_values.append(replace(first[0], values=values_name))
+                    continue
                 ev = Evaluator(chart.sources.templates, chart.defines, values, caps, chart=chart.chart_meta)
-                for i, site in enumerate(sites):
-                    ev.taken, ev.caps_blocks = {}, set()
-                    ev.var_fallback = variables_before(chart, ev, site.path, site.start)
-                    y = _yield(ev, chart, site, kinds[i], release, scenario.name, values_name)
-                    result.yields[i].append(y)
-                    for key, arms in ev.taken.items():
-                        result.taken_all[key] |= arms
-                        if release <= window.target:
-                            result.taken_window[key] |= arms
-                    result.caps_blocks[i] |= ev.caps_blocks
+                ev.var_fallback = variables_before(chart, ev, site.path, site.start)
+                y = _yield(ev, chart, site, kinds[i], release, scenario.name, values_name)
+                per_values.append(y)
+                _merge_taken(result, ev.taken, release <= window.target)
+                result.caps_blocks[i] |= ev.caps_blocks
+                caps_read = caps_read or ev.caps_reads > 0
+                if ev.values_reads == 0:
+                    first = (y, ev.taken)
+            result.yields[i] += per_values
+            if not caps_read and first is not None:
+                constant = (per_values, first[1])
     return result
+
+
+def _merge_taken(result: _Evaluation, taken: Mapping[tuple[str, int], set[int]], in_window: bool) -> None:
+    for key, arms in taken.items():
+        result.taken_all[key] |= arms
+        if in_window:
+            result.taken_window[key] |= arms
 
 
 def _yield(
@@ -352,11 +373,11 @@ class _Planner:
         for path, exc in sorted(self.chart.errors.items()):
             line = line_of(self.sources.templates[path], exc.offset)
             self.findings.append(self.finding(NOT_EVALUATED, path, line, f"template not read: {exc}"))
-        for path, message in sorted(self.chart.values_errors.items()):
-            self.findings.append(self.finding(NOT_EVALUATED, path, 0, f"values file not read: {message}"))
         if not self.sites:
             return ApiVersionPlan(self.window, [], [], self.findings)
         evaluation = _evaluate(self.chart, self.sites, self.kinds, self.window, self.scenarios)
+        for path, message in sorted(self.chart.values_errors.items()):
+            self.findings.append(self.finding(NOT_EVALUATED, path, 0, f"values file not read: {message}"))
         wanted: dict[_OriginKey, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         for i, site in enumerate(self.sites):
             result = self.decide(i, site, evaluation, wanted)
@@ -388,14 +409,15 @@ class _Planner:
             )
             return result
         if problems or not known:
+            if known and all(y.served is None for y in known):
+                result.status = "untracked"  # an add-on's API wherever it is known: nothing to decide
+                return result
             result.status = "unknown"
             why = "; ".join(problems) or "no release prints it"
-            untracked = all(y.served is None for y in known)
-            if not (untracked and known):
-                level: Level = "warning" if any(y.served is False for y in known) else "info"
-                result.findings.append(
-                    self.finding(NOT_EVALUATED, site.path, site.line, f"computed apiVersion left alone: {why}", level)
-                )
+            level: Level = "warning" if any(y.served is False for y in known) else "info"
+            result.findings.append(
+                self.finding(NOT_EVALUATED, site.path, site.line, f"computed apiVersion left alone: {why}", level)
+            )
             return result
         if all(y.served is None for y in known):
             result.status = "untracked"

@@ -19,7 +19,9 @@ so that a template this module cannot fully read still yields its structure.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = [
     "Action",
@@ -98,13 +100,9 @@ def _lex_action(text: str, start: int) -> Action:
             return Action(start, after + 2, inner, after, trim_left, False, comment=True)
         raise TemplateSyntaxError("comment ends before closing delimiter", start)
     i = inner
-    n = len(text)
-    while i < n:
+    while (m := _INSIDE.search(text, i)) is not None:
+        i = m.start()
         c = text[i]
-        if c in SPACE and text.startswith("-}}", i + 1):
-            return Action(start, i + 4, inner, i, trim_left, True)
-        if text.startswith("}}", i):
-            return Action(start, i + 2, inner, i, trim_left, False)
         if c == '"' or c == "'":
             i = _skip_quoted(text, i, c)
         elif c == "`":
@@ -112,9 +110,15 @@ def _lex_action(text: str, start: int) -> Action:
             if close < 0:
                 raise TemplateSyntaxError("unterminated raw quoted string", i)
             i = close + 1
+        elif c == "}":
+            return Action(start, i + 2, inner, i, trim_left, False)
         else:
-            i += 1
+            return Action(start, i + 4, inner, i, trim_left, True)
     raise TemplateSyntaxError("unclosed action", start)
+
+
+_INSIDE = re.compile(r"[\"'`]|[ \t\r\n]-\}\}|\}\}")
+"""What ends a stretch of an action's words: a quote, or the closing delimiter with or without its trim."""
 
 
 def _skip_quoted(text: str, i: int, quote: str) -> int:
@@ -197,49 +201,37 @@ class Pipe:
     assign: bool = False
 
 
+_WORD = re.compile(
+    r"""(?P<space>[ \t\r\n]+)
+    |(?P<punct>[()|,])
+    |(?P<decl>:=)
+    |(?P<eq>=)
+    |(?P<str>"(?:[^"\\\n]|\\.)*")
+    |(?P<raw>`[^`]*`)
+    |(?P<char>'(?:[^'\\\n]|\\.)*')
+    |(?P<word>(?:[^ \t\r\n()|,"'`=:]|:(?!=))+)""",
+    re.X,
+)
+_TYPES = {"punct": None, "decl": ":=", "eq": "=", "str": "str", "raw": "raw", "char": "char", "word": "word"}
+
+
 def _words(text: str, base: int) -> list[tuple[str, str, int, int]]:
     """(type, value, start, end) of the words of an action's inside."""
     out: list[tuple[str, str, int, int]] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in SPACE:
-            i += 1
-            continue
-        if c in "()|,":
-            out.append((c, c, base + i, base + i + 1))
-            i += 1
-            continue
-        if text.startswith(":=", i):
-            out.append((":=", ":=", base + i, base + i + 2))
-            i += 2
-            continue
-        if c == "=":
-            out.append(("=", "=", base + i, base + i + 1))
-            i += 1
-            continue
-        if c == '"':
-            j = _skip_quoted(text, i, '"')
-            out.append(("str", text[i:j], base + i, base + j))
-            i = j
-            continue
-        if c == "`":
-            j = text.find("`", i + 1) + 1
-            out.append(("raw", text[i:j], base + i, base + j))
-            i = j
-            continue
-        if c == "'":
-            j = _skip_quoted(text, i, "'")
-            out.append(("char", text[i:j], base + i, base + j))
-            i = j
-            continue
-        j = i
-        while j < n and text[j] not in SPACE and text[j] not in "()|,\"'`" and not text.startswith(":=", j):
-            if text[j] == "=" and j > i:
-                break
-            j += 1
-        out.append(("word", text[i:j], base + i, base + j))
-        i = j
+    pos = 0
+    while pos < len(text):
+        m = _WORD.match(text, pos)
+        if m is None:
+            quote = text[pos]
+            what = "unterminated quoted string" if quote == '"' else f"unexpected {quote!r}"
+            raise TemplateSyntaxError(what, base + pos)
+        kind = m.lastgroup
+        assert kind is not None
+        if kind != "space":
+            value = m.group(kind)
+            typ = _TYPES[kind] or value
+            out.append((typ, value, base + m.start(), base + m.end()))
+        pos = m.end()
     return out
 
 
@@ -434,9 +426,10 @@ class Define:
 Node = Text | ActionNode | Template | Block | Define
 
 
-def parse(text: str) -> list[Node]:
-    """The top-level nodes of a template text."""
-    actions = lex(text)
+def parse(text: str, actions: list[Action] | None = None) -> list[Node]:
+    """The top-level nodes of a template text (``actions``: its ``lex``, when already known)."""
+    if actions is None:
+        actions = lex(text)
     parser = _Parser(text, actions)
     nodes, stop = parser.list_until(())
     if stop is not None:
@@ -552,6 +545,14 @@ class _Parser:
     def _template(self, action: Action) -> Template:
         name, pipe = self._name_and_pipe(action, "template")
         return Template(action, name, pipe)
+
+
+@lru_cache(maxsize=4096)
+def read(text: str) -> tuple[tuple[Action, ...], tuple[Node, ...]]:
+    """``lex`` and ``parse`` of a text, remembered: a plan reads each template again after its
+    edits, and most templates do not change. The trees are shared: never mutate them."""
+    actions = lex(text)
+    return tuple(actions), tuple(parse(text, actions))
 
 
 def walk(nodes: list[Node]) -> list[Node]:

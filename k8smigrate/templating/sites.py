@@ -51,8 +51,7 @@ from .gotmpl import (
     Template,
     TemplateSyntaxError,
     Text,
-    lex,
-    parse,
+    read,
     walk,
 )
 from .tmpleval import Evaluator, Output, Piece, TemplateFailure, Traced, Value, VarFallback, strip_space
@@ -103,23 +102,29 @@ class ParsedChart:
     def __init__(self, sources: ChartSources) -> None:
         self.sources = sources
         self.trees: dict[str, list[Node]] = {}
+        self.actions: dict[str, list[Action]] = {}
         self.errors: dict[str, TemplateSyntaxError] = {}
         self.defines: dict[str, tuple[str, Define]] = {}
         for path in sorted(sources.templates):
             try:
-                tree = parse(sources.templates[path])
+                actions_read, tree_read = read(sources.templates[path])
+                actions, tree = list(actions_read), list(tree_read)
             except TemplateSyntaxError as exc:
                 self.errors[path] = exc
                 continue
             self.trees[path] = tree
+            self.actions[path] = actions
             for node in walk(tree):
                 if isinstance(node, Define):
                     self.defines[node.name] = (path, node)  # the last one read wins, as in Go
         self.values_errors: dict[str, str] = {}
-        self.values_sets = self._values_sets()
+        self._declarations: dict[str, list[tuple[int, str, Pipe]]] = {}
+        self._regions: dict[Site, list[Node]] = {}
 
-    def _values_sets(self) -> list[tuple[str, dict[str, object]]]:
-        """(name, data): the defaults, then each ci file over them."""
+    @cached_property
+    def values_sets(self) -> list[tuple[str, dict[str, object]]]:
+        """(name, data): the defaults, then each ci file over them (``values_errors`` says what
+        could not be read)."""
         try:
             base = valuesfile.load(self.sources.values) if self.sources.values else {}
         except valuesfile.ValuesError as exc:
@@ -146,11 +151,25 @@ class ParsedChart:
 
     def declarations(self, path: str) -> list[tuple[int, str, Pipe]]:
         """``$x := …`` actions of a template, outside defines: (offset, name, pipe)."""
-        out: list[tuple[int, str, Pipe]] = []
-        for node in _walk_outside_defines(self.trees.get(path, [])):
-            if isinstance(node, ActionNode) and node.pipe is not None:
-                out.extend((node.action.start, name, node.pipe) for name in node.pipe.decl)
-        return out
+        if path not in self._declarations:
+            out: list[tuple[int, str, Pipe]] = []
+            for node in _walk_outside_defines(self.trees.get(path, [])):
+                if isinstance(node, ActionNode) and node.pipe is not None:
+                    out.extend((node.action.start, name, node.pipe) for name in node.pipe.decl)
+            self._declarations[path] = out
+        return self._declarations[path]
+
+    def region(self, site: Site) -> list[Node]:
+        """The nodes run to compute a site (found once)."""
+        if site not in self._regions:
+            tree = self.trees[site.path]
+            if site.idiom == "branches":
+                self._regions[site] = [n for n in walk(tree) if isinstance(n, Block) and n.start == site.start]
+            else:
+                place = _locate(tree, site.keys[0])
+                assert place is not None
+                self._regions[site] = _nodes_in(place.body, site.start, site.end)
+        return self._regions[site]
 
 
 @dataclass(frozen=True)
@@ -280,7 +299,7 @@ def find_sites(chart: ParsedChart) -> list[Site]:
 def _sites_of(chart: ParsedChart, path: str) -> list[Site]:
     text = chart.sources.templates[path]
     tree = chart.trees[path]
-    actions = lex(text)
+    actions = chart.actions[path]
     declared = {name: text[start : text.find("}}", start)] for start, name, _ in chart.declarations(path)}
     out: list[Site] = []
     blocks_done: dict[int, int] = {}
@@ -533,14 +552,13 @@ def run_region(ev: Evaluator, path: str, body: list[Node], lo: int, hi: int) -> 
 def run_site(ev: Evaluator, chart: ParsedChart, site: Site) -> Traced | None:
     """The apiVersion the site prints with this evaluator's capabilities and values, traced to
     its origins; None when nothing is printed (the branch taken has no ``apiVersion:``)."""
-    tree = chart.trees[site.path]
+    nodes = chart.region(site)
     if site.idiom == "branches":
-        block = next(n for n in walk(tree) if isinstance(n, Block) and n.start == site.start)
         out = Output()
         saved, ev._path = ev._path, site.path
         try:
             dot = ev.root(site.path)
-            ev.node(block, site.path, dot, ev.scope(dot), out)
+            ev.node(nodes[0], site.path, dot, ev.scope(dot), out)
         finally:
             ev._path = saved
         traced = out.traced()
@@ -555,9 +573,7 @@ def run_site(ev: Evaluator, chart: ParsedChart, site: Site) -> Traced | None:
         if traced.unknown:
             return Traced((Piece("", None, True),))
         return None
-    place = _locate(tree, site.keys[0])
-    assert place is not None
-    out = run_region(ev, site.path, place.body, site.start, site.end)
+    out = run_region(ev, site.path, nodes, site.start, site.end)
     traced = out.traced()
     text = traced.text
     line = text.split("\n", 1)[0]

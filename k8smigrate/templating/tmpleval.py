@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 
 from .gotmpl import (
     SPACE,
@@ -226,6 +226,8 @@ class Evaluator:
     taken: dict[tuple[str, int], set[int]] = field(default_factory=dict)
     caps_blocks: set[tuple[str, int]] = field(default_factory=set)
     _caps_reads: int = 0
+    values_reads: int = 0
+    """How many times ``.Values`` was read (a run that reads none gives the same for every values set)."""
     _depth: int = 0
     _path: str = ""
 
@@ -417,8 +419,14 @@ class Evaluator:
             value = self.field(value, name)
         return value
 
+    @property
+    def caps_reads(self) -> int:
+        """How many times ``.Capabilities`` was read (a run that reads none is the same for every release)."""
+        return self._caps_reads
+
     def field(self, value: Value, name: str) -> Value:
         if isinstance(value, _TracedValues):
+            self.values_reads += 1
             return value.get(name)
         if isinstance(value, dict):
             if name == "Capabilities":
@@ -617,9 +625,14 @@ def _semver_compare(values: list[Value]) -> Value:
     if not isinstance(constraint, str) or not isinstance(version, str):
         return UNKNOWN
     try:
-        return semver_compare(constraint, version)
+        return _cached_compare(constraint, version)
     except SemverError as exc:
         raise TemplateFailure(str(exc)) from exc
+
+
+@lru_cache(maxsize=4096)
+def _cached_compare(constraint: str, version: str) -> bool:
+    return semver_compare(constraint, version)
 
 
 def _quote(mark: str) -> Callable[[list[Value]], Value]:

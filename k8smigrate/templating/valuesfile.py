@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..render import Renderer, detect_style
 from ..tree import Mapping as TreeMapping
 from ..tree import Scalar, TreeError
-from ..yamlio import line_of, read_stream
+from ..yamlio import EVERY, line_of, read_stream
 
 __all__ = ["ValuesError", "coalesce", "find_scalar", "load", "set_scalar"]
 
@@ -29,7 +29,7 @@ class ValuesError(ValueError):
 
 
 def _root(text: str) -> TreeMapping | None:
-    stream = read_stream(text)
+    stream = read_stream(text, EVERY)
     docs = [d for d in stream.documents if d.root is not None or d.problem is not None]
     if not docs:
         return None
@@ -90,7 +90,7 @@ def find_scalar(text: str, key: tuple[str, ...]) -> ScalarAt | None:
 
 
 def _scalar_node(text: str, key: tuple[str, ...]) -> tuple[Scalar, str, int] | None:
-    stream = read_stream(text)
+    stream = read_stream(text, EVERY)
     docs = [d for d in stream.documents if d.root is not None]
     if not docs or not isinstance(docs[0].root, TreeMapping):
         return None
@@ -107,7 +107,7 @@ def _scalar_node(text: str, key: tuple[str, ...]) -> tuple[Scalar, str, int] | N
 def set_scalar(text: str, key: tuple[str, ...], value: str) -> tuple[int, int, str] | None:
     """The smallest edit ``(start, end, replacement)`` of ``text`` that sets ``key`` to the string
     ``value`` in the scalar's own quoting style (None when the key holds no scalar)."""
-    stream = read_stream(text)
+    stream = read_stream(text, EVERY)
     docs = [d for d in stream.documents if d.root is not None]
     if not docs or not isinstance(docs[0].root, TreeMapping):
         return None
