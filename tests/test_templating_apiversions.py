@@ -8,6 +8,8 @@ reported instead of edited.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from k8smigrate.templating.apiversions import CODES, scan_rows
@@ -407,9 +409,14 @@ def test_a_template_that_fails_to_parse_is_reported() -> None:
     assert result.findings[0].filename == "templates/bad.yaml"
 
 
-def test_codes_are_declared_once() -> None:
+def test_codes_are_declared_once_and_documented() -> None:
     assert len({c.code for c in CODES}) == len(CODES)
     assert all(c.code.startswith("K8SM-TPL-1") for c in CODES)
+    usage = (Path(__file__).resolve().parent.parent / "docs" / "usage.md").read_text(encoding="utf-8")
+    for code in CODES:
+        row = next((ln for ln in usage.splitlines() if ln.startswith(f"| {code.code} |")), None)
+        assert row is not None, f"{code.code} is missing from docs/usage.md"
+        assert row.split("|")[2].strip().startswith(code.level)
 
 
 # ---------------------------------------------------------------------------- scan
