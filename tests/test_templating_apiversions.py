@@ -343,9 +343,25 @@ def test_body_that_must_differ_per_branch_is_reported() -> None:
     assert result.edits == []
     (error,) = [f for f in result.findings if f.level == "error"]
     assert error.code == "K8SM-TPL-103"
-    assert "networking.k8s.io/v1 at 1.19–1.22" in error.message
-    assert "networking.k8s.io/v1beta1 at 1.18" in error.message
+    assert "networking.k8s.io/v1beta1 serves 1.18–1.21, networking.k8s.io/v1 serves 1.19–1.22" in error.message
+    assert "the chart gives networking.k8s.io/v1beta1 at 1.18; networking.k8s.io/v1 at 1.19–1.22" in error.message
     assert planned(sources, "1.22", "1.19").sites[0].status == "ok"  # the window lets v1 serve all
+
+
+def test_a_rewrite_that_keeps_the_body_says_so() -> None:
+    template = (
+        '{{- if semverCompare ">=1.14" .Capabilities.KubeVersion.GitVersion }}\n'
+        "apiVersion: networking.k8s.io/v1beta1\n{{- else }}\napiVersion: extensions/v1beta1\n{{- end }}\nkind: Ingress\n"
+    )
+    result = planned(chart({"ingress.yaml": template}), "1.21", "1.16")
+    (site,) = result.sites
+    assert (site.status, site.target, site.body_from, site.body_to) == (
+        "rewritten",
+        "networking.k8s.io/v1beta1",
+        "networking.k8s.io/v1beta1",
+        None,
+    )
+    assert "the body stays as it is" in result.findings[0].message
 
 
 def test_a_kind_no_release_serves_is_reported() -> None:

@@ -195,6 +195,6 @@ def test_every_corpus_site_is_decided_or_explained(chart_corpus: Path, low: str,
             if site.status in ("blocked", "unknown"):
                 assert site.findings, f"{folder.name} {site.site.path}:{site.site.line} is {site.status} silently"
             if site.status == "rewritten":
-                assert site.body_to is not None
+                assert site.target is not None
         assert len({(e.path, e.start) for e in result.edits}) == len(result.edits)
     assert sites == 74

@@ -153,6 +153,8 @@ class SiteResult:
     """The API the document body is written for (what the chart gives the window's first release)."""
     body_to: str | None = None
     """The API to migrate the body to (None: the body stays as it is)."""
+    target: str | None = None
+    """For ``rewritten``: the apiVersion every release of the window gets once the edits apply."""
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -454,17 +456,19 @@ class _Planner:
                     )
                 )
             else:
+                serving = _serving([a for api in apis for a in chain(api, kind)], kind, self.releases)
                 result.findings.append(
                     self.finding(
                         BODY_PER_BRANCH,
                         site.path,
                         site.line,
-                        f"{kind}: no one apiVersion serves every release of {window} "
-                        f"({_per_release(known)}); the body would have to differ per branch, left as it is",
+                        f"{kind}: no one apiVersion serves every release of {window} ({serving}; the chart gives "
+                        f"{_per_release(known)}): the body would have to differ per branch, left as it is",
                     )
                 )
             return result
-        result.body_to = target
+        result.target = target
+        result.body_to = target if target != result.body_from else None
         for y in known:
             if y.api == target or y.value is None:
                 continue
@@ -479,7 +483,7 @@ class _Planner:
                         f"{y.api} must become {target} but is not written as a literal or a values key",
                     )
                 )
-                result.body_to = None
+                result.body_to = result.target = None
                 return result
             origin, new = found
             wanted[self.origin_key(origin, y.values)][new].append(i)
@@ -527,7 +531,7 @@ class _Planner:
         result = self.results[i]
         if result.status != "blocked":
             result.status = "blocked"
-            result.body_to = None
+            result.body_to = result.target = None
             result.findings.append(self.finding(code, result.site.path, result.site.line, message))
 
     def verify(self, edits: list[Edit]) -> list[Edit]:
@@ -547,7 +551,7 @@ class _Planner:
                 for i, result in enumerate(self.results)
                 if result.status == "rewritten"
                 and any(
-                    y.api != result.body_to or not y.served for y in evaluation.in_window(i) if y.problem != "absent"
+                    y.api != result.target or not y.served for y in evaluation.in_window(i) if y.problem != "absent"
                 )
             ]
             if not failed:
@@ -574,7 +578,7 @@ class _Planner:
             for y in self.results[i].yields:
                 for p in y.value.pieces if y.value is not None else ():
                     if isinstance(p.origin, ValuesOrigin):
-                        change = valuesfile.set_scalar(text, p.origin.key, self.results[i].body_to or "")
+                        change = valuesfile.set_scalar(text, p.origin.key, self.results[i].target or "")
                         if change is not None:
                             out.add((path, change[0], change[1]))
         return out
@@ -585,18 +589,23 @@ class _Planner:
             if result.status != "rewritten":
                 continue
             site = result.site
-            before = sorted({y.api for y in result.yields if y.api and y.api != result.body_to})
+            before = sorted({y.api for y in result.yields if y.api and y.api != result.target})
             source = f"define {site.helper!r}" if site.helper else site.idiom
             note = ""
             if any(isinstance(p.origin, ValuesOrigin) for y in result.yields if y.value for p in y.value.pieces):
                 note = " (a values default: a user's own values file may still set the old version)"
+            body = (
+                f"migrate the body from {result.body_from} to {result.body_to}"
+                if result.body_to
+                else "the body stays as it is"
+            )
             result.findings.append(
                 self.finding(
                     REWRITTEN,
                     site.path,
                     site.line,
-                    f"{result.kind} apiVersion ({source}) {', '.join(before)} → {result.body_to}, served by every "
-                    f"release of {window}; migrate the body from {result.body_from} to {result.body_to}{note}",
+                    f"{result.kind} apiVersion ({source}) {', '.join(before)} → {result.target}, served by every "
+                    f"release of {window}; {body}{note}",
                 )
             )
 
@@ -717,6 +726,16 @@ class _Planner:
                         f"{plain}: write the constraint with -0 (e.g. >=1.14-0)",
                     )
                 )
+
+
+def _serving(apis: list[str], kind: str, releases: list[KubeVersion]) -> str:
+    """``A serves 1.18–1.21, B serves 1.19–1.22`` for the APIs that serve part of the window."""
+    parts = []
+    for api in dict.fromkeys(apis):
+        at = [r for r in releases if served(api, kind, r)]
+        if at:
+            parts.append(f"{api} serves {_ranges(at)}")
+    return ", ".join(parts) or "none is served"
 
 
 def _per_release(known: list[Yield]) -> str:
