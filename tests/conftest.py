@@ -7,6 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "files"
+CHARTS = ROOT.parent / "shared" / "corpus" / "charts"
 
 
 @pytest.fixture(scope="session")
@@ -14,6 +15,13 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not beside the project (only CI and sessions have it)")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def chart_corpus() -> Path:
+    if not CHARTS.is_dir():
+        pytest.skip("../shared/corpus/charts is not beside the project (only CI and sessions have it)")
+    return CHARTS
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
