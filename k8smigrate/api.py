@@ -7,7 +7,7 @@ wins over the keywords). Nothing here prints or exits.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .engine import migrate_stream
@@ -40,12 +40,17 @@ def _settings(
 
 
 def migrate_any(
-    text: str, settings: Settings, filename: str, registry: Registry, path: Path | None = None
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    path: Path | None = None,
+    api_bodies: dict[int, tuple[str, str]] | None = None,
 ) -> FileResult:
     """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
 
     ``path``: where the text was read from, to find the chart whose values.yaml resolves
-    ``.Values`` paths.
+    ``.Values`` paths; ``api_bodies``: see ``templating.migrate.migrate_template``.
     """
     from .templating.migrate import migrate_template, needs_masking
 
@@ -54,7 +59,37 @@ def migrate_any(
     from .templating.chart import chart_root, chart_values
 
     values = chart_values(chart_root(path)) if path is not None else None
-    return migrate_template(text, settings, filename, registry, values=values)
+    return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies)
+
+
+def _migrate_loaded(loaded: Loaded, settings: Settings, name: str) -> FileResult:
+    """A file's result; a chart's file starts from the chart-level step's edits (computed apiVersions)."""
+    from .templating.chart import chart_root, is_support_file
+
+    registry = default_registry()
+    root = chart_root(loaded.path)
+    if root is None:
+        return migrate_any(loaded.text, settings, name, registry, loaded.path)
+    from .templating.chartplan import plan_for
+
+    try:
+        plan = plan_for(root, settings)
+        rel = loaded.path.resolve().relative_to(root.resolve()).as_posix()
+    except Exception as exc:  # the chart-level step must cost its findings, never the file
+        if settings.raise_errors:
+            raise
+        result = migrate_any(loaded.text, settings, name, registry, loaded.path)
+        message = f"internal error in the chart-level step: {type(exc).__name__}: {exc}"
+        result.findings.append(Finding("warning", "K8SM-GEN-012", message, None, name))
+        return result
+    text = plan.texts.get(rel, loaded.text)
+    findings = [replace(f, filename=name) for f in plan.findings.get(rel, [])]
+    if is_support_file(rel):
+        return FileResult(name, loaded.text, text, findings)
+    result = migrate_any(text, settings, name, registry, loaded.path, plan.bodies.get(rel))
+    result.original = loaded.text
+    result.findings = findings + result.findings
+    return result
 
 
 def migrate_text(
@@ -128,7 +163,7 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = migrate_any(loaded.text, settings, str(p), default_registry(), p)
+    result = _migrate_loaded(loaded, settings, str(p))
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:

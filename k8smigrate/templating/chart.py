@@ -23,21 +23,30 @@ def is_chart(folder: Path) -> bool:
 
 
 def chart_root(path: Path) -> Path | None:
-    """The chart a manifest file belongs to (it lies under the chart's templates/ or crds/)."""
+    """The chart a file belongs to: one under its templates/ or crds/, or its values.yaml."""
     here = path.resolve().parent
     for folder in (here, *here.parents):
         if is_chart(folder):
             try:
-                first = path.resolve().relative_to(folder).parts[0]
-            except (ValueError, IndexError):
+                parts = path.resolve().relative_to(folder).parts
+            except ValueError:
                 return None
-            return folder if first in MANIFEST_FOLDERS else None
+            if parts and (parts[0] in MANIFEST_FOLDERS or parts == ("values.yaml",)):
+                return folder
+            return None
     return None
 
 
+def is_support_file(rel: str) -> bool:
+    """A chart file that is not a manifest: values.yaml and the templates' partials (``_*``, ``*.tpl``)."""
+    name = rel.rsplit("/", 1)[-1]
+    return rel == "values.yaml" or (rel.startswith("templates/") and (name.startswith("_") or name.endswith(".tpl")))
+
+
 def manifest_files(chart: Path) -> list[Path]:
-    """The files of a chart that hold manifests, sorted; subcharts included."""
-    found: list[Path] = []
+    """The files of a chart that a run reads, sorted, subcharts included: its manifests, and the
+    partials and values.yaml that computed apiVersions may be rewritten in."""
+    found: list[Path] = [chart / "values.yaml"] if (chart / "values.yaml").is_file() else []
     for sub in MANIFEST_FOLDERS:
         folder = chart / sub
         if folder.is_dir():
@@ -45,8 +54,7 @@ def manifest_files(chart: Path) -> list[Path]:
                 p
                 for p in folder.rglob("*")
                 if p.is_file()
-                and p.name.endswith(SUFFIXES)
-                and not p.name.startswith("_")
+                and (p.name.endswith(SUFFIXES) or (sub == "templates" and p.name.endswith(".tpl")))
                 and not any(part.startswith(".") for part in p.relative_to(chart).parts)
             ]
     charts = chart / "charts"

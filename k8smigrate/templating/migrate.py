@@ -60,8 +60,15 @@ def migrate_template(
     values: Any = None,
     dialect: str | None = None,
     report_only: bool = False,
+    api_bodies: dict[int, tuple[str, str]] | None = None,
 ) -> FileResult:
-    """Migrate a Helm (Go) or Jinja2 template; ``values`` are the chart's values.yaml data."""
+    """Migrate a Helm (Go) or Jinja2 template; ``values`` are the chart's values.yaml data.
+
+    ``api_bodies``: for documents (by index in the file) whose apiVersion the chart computes,
+    ``(from, to)``: the API their body is written for and the one it must be migrated to
+    (``apiversions`` rewrote the apiVersion itself). The engine migrates the body as if the
+    document said ``from``; the apiVersion line stays as the template writes it.
+    """
     settings = settings or Settings()
     registry = registry or default_registry()
     dialect = dialect or dialect_of(text, filename) or "go"
@@ -74,7 +81,6 @@ def migrate_template(
     skeleton, frozen = _skeleton(text, tags, hidden)
     chunks = _chunks(skeleton.text)
     failed: dict[int, Finding] = {}
-    masked = list(skeleton.text)
     for problem in skeleton.problems:
         n = _chunk_at(chunks, skeleton.text, problem.line)
         if n not in failed:
@@ -98,17 +104,25 @@ def migrate_template(
                 line,
             )
     wanted = prefilter(registry, settings, settings.window)
+    engine_chunks = [skeleton.text[start:end] for start, end in chunks]
     for n, finding in list(failed.items()):
         start, end = chunks[n]
-        masked[start:end] = _blank(skeleton.text[start:end])
+        engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
         if not wanted(text[start:end]):  # nothing would be migrated in it: not an error
             message = finding.message.replace("document left unchanged", "nothing in it to migrate")
             failed[n] = replace(finding, level="info", message=message)
+    bodies: dict[int, tuple[str, str]] = {}
+    for n, (body_from, body_to) in (api_bodies or {}).items():
+        if 0 <= n < len(chunks) and n not in failed:
+            line = _API_LINE.search(engine_chunks[n])
+            if line is not None:
+                bodies[n] = (line.group(0), body_to)
+                engine_chunks[n] = engine_chunks[n][: line.start()] + f"apiVersion: {body_from}" + engine_chunks[n][line.end() :]
     scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
     with scope(scope_):
-        result = migrate_stream("".join(masked), settings, filename, registry, report_only=report_only)
+        result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
     frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
-    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions)
+    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies)
     out.findings += _computed_api_versions(out.text, settings, filename, resolve)
     return out
 
@@ -278,6 +292,8 @@ def _unmasked(
     failed: dict[int, Finding],
     filename: str,
     frozen: list[tuple[Region | None, Region | None]],
+    engine_chunks: list[str],
+    bodies: dict[int, tuple[str, str]],
 ) -> FileResult:
     out_chunks = _chunks(result.text)
     findings = [_finding(f, skeleton) for f in result.findings]
@@ -289,10 +305,12 @@ def _unmasked(
     for n, ((start, end), (out_start, out_end)) in enumerate(zip(chunks, out_chunks)):
         original = text[start:end]
         out = result.text[out_start:out_end]
-        if n in failed or out == skeleton.text[start:end]:
+        if n in failed or out == engine_chunks[n]:
             pieces.append(original)
             continue
         try:
+            if n in bodies:
+                out = _api_line_back(out, *bodies[n])
             _check_frozen(out, skeleton, frozen, start, end)
             pieces.append(unmask(out, skeleton, by_chunk[n]))
         except UnmaskError as exc:
@@ -310,6 +328,15 @@ def _unmasked(
     findings = _per_document(findings, failed, line_spans)
     documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
     return FileResult(filename, text, new_text, findings, documents)
+
+
+def _api_line_back(out: str, line: str, body_to: str) -> str:
+    """The template's own apiVersion line back in a document whose body was migrated to ``body_to``."""
+    found = _API_LINE.search(out)
+    if found is None or found.group(1).strip() != body_to:
+        got = found.group(1).strip() if found is not None else "nothing"
+        raise UnmaskError(f"the body was to be migrated to {body_to}, but the migration went to {got}")
+    return out[: found.start()] + line + out[found.end() :]
 
 
 def _check_frozen(

@@ -1,0 +1,86 @@
+"""The chart-level step before each template is migrated: apiVersions the chart computes.
+
+``apiversions.plan`` evaluates every computed apiVersion of a chart over the window and
+edits its sources (a ``_helpers.tpl`` branch, a literal, a ``values.yaml`` default) so that
+every release gets an API it serves. Each file of the chart then starts from its edited
+text; a document whose apiVersion was moved has its body migrated from the API it was
+written for (``body_from``) to the new one (``body_to``) by ``migrate.migrate_template``.
+
+One plan per chart and window, computed on the first file that asks and kept while the
+chart's files are unchanged (a run migrates the chart file by file).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+
+from ..results import Finding
+from ..settings import Settings
+from ..versions import Window
+
+_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+
+
+@dataclass
+class ChartPlan:
+    """What the chart-level step gives each file of a chart (paths relative to the chart)."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+    """The edited text of each file the plan changes."""
+    bodies: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
+    """Per template, per document index: (the API its body is written for, the API to migrate it to)."""
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+
+
+def plan_for(root: Path, settings: Settings) -> ChartPlan:
+    """The plan of the chart at ``root`` for the settings' window."""
+    files = sorted(p for p in _sources(root) if p.is_file())
+    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+    return _plan(str(root.resolve()), settings.window, stamp)
+
+
+def _sources(root: Path) -> list[Path]:
+    templates = root / "templates"
+    out = list(templates.rglob("*")) if templates.is_dir() else []
+    return [*out, root / "values.yaml", root / "Chart.yaml", *sorted((root / "ci").glob("*.yaml"))]
+
+
+@lru_cache(maxsize=8)
+def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) -> ChartPlan:
+    from .apiversions import ChartSources, plan
+
+    root = Path(root_text)
+    templates: dict[str, str] = {}
+    for path in sorted((root / "templates").rglob("*")) if (root / "templates").is_dir() else []:
+        if path.is_file():
+            try:
+                templates[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+    values = _read(root / "values.yaml")
+    ci = {p.relative_to(root).as_posix(): _read(p) for p in sorted((root / "ci").glob("*.yaml"))}
+    sources = ChartSources(templates, values, ci, _read(root / "Chart.yaml"))
+    result = plan(sources, window)
+    out = ChartPlan()
+    texts = dict(templates)
+    texts["values.yaml"] = values
+    out.texts = result.apply(texts)
+    for site in result.sites:
+        if site.body_to and site.body_from and site.body_to != site.body_from:
+            before = templates.get(site.site.path, "")
+            index = len(_DOC_MARKER.findall(before, 0, site.site.start))
+            out.bodies.setdefault(site.site.path, {})[index] = (site.body_from, site.body_to)
+    for finding in result.findings:
+        name = finding.filename
+        out.findings.setdefault(name, []).append(replace(finding, filename=str(root / name)))
+    return out
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
