@@ -24,6 +24,19 @@ def chart_corpus() -> Path:
     return CHARTS
 
 
+@pytest.fixture(scope="session")
+def helm() -> str:
+    """The real helm: skipped outside CI when it is missing, a failure in CI (``CI`` set by .ci/run)."""
+    import shutil
+
+    found = shutil.which("helm")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("helm is not on PATH in CI: .ci/run puts .ci/get-tools' folder on PATH")
+        pytest.skip("helm is not on PATH (CI installs it; locally: PATH=$(.ci/get-tools):$PATH)")
+    return found
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``slow`` (a 20 MB file…) run only with K8SMIGRATE_SLOW=1: the default suite stays fast."""
     if os.environ.get("K8SMIGRATE_SLOW") == "1":

@@ -78,7 +78,7 @@ def tags(text: str) -> tuple[list[Tag], list[tuple[int, int]]]:
             out.append(Tag(start, end, False))
             pos = end
             continue
-        end = _tag_end(text, inner, "}}" if kind == "{{" else "%}")
+        end = _tag_end(text, inner, "}}" if kind == "{{" else "%}", start)
         if kind == "{{":
             out.append(Tag(start, end, True))
         else:
@@ -101,8 +101,8 @@ def tags(text: str) -> tuple[list[Tag], list[tuple[int, int]]]:
         pos = end
 
 
-def _tag_end(text: str, pos: int, close: str) -> int:
-    """Where a ``{{``/``{%`` tag whose words start at ``pos`` ends (after its delimiter)."""
+def _tag_end(text: str, pos: int, close: str, start: int) -> int:
+    """Where a ``{{``/``{%`` tag (opened at ``start``) whose words start at ``pos`` ends."""
     stack: list[str] = []
     n = len(text)
     while pos < n:
@@ -127,4 +127,4 @@ def _tag_end(text: str, pos: int, close: str) -> int:
             if expected != c:
                 raise LexError(f"unexpected '{c}', expected '{expected}'", pos, text.count("\n", 0, pos) + 1)
         pos += 1
-    raise LexError("unexpected end of template", pos, text.count("\n", 0, pos) + 1)
+    raise LexError("unexpected end of template (a tag is not closed)", start, text.count("\n", 0, start) + 1)
