@@ -272,9 +272,7 @@ def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
 
 
 def _stdin_outcome(settings: Settings) -> FileOutcome:
-    return _from_stdin(
-        lambda text: FileOutcome(Path("-"), migrate_any(text, settings, "<stdin>", default_registry()))
-    )
+    return _from_stdin(lambda text: FileOutcome(Path("-"), migrate_any(text, settings, "<stdin>", default_registry())))
 
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:

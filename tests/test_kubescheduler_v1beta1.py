@@ -49,7 +49,7 @@ def test_templated_document_is_migrated_with_its_actions() -> None:
         """,
         target_version=TARGET,
     )
-    assert "{{ .Values." in result.text and "kubescheduler.config.k8s.io/v1beta3" in result.text
+    assert "{{ .Values.name }}" in result.text and "kubescheduler.config.k8s.io/v1beta2" in result.text
     assert "K8SM-GEN-001" not in codes(result)
 
 

@@ -119,7 +119,9 @@ def test_the_helm_plugin_runs_k8smigrate(helm: str, tmp_path: Path) -> None:
     for name in ("HELM_DATA_HOME", "HELM_CONFIG_HOME", "HELM_CACHE_HOME"):
         env[name] = str(tmp_path / name.lower())
     env["K8SMIGRATE"] = f"{sys.executable} -m k8smigrate"
-    install = subprocess.run([helm, "plugin", "install", str(ROOT / "helm-plugin")], env=env, capture_output=True, text=True)
+    install = subprocess.run(
+        [helm, "plugin", "install", str(ROOT / "helm-plugin")], env=env, capture_output=True, text=True
+    )
     assert install.returncode == 0, install.stderr
     chart = make_chart(tmp_path / "web")
     diff = subprocess.run(

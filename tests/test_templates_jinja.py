@@ -47,7 +47,7 @@ def jinja_tags(text: str) -> list[str]:
             pos = at + len(value.strip())
         else:
             at = text.find(value, pos) if isinstance(value, str) and value else -1
-            if at >= 0 and start is not None or at >= 0 and token == "data":
+            if at >= 0 and (start is not None or token == "data"):
                 pos = at + len(value)
     return out
 

@@ -59,30 +59,91 @@ LEX_TESTS = [
     (
         "dots",
         "{{.x . .2 .x.y.z}}",
-        [LEFT, (T.FIELD, ".x"), SPACE, DOT, SPACE, (T.NUMBER, ".2"), SPACE]
-        + [(T.FIELD, ".x"), (T.FIELD, ".y"), (T.FIELD, ".z"), RIGHT, EOF],
+        [
+            LEFT,
+            (T.FIELD, ".x"),
+            SPACE,
+            DOT,
+            SPACE,
+            (T.NUMBER, ".2"),
+            SPACE,
+            (T.FIELD, ".x"),
+            (T.FIELD, ".y"),
+            (T.FIELD, ".z"),
+            RIGHT,
+            EOF,
+        ],
     ),
     (
         "keywords",
         "{{range if else end with}}",
-        [LEFT, (T.RANGE, "range"), SPACE, (T.IF, "if"), SPACE, (T.ELSE, "else"), SPACE]
-        + [(T.END, "end"), SPACE, (T.WITH, "with"), RIGHT, EOF],
+        [
+            LEFT,
+            (T.RANGE, "range"),
+            SPACE,
+            (T.IF, "if"),
+            SPACE,
+            (T.ELSE, "else"),
+            SPACE,
+            (T.END, "end"),
+            SPACE,
+            (T.WITH, "with"),
+            RIGHT,
+            EOF,
+        ],
     ),
     (
         "variables",
         "{{$c := printf $ $hello $23 $ $var.Field .Method}}",
-        [LEFT, (T.VARIABLE, "$c"), SPACE, (T.DECLARE, ":="), SPACE, (T.IDENTIFIER, "printf"), SPACE]
-        + [(T.VARIABLE, "$"), SPACE, (T.VARIABLE, "$hello"), SPACE, (T.VARIABLE, "$23"), SPACE]
-        + [(T.VARIABLE, "$"), SPACE, (T.VARIABLE, "$var"), (T.FIELD, ".Field"), SPACE, (T.FIELD, ".Method")]
-        + [RIGHT, EOF],
+        [
+            LEFT,
+            (T.VARIABLE, "$c"),
+            SPACE,
+            (T.DECLARE, ":="),
+            SPACE,
+            (T.IDENTIFIER, "printf"),
+            SPACE,
+            (T.VARIABLE, "$"),
+            SPACE,
+            (T.VARIABLE, "$hello"),
+            SPACE,
+            (T.VARIABLE, "$23"),
+            SPACE,
+            (T.VARIABLE, "$"),
+            SPACE,
+            (T.VARIABLE, "$var"),
+            (T.FIELD, ".Field"),
+            SPACE,
+            (T.FIELD, ".Method"),
+            RIGHT,
+            EOF,
+        ],
     ),
     ("variable invocation", "{{$x 23}}", [LEFT, (T.VARIABLE, "$x"), SPACE, (T.NUMBER, "23"), RIGHT, EOF]),
     (
         "pipeline",
         'intro {{echo hi 1.2 |noargs|args 1 "hi"}} outro',
-        [(T.TEXT, "intro "), LEFT, (T.IDENTIFIER, "echo"), SPACE, (T.IDENTIFIER, "hi"), SPACE]
-        + [(T.NUMBER, "1.2"), SPACE, PIPE, (T.IDENTIFIER, "noargs"), PIPE, (T.IDENTIFIER, "args"), SPACE]
-        + [(T.NUMBER, "1"), SPACE, (T.STRING, '"hi"'), RIGHT, (T.TEXT, " outro"), EOF],
+        [
+            (T.TEXT, "intro "),
+            LEFT,
+            (T.IDENTIFIER, "echo"),
+            SPACE,
+            (T.IDENTIFIER, "hi"),
+            SPACE,
+            (T.NUMBER, "1.2"),
+            SPACE,
+            PIPE,
+            (T.IDENTIFIER, "noargs"),
+            PIPE,
+            (T.IDENTIFIER, "args"),
+            SPACE,
+            (T.NUMBER, "1"),
+            SPACE,
+            (T.STRING, '"hi"'),
+            RIGHT,
+            (T.TEXT, " outro"),
+            EOF,
+        ],
     ),
     (
         "declaration",
@@ -92,10 +153,26 @@ LEX_TESTS = [
     (
         "2 declarations",
         "{{$v , $w := 3}}",
-        [LEFT, (T.VARIABLE, "$v"), SPACE, (T.CHAR, ","), SPACE, (T.VARIABLE, "$w"), SPACE]
-        + [(T.DECLARE, ":="), SPACE, (T.NUMBER, "3"), RIGHT, EOF],
+        [
+            LEFT,
+            (T.VARIABLE, "$v"),
+            SPACE,
+            (T.CHAR, ","),
+            SPACE,
+            (T.VARIABLE, "$w"),
+            SPACE,
+            (T.DECLARE, ":="),
+            SPACE,
+            (T.NUMBER, "3"),
+            RIGHT,
+            EOF,
+        ],
     ),
-    ("field of parenthesized expression", "{{(.X).Y}}", [LEFT, LPAR, (T.FIELD, ".X"), RPAR, (T.FIELD, ".Y"), RIGHT, EOF]),
+    (
+        "field of parenthesized expression",
+        "{{(.X).Y}}",
+        [LEFT, LPAR, (T.FIELD, ".X"), RPAR, (T.FIELD, ".Y"), RIGHT, EOF],
+    ),
     (
         "trimming spaces before and after",
         "hello- {{- 3 -}} -world",
@@ -129,33 +206,67 @@ LEX_POS_TESTS = [
     (
         "punctuation",
         "{{,@%#}}",
-        [(T.LEFT_DELIM, 0, "{{", 1), (T.CHAR, 2, ",", 1), (T.CHAR, 3, "@", 1), (T.CHAR, 4, "%", 1)]
-        + [(T.CHAR, 5, "#", 1), (T.RIGHT_DELIM, 6, "}}", 1), (T.EOF, 8, "", 1)],
+        [
+            (T.LEFT_DELIM, 0, "{{", 1),
+            (T.CHAR, 2, ",", 1),
+            (T.CHAR, 3, "@", 1),
+            (T.CHAR, 4, "%", 1),
+            (T.CHAR, 5, "#", 1),
+            (T.RIGHT_DELIM, 6, "}}", 1),
+            (T.EOF, 8, "", 1),
+        ],
     ),
     (
         "sample",
         "0123{{hello}}xyz",
-        [(T.TEXT, 0, "0123", 1), (T.LEFT_DELIM, 4, "{{", 1), (T.IDENTIFIER, 6, "hello", 1)]
-        + [(T.RIGHT_DELIM, 11, "}}", 1), (T.TEXT, 13, "xyz", 1), (T.EOF, 16, "", 1)],
+        [
+            (T.TEXT, 0, "0123", 1),
+            (T.LEFT_DELIM, 4, "{{", 1),
+            (T.IDENTIFIER, 6, "hello", 1),
+            (T.RIGHT_DELIM, 11, "}}", 1),
+            (T.TEXT, 13, "xyz", 1),
+            (T.EOF, 16, "", 1),
+        ],
     ),
     (
         "trimafter",
         "{{x -}}\n{{y}}",
-        [(T.LEFT_DELIM, 0, "{{", 1), (T.IDENTIFIER, 2, "x", 1), (T.RIGHT_DELIM, 5, "}}", 1)]
-        + [(T.LEFT_DELIM, 8, "{{", 2), (T.IDENTIFIER, 10, "y", 2), (T.RIGHT_DELIM, 11, "}}", 2), (T.EOF, 13, "", 2)],
+        [
+            (T.LEFT_DELIM, 0, "{{", 1),
+            (T.IDENTIFIER, 2, "x", 1),
+            (T.RIGHT_DELIM, 5, "}}", 1),
+            (T.LEFT_DELIM, 8, "{{", 2),
+            (T.IDENTIFIER, 10, "y", 2),
+            (T.RIGHT_DELIM, 11, "}}", 2),
+            (T.EOF, 13, "", 2),
+        ],
     ),
     (
         "trimbefore",
         "{{x}}\n{{- y}}",
-        [(T.LEFT_DELIM, 0, "{{", 1), (T.IDENTIFIER, 2, "x", 1), (T.RIGHT_DELIM, 3, "}}", 1)]
-        + [(T.LEFT_DELIM, 6, "{{", 2), (T.IDENTIFIER, 10, "y", 2), (T.RIGHT_DELIM, 11, "}}", 2), (T.EOF, 13, "", 2)],
+        [
+            (T.LEFT_DELIM, 0, "{{", 1),
+            (T.IDENTIFIER, 2, "x", 1),
+            (T.RIGHT_DELIM, 3, "}}", 1),
+            (T.LEFT_DELIM, 6, "{{", 2),
+            (T.IDENTIFIER, 10, "y", 2),
+            (T.RIGHT_DELIM, 11, "}}", 2),
+            (T.EOF, 13, "", 2),
+        ],
     ),
     (
         "longcomment",
         '{{/*\n*/}}\n{{undefinedFunction "test"}}',
-        [(T.COMMENT, 2, "/*\n*/", 1), (T.TEXT, 9, "\n", 2), (T.LEFT_DELIM, 10, "{{", 3)]
-        + [(T.IDENTIFIER, 12, "undefinedFunction", 3), (T.SPACE, 29, " ", 3), (T.STRING, 30, '"test"', 3)]
-        + [(T.RIGHT_DELIM, 36, "}}", 3), (T.EOF, 38, "", 3)],
+        [
+            (T.COMMENT, 2, "/*\n*/", 1),
+            (T.TEXT, 9, "\n", 2),
+            (T.LEFT_DELIM, 10, "{{", 3),
+            (T.IDENTIFIER, 12, "undefinedFunction", 3),
+            (T.SPACE, 29, " ", 3),
+            (T.STRING, 30, '"test"', 3),
+            (T.RIGHT_DELIM, 36, "}}", 3),
+            (T.EOF, 38, "", 3),
+        ],
     ),
 ]
 

@@ -112,7 +112,7 @@ def test_unmask_refuses_a_copied_region() -> None:
 
 
 def test_unmask_refuses_a_reindented_output_line() -> None:
-    text = "labels:\n  {{- include \"x\" . | nindent 2 }}\n"
+    text = 'labels:\n  {{- include "x" . | nindent 2 }}\n'
     skeleton = skeleton_of(text)
     moved = skeleton.text.replace("\n  ", "\n    ")
     with pytest.raises(UnmaskError, match="re-indented"):
@@ -122,10 +122,17 @@ def test_unmask_refuses_a_reindented_output_line() -> None:
 # ---------------------------------------------------------------- properties
 
 VALUES = st.sampled_from(
-    ["{{ .Values.a }}", '{{ include "x.name" . }}', "{{.}}", "{{ $v }}", '{{ .Values.b | quote }}', "plain"]
+    ["{{ .Values.a }}", '{{ include "x.name" . }}', "{{.}}", "{{ $v }}", "{{ .Values.b | quote }}", "plain"]
 )
 CONTROL = st.sampled_from(
-    ["{{- if .Values.x }}", "{{- end }}", "{{ else }}", "{{- range .Values.l }}", "{{/* note }} */}}", "{{- $x := 1 -}}"]
+    [
+        "{{- if .Values.x }}",
+        "{{- end }}",
+        "{{ else }}",
+        "{{- range .Values.l }}",
+        "{{/* note }} */}}",
+        "{{- $x := 1 -}}",
+    ]
 )
 
 
@@ -142,7 +149,7 @@ def templates(draw: st.DrawFn) -> str:
         elif kind == 2:
             lines.append(f"{indent}- {draw(VALUES)}-{draw(VALUES)}")
         else:
-            lines.append(f'{indent}{{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 6))} }}}}')
+            lines.append(f"{indent}{{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 6))} }}}}")
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n"]))
 
 
@@ -157,7 +164,11 @@ def test_masking_then_unmasking_is_the_identity(text: str) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), VALUES), min_size=1, max_size=6, unique_by=lambda kv: kv[0]))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "c", "d"]), VALUES), min_size=1, max_size=6, unique_by=lambda kv: kv[0]
+    )
+)
 def test_a_skeleton_of_value_tags_parses_like_a_rendering(entries: list[tuple[str, str]]) -> None:
     text = "".join(f"{k}:\n  name: {v}\n  list:\n    - {v}\n" for k, v in entries)
     rendered = re.sub(r"\{\{.*?\}\}", "x", text)

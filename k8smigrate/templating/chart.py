@@ -59,9 +59,9 @@ def manifest_files(chart: Path) -> list[Path]:
             ]
     charts = chart / "charts"
     if charts.is_dir():
-        for sub in sorted(charts.iterdir()):
-            if sub.is_dir() and is_chart(sub):
-                found += manifest_files(sub)
+        for child in sorted(charts.iterdir()):
+            if child.is_dir() and is_chart(child):
+                found += manifest_files(child)
     return sorted(found)
 
 

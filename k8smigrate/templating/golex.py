@@ -252,10 +252,7 @@ class _Lexer:
     # --- states
     def run(self) -> list[Item]:
         while True:
-            if self.inside_action:
-                done = self.lex_inside_action()
-            else:
-                done = self.lex_text()
+            done = self.lex_inside_action() if self.inside_action else self.lex_text()
             if done:
                 return self.items
 
@@ -284,9 +281,7 @@ class _Lexer:
         return True
 
     def at_right_delim(self) -> tuple[bool, bool]:
-        if _has_right_trim_marker(self.input, self.pos) and self.input.startswith(
-            RIGHT, self.pos + TRIM_MARKER_LEN
-        ):
+        if _has_right_trim_marker(self.input, self.pos) and self.input.startswith(RIGHT, self.pos + TRIM_MARKER_LEN):
             return True, True
         if self.input.startswith(RIGHT, self.pos):
             return True, False
@@ -349,7 +344,7 @@ class _Lexer:
         self.inside_action = False
         return False
 
-    def lex_inside_action(self) -> bool:  # noqa: C901 - one branch per case of Go's switch
+    def lex_inside_action(self) -> bool:  # one branch per case of Go's switch
         delim, _trim = self.at_right_delim()
         if delim:
             if self.paren_depth == 0:

@@ -30,7 +30,6 @@ from ..registry import Registry, default_registry
 from ..results import Finding
 from ..settings import Settings
 from ..versions import lifecycle
-from .chart import is_chart
 
 HELM_ENV = "K8SMIGRATE_HELM"
 """The helm to run (the Helm plugin sets it to the helm that runs it); default: ``helm`` on PATH."""
@@ -85,7 +84,7 @@ class Rendering:
 
 
 def renderings(chart: Path, versions: list[str]) -> list[Rendering]:
-    sets = [("default values", [])]
+    sets: list[tuple[str, list[str]]] = [("default values", [])]
     ci = chart / "ci"
     if ci.is_dir():
         sets += [(f"ci/{f.name}", ["-f", str(f.relative_to(chart))]) for f in sorted(ci.glob("*.yaml"))]
@@ -125,10 +124,12 @@ def verify(
         migrated, err = render(helm, after, rendering)
         if migrated is None:
             last = err.splitlines()[-1] if err else "failed"
-            findings.append(Finding("error", "K8SM-TPL-010", f"{where}: the migrated chart does not render: {last}", None, name))
+            findings.append(
+                Finding("error", "K8SM-TPL-010", f"{where}: the migrated chart does not render: {last}", None, name)
+            )
             continue
         again, _ = render(helm, before, rendering)
-        unstable = _unstable(original, again)
+        unstable = _unstable(original, again or "")
         reference = migrate_stream(original, settings, "<rendered>", registry).text
         want = {_ident(d): d for _src, d in _documents(reference)}
         for source, doc in _documents(migrated):
@@ -143,7 +144,9 @@ def verify(
             expected = want.get(ident)
             if expected is None or expected == doc or ident in unstable:
                 continue
-            message = f"{where}: {kind} {ident[2]} differs from migrating the rendered output: {_first_diff(expected, doc)}"
+            message = (
+                f"{where}: {kind} {ident[2]} differs from migrating the rendered output: {_first_diff(expected, doc)}"
+            )
             findings.append(Finding("error", "K8SM-TPL-012", message, None, at))
     if not findings:
         message = f"helm proves it: {checked} renderings, {documents} documents equal to migrating the rendered output"
@@ -190,7 +193,7 @@ def _first_diff(a: Any, b: Any, path: str = "") -> str:
     if isinstance(a, list):
         if len(a) != len(b):
             return f"{path}: {len(a)} items expected, {len(b)} rendered"
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return _first_diff(x, y, f"{path}/{i}")
     return f"{path}: {str(a)[:60]!r} expected, {str(b)[:60]!r} rendered"

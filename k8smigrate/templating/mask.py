@@ -61,7 +61,7 @@ class Chain:
 
     def branches(self, tags: list[Tag]) -> list[tuple[int, int]]:
         """The text spans of its branches."""
-        return [(tags[a].end, tags[b].start) for a, b in zip(self.tags, self.tags[1:])]
+        return [(tags[a].end, tags[b].start) for a, b in zip(self.tags, self.tags[1:], strict=False)]
 
 
 def chains(tags: list[Tag]) -> list[Chain]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 from ..engine import migrate_stream, prefilter
@@ -29,7 +30,6 @@ from .values import Scope, scope
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 _MARKERS = re.compile(r"\{\{|\{%|\{#")
-
 
 
 def dialect_of(text: str, filename: str) -> str | None:
@@ -73,7 +73,7 @@ def migrate_template(
     registry = registry or default_registry()
     dialect = dialect or dialect_of(text, filename) or "go"
     try:
-        tags, hidden, actions, resolve = _tags(text, dialect, values)
+        tags, hidden, _actions, resolve = _tags(text, dialect, values)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
@@ -114,10 +114,11 @@ def migrate_template(
     bodies: dict[int, tuple[str, str]] = {}
     for n, (body_from, body_to) in (api_bodies or {}).items():
         if 0 <= n < len(chunks) and n not in failed:
-            line = _API_LINE.search(engine_chunks[n])
-            if line is not None:
-                bodies[n] = (line.group(0), body_to)
-                engine_chunks[n] = engine_chunks[n][: line.start()] + f"apiVersion: {body_from}" + engine_chunks[n][line.end() :]
+            found = _API_LINE.search(engine_chunks[n])
+            if found is not None:
+                bodies[n] = (found.group(0), body_to)
+                chunk = engine_chunks[n]
+                engine_chunks[n] = chunk[: found.start()] + f"apiVersion: {body_from}" + chunk[found.end() :]
     scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
     with scope(scope_):
         result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
@@ -155,7 +156,7 @@ def _computed_api_versions(text: str, settings: Settings, filename: str, resolve
             continue
         value = api.group(1)
         group = value.split("/", 1)[0] + "/" if "/" in value.split("{", 1)[0] else ""
-        candidates = {w if "/" in w or w == "v1" and not group else group + w for w in _API_WORD.findall(value)}
+        candidates = {w if "/" in w or (w == "v1" and not group) else group + w for w in _API_WORD.findall(value)}
         if resolve is not None:
             rendered = _TAG.sub(lambda m: _rendered(m.group(), resolve), value)
             if not _MARKERS.search(rendered):
@@ -192,9 +193,7 @@ def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[i
     return tags, hidden, actions, helmvalues.resolver(actions, values)
 
 
-def _skeleton(
-    text: str, tags: list[Tag], hidden: list[tuple[int, int]]
-) -> tuple[Skeleton, list[tuple[int, int]]]:
+def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tuple[Skeleton, list[tuple[int, int]]]:
     """The skeleton, with if/else branches left out where they would write a key twice.
 
     The branch of the first occurrence stays; the others become comment lines. Returns the
@@ -259,7 +258,7 @@ def _region_at(skeleton: Skeleton, start: int) -> Region | None:
 def _chunks(text: str) -> list[tuple[int, int]]:
     """Spans of the documents of a skeleton, cut at column-0 markers (which masking keeps)."""
     cuts = [0, *(m.start() for m in _DOC_MARKER.finditer(text)), len(text)]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a or a == 0]
+    return [(a, b) for a, b in pairwise(cuts) if b > a or a == 0]
 
 
 def _chunk_at(chunks: list[tuple[int, int]], text: str, line: int) -> int:
@@ -302,7 +301,7 @@ def _unmasked(
         return FileResult(filename, text, text, [*findings, Finding("error", "K8SM-TPL-003", message, None, filename)])
     pieces: list[str] = []
     by_chunk = {n: [r for r in skeleton.regions if start <= r.start < end] for n, (start, end) in enumerate(chunks)}
-    for n, ((start, end), (out_start, out_end)) in enumerate(zip(chunks, out_chunks)):
+    for n, ((start, end), (out_start, out_end)) in enumerate(zip(chunks, out_chunks, strict=True)):
         original = text[start:end]
         out = result.text[out_start:out_end]
         if n in failed or out == engine_chunks[n]:
@@ -315,9 +314,7 @@ def _unmasked(
             pieces.append(unmask(out, skeleton, by_chunk[n]))
         except UnmaskError as exc:
             line = text.count("\n", 0, start) + max(exc.line, 1)
-            failed[n] = Finding(
-                "error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line
-            )
+            failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
             pieces.append(original)
     new_text = "".join(pieces)
     if new_text != text and _actions(new_text) != _actions(text):
