@@ -19,7 +19,9 @@ def tags(text: str) -> tuple[list[Tag], list[tuple[int, int]], list[Action]]:
     ``LexError`` when Go would not lex it.
     """
     actions = lex_actions(text)
-    out = [Tag(a.start, a.end, a.writes, *_indent(a), role=_ROLES.get(a.keyword) if a.keyword else None) for a in actions]
+    out = [
+        Tag(a.start, a.end, a.writes, *_indent(a), role=_ROLES.get(a.keyword) if a.keyword else None) for a in actions
+    ]
     return out, _defines(actions), actions
 
 
