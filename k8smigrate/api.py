@@ -186,9 +186,27 @@ def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutc
 
 
 def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome:
-    """The scan outcome of a text read from ``path`` (reported as ``name``)."""
+    """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
+    through their YAML skeleton, and a chart's computed apiVersions are rows too."""
+    from .templating.chart import chart_root
+    from .templating.migrate import needs_masking
+
     problems: list[Finding] = []
-    entries = scan_stream(text, settings, name, default_registry(), problems)
+    if needs_masking(text):
+        from .templating.scanning import computed_rows, scan_template
+
+        entries = scan_template(text, settings, name, default_registry(), problems)
+        root = chart_root(path) if path.name != "-" else None
+        if root is not None:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+            try:
+                entries += computed_rows(root, rel, name, settings)
+            except Exception as exc:  # the chart-level step must cost its rows, never the scan
+                message = f"internal error reading computed apiVersions: {type(exc).__name__}: {exc}"
+                problems.append(Finding("warning", "K8SM-GEN-012", message, None, name))
+            entries.sort(key=lambda e: (e.line, e.readiness))
+    else:
+        entries = scan_stream(text, settings, name, default_registry(), problems)
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)

@@ -16,10 +16,14 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..results import Finding
 from ..settings import Settings
 from ..versions import Window
+
+if TYPE_CHECKING:
+    from .apiversions import ChartSources
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
@@ -48,11 +52,10 @@ def _sources(root: Path) -> list[Path]:
     return [*out, root / "values.yaml", root / "Chart.yaml", *sorted((root / "ci").glob("*.yaml"))]
 
 
-@lru_cache(maxsize=8)
-def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) -> ChartPlan:
-    from .apiversions import ChartSources, plan
+def sources_of(root: Path) -> ChartSources:
+    """The texts of the chart at ``root`` (templates, values.yaml, ci/*.yaml, Chart.yaml)."""
+    from .apiversions import ChartSources
 
-    root = Path(root_text)
     templates: dict[str, str] = {}
     for path in sorted((root / "templates").rglob("*")) if (root / "templates").is_dir() else []:
         if path.is_file():
@@ -60,13 +63,21 @@ def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) ->
                 templates[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
             except (UnicodeDecodeError, OSError):
                 continue
-    values = _read(root / "values.yaml")
     ci = {p.relative_to(root).as_posix(): _read(p) for p in sorted((root / "ci").glob("*.yaml"))}
-    sources = ChartSources(templates, values, ci, _read(root / "Chart.yaml"))
+    return ChartSources(templates, _read(root / "values.yaml"), ci, _read(root / "Chart.yaml"))
+
+
+@lru_cache(maxsize=8)
+def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) -> ChartPlan:
+    from .apiversions import plan
+
+    root = Path(root_text)
+    sources = sources_of(root)
+    templates = dict(sources.templates)
     result = plan(sources, window)
     out = ChartPlan()
     texts = dict(templates)
-    texts["values.yaml"] = values
+    texts["values.yaml"] = sources.values
     out.texts = result.apply(texts)
     for site in result.sites:
         if site.body_to and site.body_from and site.body_to != site.body_from:
