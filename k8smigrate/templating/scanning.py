@@ -20,6 +20,7 @@ from ..results import Finding
 from ..scan import ScanEntry, scan_stream
 from ..settings import Settings
 from ..versions import Window
+from .apiversions import ComputedApiVersion
 from .golex import LexError
 from .mask import unmask_message
 from .migrate import _finding, _skeleton, _tags, dialect_of
@@ -108,7 +109,7 @@ def computed_rows(root: Path, rel: str, filename: str, settings: Settings) -> li
 
 
 @lru_cache(maxsize=8)
-def _rows(root_text: str, window: Window) -> list[object]:
+def _rows(root_text: str, window: Window) -> list[ComputedApiVersion]:
     from .apiversions import scan_rows
     from .chartplan import sources_of
 
