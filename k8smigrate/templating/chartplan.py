@@ -80,10 +80,12 @@ def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) ->
     texts["values.yaml"] = sources.values
     out.texts = result.apply(texts)
     for site in result.sites:
-        if site.body_to and site.body_from and site.body_to != site.body_from:
+        # the body is migrated as written for body_from (to body_to when the apiVersion moves):
+        # where the chart computes the apiVersion, that is how the migrations learn the API
+        if site.body_from and site.status in ("ok", "rewritten") and site.site.root:
             before = templates.get(site.site.path, "")
             index = len(_DOC_MARKER.findall(before, 0, site.site.start))
-            out.bodies.setdefault(site.site.path, {})[index] = (site.body_from, site.body_to)
+            out.bodies.setdefault(site.site.path, {})[index] = (site.body_from, site.body_to or site.body_from)
     for finding in result.findings:
         name = finding.filename
         out.findings.setdefault(name, []).append(replace(finding, filename=str(root / name)))
