@@ -9,6 +9,10 @@ kept. When a folder is recursed, links to folders are never entered, a link to a
 the folder is skipped (its target is found under its own name), and a link to a file outside
 the folder is reported and neither read nor written: a run never leaves the trees it was
 given (give the target itself to migrate it). A folder that cannot be listed is reported.
+
+A folder with a ``Chart.yaml`` found while recursing is a Helm chart: only its manifests
+(``templates/``, ``crds/``), partials and ``values.yaml`` are listed (``templating.chart``),
+never its CI values or ``Chart.yaml``. Jinja2 templates of manifests (``*.yaml.j2``) are listed.
 """
 
 from __future__ import annotations
