@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from .engine import migrate_stream
 from .files import InputError, Loaded, Skipped, iter_entries, read_manifest, write_atomic
@@ -46,11 +47,13 @@ def migrate_any(
     registry: Registry,
     path: Path | None = None,
     api_bodies: dict[int, tuple[str, str]] | None = None,
+    values: Any = None,
 ) -> FileResult:
     """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
 
     ``path``: where the text was read from, to find the chart whose values.yaml resolves
-    ``.Values`` paths; ``api_bodies``: see ``templating.migrate.migrate_template``.
+    ``.Values`` paths (or ``values``, already read); ``api_bodies``: see
+    ``templating.migrate.migrate_template``.
     """
     from .templating.migrate import migrate_template, needs_masking
 
@@ -58,13 +61,14 @@ def migrate_any(
         return migrate_stream(text, settings, filename, registry)
     from .templating.chart import chart_root, chart_values
 
-    values = chart_values(chart_root(path)) if path is not None else None
+    if values is None and path is not None:
+        values = chart_values(chart_root(path))
     return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies)
 
 
 def _migrate_loaded(loaded: Loaded, settings: Settings, name: str) -> FileResult:
     """A file's result; a chart's file starts from the chart-level step's edits (computed apiVersions)."""
-    from .templating.chart import chart_root, is_support_file
+    from .templating.chart import chart_root, chart_values, is_support_file
 
     registry = default_registry()
     root = chart_root(loaded.path)
@@ -86,7 +90,8 @@ def _migrate_loaded(loaded: Loaded, settings: Settings, name: str) -> FileResult
     findings = [replace(f, filename=name) for f in plan.findings.get(rel, [])]
     if is_support_file(rel):
         return FileResult(name, loaded.text, text, findings)
-    result = migrate_any(text, settings, name, registry, loaded.path, plan.bodies.get(rel))
+    values = plan.values if plan.values is not None else chart_values(root)
+    result = migrate_any(text, settings, name, registry, loaded.path, plan.bodies.get(rel), values)
     result.original = loaded.text
     result.findings = findings + result.findings
     return result

@@ -16,14 +16,14 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..results import Finding
 from ..settings import Settings
 from ..versions import Window
 
 if TYPE_CHECKING:
-    from .apiversions import ChartSources
+    from .apiversions import ChartSources, Edit
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
@@ -37,6 +37,8 @@ class ChartPlan:
     bodies: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
     """Per template, per document index: (the API its body is written for, the API to migrate it to)."""
     findings: dict[str, list[Finding]] = field(default_factory=dict)
+    values: Any = None
+    """values.yaml as the plan edited it (parsed), or None when the plan left it as it is."""
 
 
 def plan_for(root: Path, settings: Settings) -> ChartPlan:
@@ -78,7 +80,14 @@ def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) ->
     out = ChartPlan()
     texts = dict(templates)
     texts["values.yaml"] = sources.values
-    out.texts = result.apply(texts)
+    out.texts = result.apply(texts) if not result.edits else _apply_keeping_actions(texts, result.edits)
+    if out.texts.get("values.yaml", sources.values) != sources.values:
+        from ruamel.yaml import YAML
+
+        try:
+            out.values = YAML(typ="safe", pure=True).load(out.texts["values.yaml"])
+        except Exception:  # unreadable values: nothing resolves, as without the edit
+            out.values = None
     for site in result.sites:
         # the body is migrated as written for body_from (to body_to when the apiVersion moves):
         # where the chart computes the apiVersion, that is how the migrations learn the API
@@ -90,6 +99,54 @@ def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) ->
         name = finding.filename
         out.findings.setdefault(name, []).append(replace(finding, filename=str(root / name)))
     return out
+
+
+_ACTION = re.compile(r"\{\{.*?\}\}", re.S)
+_API_VALUE = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b")
+
+
+def _apply_keeping_actions(texts: dict[str, str], edits: list[Edit]) -> dict[str, str]:
+    """The plan's edits, with each one that would drop actions (an ``if`` replaced by its one
+    arm) turned into the same rewrite of the arms' literals, the ``if`` kept.
+
+    Both render the same; keeping every action is the promise the rest of a migration keeps.
+    """
+    from .apiversions import apply_edits
+
+    kept: list[Edit] = []
+    for edit in edits:
+        old = texts.get(edit.path, "")[edit.start : edit.end]
+        if _actions(old) != _actions(edit.text):
+            literal = _literal_rewrite(old, edit.text)
+            if literal is not None:
+                edit = replace(edit, text=literal)
+        kept.append(edit)
+    return apply_edits(texts, kept)
+
+
+def _actions(text: str) -> list[str]:
+    return sorted(" ".join(a.split()) for a in _ACTION.findall(text))
+
+
+def _literal_rewrite(old: str, new: str) -> str | None:
+    """``old`` with the API literals of its apiVersion lines (outside actions) set to the one API
+    that ``new`` writes there; None when that is not what ``new`` does."""
+    blank = _ACTION.sub(lambda m: "\0" * len(m.group()), new)
+    targets = {m.group() for m in _API_VALUE.finditer(blank)}
+    if len(targets) != 1:
+        return None
+    target = targets.pop()
+    masked = _ACTION.sub(lambda m: "\0" * len(m.group()), old)
+    lines = list(re.finditer(r"^.*apiVersion:.*$", masked, re.M)) if "apiVersion:" in masked else [None]
+    spans = [
+        (m.start(), m.end())
+        for line in lines
+        for m in _API_VALUE.finditer(masked, *((line.start(), line.end()) if line else (0, len(masked))))
+    ]
+    result = old
+    for start, end in reversed(spans):
+        result = result[:start] + target + result[end:]
+    return result if result != old and _actions(result) == _actions(old) else None
 
 
 def _read(path: Path) -> str:

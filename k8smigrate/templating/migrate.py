@@ -124,7 +124,7 @@ def migrate_template(
         result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
     frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
     out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies)
-    out.findings += _computed_api_versions(out.text, settings, filename, resolve)
+    out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     return out
 
 
@@ -137,18 +137,23 @@ _API_WORD = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
 _TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
-def _computed_api_versions(text: str, settings: Settings, filename: str, resolve: Any) -> list[Finding]:
+def _computed_api_versions(
+    text: str, settings: Settings, filename: str, resolve: Any, known: set[int]
+) -> list[Finding]:
     """Documents whose apiVersion the template computes, when it can render one removed at the target.
 
     Candidates are the API versions the apiVersion's text names (``{{ if … }} extensions/v1beta1
     {{ else }} …``) and what it renders with the chart's values.yaml defaults
-    (``rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}``).
+    (``rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}``). Documents in ``known`` (by
+    index) are left to the chart-level step, which evaluated them.
     """
     from ..versions import lifecycle
 
     window = settings.window
     out: list[Finding] = []
-    for start, end in _chunks(text):
+    for n, (start, end) in enumerate(_chunks(text)):
+        if n in known:
+            continue  # the chart-level step evaluated this apiVersion for every release
         chunk = text[start:end]
         api = _API_LINE.search(chunk)
         kind = _KIND_LINE.search(chunk)
@@ -156,7 +161,8 @@ def _computed_api_versions(text: str, settings: Settings, filename: str, resolve
             continue
         value = api.group(1)
         group = value.split("/", 1)[0] + "/" if "/" in value.split("{", 1)[0] else ""
-        candidates = {w if "/" in w or (w == "v1" and not group) else group + w for w in _API_WORD.findall(value)}
+        literal = _TAG.sub(" ", value)  # what the template prints as it is (conditions name APIs too)
+        candidates = {w if "/" in w or (w == "v1" and not group) else group + w for w in _API_WORD.findall(literal)}
         if resolve is not None:
             rendered = _TAG.sub(lambda m: _rendered(m.group(), resolve), value)
             if not _MARKERS.search(rendered):
