@@ -53,17 +53,13 @@ def scope(current: Scope) -> Iterator[None]:
         _SCOPE.reset(token)
 
 
-def is_templated(text: str) -> bool:
-    """Whether a scalar's text holds a template action (a placeholder, or raw markers)."""
-    return ph.START in text or "{{" in text or "{%" in text
-
-
 def action_value(text: str) -> ActionValue | None:
-    """None when ``text`` holds no action; otherwise what the action stands for.
+    """None when ``text`` holds no masked action; otherwise what the action stands for.
 
-    Text that is more than one whole action (``{{ .a }}-{{ .b }}``) is unknown.
+    Text that is more than one whole action (``{{ .a }}-{{ .b }}``) is unknown. Raw markers in
+    a plain file (a string that only looks templated) are not actions here.
     """
-    if not is_templated(text):
+    if ph.START not in text:
         return None
     current = _SCOPE.get()
     match = ph.CODE.fullmatch(text)
