@@ -194,10 +194,10 @@ class _Builder:
         self.tags = tags
         self.chars = list(text)
         self.regions: list[tuple[int, int, str]] = []
-        self.uncoded: list[tuple[int, int, str]] = []
         self.whole_lines: set[int] = set()
         self.problems: list[Problem] = []
         self.hidden_lines: set[int] = set()
+        self.block_of: dict[int, int] = {}
         self.starts = [line.start for line in lines]
         for i, tag in enumerate(tags):
             first = self.line_at(tag.start)
@@ -262,7 +262,8 @@ class _Builder:
         done: set[int] = set()
         for n, line in enumerate(self.lines):
             if line.kind == "hidden":
-                self.mask_hidden(n, line)
+                if n - 1 < 0 or self.lines[n - 1].kind not in ("hidden", "blank") or n - 1 not in self.block_of:
+                    self.mask_hidden_block(n)
                 continue
             for i, _a, _b in line.segments:
                 if i in done:
@@ -276,17 +277,26 @@ class _Builder:
                 if whole:
                     done.update(j for j, _a2, _b2 in line.segments)
 
-    def mask_hidden(self, n: int, line: _Line) -> None:
-        content = self.text[line.start : line.end]
-        stripped = content.lstrip()
-        if not stripped:
-            return
-        start = line.end - len(stripped)
-        length = len(content.rstrip()) - (len(content) - len(stripped))
-        if length < 1 + ph.MIN_LENGTH:
-            self.region(start, start + length, "#" + ph.PAD * (length - 1), coded=False)
-            return
-        self.region(start, start + length, "#" + self.code(length - 1))
+    def mask_hidden_block(self, first: int) -> None:
+        """Hidden lines from ``first`` on (blank lines between them included) as one region of
+        comment lines: one number for the block, so that even its short lines come back."""
+        last = first
+        m = first
+        while m < len(self.lines) and self.lines[m].kind in ("hidden", "blank"):
+            if self.lines[m].kind == "hidden":
+                last = m
+            m += 1
+        for k in range(first, last + 1):
+            self.block_of[k] = first
+        head = self.lines[first]
+        content = self.text[head.start : head.end]
+        start = head.start + len(content) - len(content.lstrip())
+        tail = self.lines[last]
+        end = tail.start + len(self.text[tail.start : tail.end].rstrip())
+        try:
+            self.region(start, end, self._fill_lines("\n" + self.text[start:end], "#")[1:])
+        except _TooShort:
+            self.problem(first, "text left out of the skeleton (a define or an if/else branch) is too short to mask")
 
     def mask_tag(self, i: int, n: int, line: _Line) -> bool:
         """Mask one tag; True when the whole line was masked with it."""
@@ -321,22 +331,19 @@ class _Builder:
             raise _TooShort
         return ph.code(len(self.regions), length)
 
-    def region(self, start: int, end: int, skeleton: str, coded: bool = True) -> None:
-        """Mask ``text[start:end]``; an uncoded region (a short hidden line) is not unmasked by code.
+    def region(self, start: int, end: int, skeleton: str) -> None:
+        """Mask ``text[start:end]`` with ``skeleton`` (same length).
 
         The region's number goes into the first run of padding long enough for it (the first
         line of a tag that spans lines may be as short as ``{{/*``).
         """
         assert len(skeleton) == end - start, (start, end, skeleton)
-        if coded and ph.START not in skeleton:
+        if ph.START not in skeleton:
             run = skeleton.find(ph.PAD * ph.MIN_LENGTH)
             if run < 0:
                 raise _TooShort
             skeleton = skeleton[:run] + self.code(ph.MIN_LENGTH) + skeleton[run + ph.MIN_LENGTH :]
-        if coded:
-            self.regions.append((start, end, skeleton))
-        else:
-            self.uncoded.append((start, end, skeleton))
+        self.regions.append((start, end, skeleton))
         self.chars[start:end] = list(skeleton)
 
     @staticmethod
