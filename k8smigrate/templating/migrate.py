@@ -317,7 +317,7 @@ def _unmasked(
             if n in bodies:
                 out = _api_line_back(out, *bodies[n])
             _check_frozen(out, skeleton, frozen, start, end)
-            pieces.append(unmask(out, skeleton, by_chunk[n]))
+            pieces.append(lift_out_of_blocks(original, unmask(out, skeleton, by_chunk[n])))
         except UnmaskError as exc:
             line = text.count("\n", 0, start) + max(exc.line, 1)
             failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
@@ -331,6 +331,57 @@ def _unmasked(
     findings = _per_document(findings, failed, line_spans)
     documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
     return FileResult(filename, text, new_text, findings, documents)
+
+
+_END_LINE = re.compile(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*[-+]?%\})[ \t]*\r?\n?$")
+_OPEN_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(if|range|with)\b.*\}\}|\{%[-+]?\s*(if|for)\b.*%\})[ \t]*\r?\n?$")
+
+
+def lift_out_of_blocks(original: str, new: str) -> str:
+    """``new`` with each line a migration added moved below the block ends that follow it, when
+    those blocks were opened inside the mapping the line belongs to.
+
+    A migration inserts a key after a sibling (``pathType`` after ``path``); when that sibling
+    is written only ``{{- if $path }}``, the new key would be written only then too. The
+    skeleton reads control lines as comments, so moving the key past them changes nothing
+    for YAML, and the key is written whenever its mapping is.
+    """
+    import difflib
+
+    old_lines = original.splitlines(keepends=True)
+    lines = new.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(a=old_lines, b=lines, autojunk=False)
+    added = [(j1, j2) for tag, _i1, _i2, j1, j2 in matcher.get_opcodes() if tag == "insert"]
+    for j1, j2 in reversed(added):
+        block = lines[j1:j2]
+        indent = min(len(x) - len(x.lstrip(" ")) for x in block if x.strip()) if any(x.strip() for x in block) else 0
+        k = j2
+        while k < len(lines) and _END_LINE.match(lines[k]) and _opened_inside(lines, j1, k, indent):
+            k += 1
+        if k > j2:
+            lines[j1:k] = lines[j2:k] + block
+    return "".join(lines)
+
+
+def _opened_inside(lines: list[str], at: int, end: int, indent: int) -> bool:
+    """Whether the block that ``lines[end]`` closes was opened after the parent of a key at ``indent``
+    (the nearest line above ``at`` that is less indented and not a tag line)."""
+    depth = 0
+    for k in range(end - 1, -1, -1):
+        line = lines[k]
+        if _END_LINE.match(line):
+            depth += 1
+            continue
+        if _OPEN_LINE.match(line):
+            if depth == 0:
+                return True  # the opener comes before the parent: checked below
+            depth -= 1
+            continue
+        text = line.rstrip("\r\n")
+        content = k < at and text.strip() and not text.lstrip().startswith(("{{", "{%", "#"))
+        if content and len(text) - len(text.lstrip(" ")) < indent:
+            return False  # reached the parent before the opener
+    return False
 
 
 def _api_line_back(out: str, line: str, body_to: str) -> str:
