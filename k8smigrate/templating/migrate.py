@@ -420,8 +420,8 @@ def _per_document(findings: list[Finding], failed: dict[int, Finding], spans: li
     """The engine's findings, less the notes about changes that were not made, plus ours."""
     out = []
     for f in findings:
-        if f.level == "info" and _in_failed(f.line, failed, spans):
-            continue
+        if (f.level == "info" or f.code == "K8SM-GEN-004") and _in_failed(f.line, failed, spans):
+            continue  # notes about a change that was not made
         out.append(f)
     for n, f in failed.items():
         document = max((g.document for g in findings if n >= 0 and spans[n][0] <= g.line <= spans[n][1]), default=0)
