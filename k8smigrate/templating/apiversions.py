@@ -60,8 +60,9 @@ from ..results import Finding, Level
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
 from . import valuesfile
-from .capabilities import SCENARIOS, Scenario, capabilities, chain, served
+from .capabilities import SCENARIOS, Scenario, capabilities, chain, release_ranges, releases, served
 from .collapse import arms_alike, collapse_block
+from .edits import Edit, apply_edits, edited_span
 from .gotmpl import Block, Define, walk
 from .sites import ChartSources, ParsedChart, Site, find_sites, run_site, variables_before
 from .tmpleval import Evaluator, TemplateFailure, TemplateOrigin, Traced, ValuesOrigin
@@ -121,16 +122,6 @@ class Yield:
     problem: str = ""
     """Empty, ``absent`` (the arm taken prints no apiVersion), ``unknown: …`` or ``fails: …``."""
     value: Traced | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``start:end`` of the file at ``path`` (chart-relative) by ``text``."""
-
-    path: str
-    start: int
-    end: int
-    text: str
 
 
 Status = Literal["ok", "rewritten", "blocked", "unknown", "untracked"]
@@ -193,37 +184,6 @@ class ComputedApiVersion:
     problem: str = ""
 
 
-def apply_edits(texts: Mapping[str, str], edits: Iterable[Edit]) -> dict[str, str]:
-    """The new text of every file ``edits`` change (edits must not overlap)."""
-    by_path: dict[str, list[Edit]] = defaultdict(list)
-    for e in edits:
-        by_path[e.path].append(e)
-    out: dict[str, str] = {}
-    for path, group in by_path.items():
-        text = texts[path]
-        for e in sorted(group, key=lambda e: e.start, reverse=True):
-            text = text[: e.start] + e.text + text[e.end :]
-        out[path] = text
-    return out
-
-
-def _releases(first: KubeVersion, last: KubeVersion) -> list[KubeVersion]:
-    return [KubeVersion(first.major, m) for m in range(first.minor, last.minor + 1)]
-
-
-def _ranges(releases: Iterable[KubeVersion]) -> str:
-    minors = sorted({r.minor for r in releases})
-    parts: list[str] = []
-    i = 0
-    while i < len(minors):
-        j = i
-        while j + 1 < len(minors) and minors[j + 1] == minors[j] + 1:
-            j += 1
-        parts.append(f"1.{minors[i]}" if i == j else f"1.{minors[i]}–1.{minors[j]}")
-        i = j + 1
-    return ", ".join(parts)
-
-
 # ---------------------------------------------------------------------------- evaluation
 
 
@@ -250,8 +210,8 @@ def _evaluate(
     scenarios: Iterable[Scenario],
 ) -> _Evaluation:
     result = _Evaluation(window)
-    releases = _releases(window.min_version, max(window.target, NEWEST_KNOWN))
-    runs = [(scenario, release) for scenario in scenarios for release in releases]
+    known = releases(window.min_version, max(window.target, NEWEST_KNOWN))
+    runs = [(scenario, release) for scenario in scenarios for release in known]
     for i, site in enumerate(sites):
         constant: tuple[list[Yield], dict[tuple[str, int], set[int]]] | None = None
         for scenario, release in runs:
@@ -353,7 +313,7 @@ class _Planner:
         self.sites = find_sites(self.chart)
         given = kinds or {}
         self.kinds = [given.get((s.path, s.line), s.kind) for s in self.sites]
-        self.releases = _releases(window.min_version, window.target)
+        self.releases = releases(window.min_version, window.target)
         self.findings: list[Finding] = []
         self.results: list[SiteResult] = []
         self.collapsed: set[tuple[str, int]] = set()
@@ -452,7 +412,7 @@ class _Planner:
                         site.path,
                         site.line,
                         f"{kind}: no apiVersion of {', '.join(apis)} or their successors is served at "
-                        f"{_ranges(unserved)}; the template is left as it is",
+                        f"{release_ranges(unserved)}; the template is left as it is",
                     )
                 )
             else:
@@ -638,7 +598,7 @@ class _Planner:
             inner = [e for e in edits if e.path == path and block.start <= e.start and e.end <= block.end]
             mine = [e for e in edits if e.path == path]
             lines = self._line_level(path, block)
-            change = collapse_block(text, block, arm, partial(_edited, text, mine), lines)
+            change = collapse_block(text, block, arm, partial(edited_span, text, mine), lines)
             if change is None:
                 continue
             edits = [e for e in edits if e not in inner] + [Edit(path, *change)]
@@ -663,7 +623,7 @@ class _Planner:
         mine = [e for e in edits if e.path == path]
         edited_inside = any(block.start <= e.start and e.end <= block.end for e in mine)
         if edited_inside and arms_alike(
-            text, block, lambda lo, hi: _edited(text, mine, lo, hi), self._line_level(path, block)
+            text, block, lambda lo, hi: edited_span(text, mine, lo, hi), self._line_level(path, block)
         ):
             return 0
         if self.remove_dead and len(taken) == 1 and min(taken) >= 0:
@@ -734,7 +694,7 @@ def _serving(apis: list[str], kind: str, releases: list[KubeVersion]) -> str:
     for api in dict.fromkeys(apis):
         at = [r for r in releases if served(api, kind, r)]
         if at:
-            parts.append(f"{api} serves {_ranges(at)}")
+            parts.append(f"{api} serves {release_ranges(at)}")
     return ", ".join(parts) or "none is served"
 
 
@@ -743,7 +703,7 @@ def _per_release(known: list[Yield]) -> str:
     for y in known:
         if y.api is not None:
             by_api[y.api].add(y.release)
-    return "; ".join(f"{api} at {_ranges(rs)}" for api, rs in by_api.items())
+    return "; ".join(f"{api} at {release_ranges(rs)}" for api, rs in by_api.items())
 
 
 def _offset_of_line(text: str, line: int) -> int:
@@ -754,15 +714,6 @@ def _offset_of_line(text: str, line: int) -> int:
             return len(text)
         pos = nl + 1
     return pos
-
-
-def _edited(text: str, edits: list[Edit], lo: int, hi: int) -> str:
-    """``text[lo:hi]`` with the edits that lie inside it applied."""
-    out = text[lo:hi]
-    for e in sorted(edits, key=lambda e: e.start, reverse=True):
-        if lo <= e.start and e.end <= hi:
-            out = out[: e.start - lo] + e.text + out[e.end - lo :]
-    return out
 
 
 def _define_around(chart: ParsedChart, path: str, offset: int) -> str | None:
@@ -813,7 +764,7 @@ def scan_rows(
                     site.idiom,
                     api,
                     is_served,
-                    _ranges(y.release for y in ys),
+                    release_ranges(y.release for y in ys),
                     tuple(dict.fromkeys(y.scenario for y in ys)),
                     tuple(dict.fromkeys(y.values for y in ys)),
                     source_path,
