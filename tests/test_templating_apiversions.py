@@ -107,6 +107,32 @@ def test_has_is_true_for_every_old_api_under_helm_template_and_follows_the_relea
     assert by[(22, CLUSTER.name)] == "extensions/v1beta1"
 
 
+@pytest.mark.parametrize(
+    "condition",
+    [
+        'semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion',
+        'semverCompare ">=1.19-0" .Capabilities.KubeVersion.Version',
+        'semverCompare ">=1.19-0" $.Capabilities.KubeVersion.GitVersion',
+        "ge (int .Capabilities.KubeVersion.Minor) 19",
+        'semverCompare ">=1.19-0" (default .Capabilities.KubeVersion.GitVersion .Values.kubeVersion)',
+        '(semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion)',
+        'not (semverCompare "<1.19-0" .Capabilities.KubeVersion.GitVersion)',
+        'or (semverCompare "^1.19-0" .Capabilities.KubeVersion.GitVersion) (semverCompare ">=2-0" "v1.0")',
+    ],
+)
+def test_spellings_of_a_version_condition(condition: str) -> None:
+    helper = (
+        '{{- define "x.api" -}}\n'
+        f"{{{{- if {condition} -}}}}\nnetworking.k8s.io/v1\n{{{{- else -}}}}\nnetworking.k8s.io/v1beta1\n"
+        "{{- end -}}\n{{- end -}}\n"
+    )
+    template = 'apiVersion: {{ include "x.api" $ }}\nkind: Ingress\n'
+    (site,) = planned(chart({"_helpers.tpl": helper, "ingress.yaml": template}), "1.20", "1.18").sites
+    by = {(y.release.minor, y.scenario): y.api for y in site.yields}
+    assert by[(18, "helm-template")] == by[(18, "cluster")] == "networking.k8s.io/v1beta1"
+    assert by[(19, "helm-template")] == by[(20, "cluster")] == "networking.k8s.io/v1"
+
+
 # ---------------------------------------------------------------------------- transforms
 
 

@@ -792,8 +792,6 @@ def _source_of(sources: ChartSources, site: Site, y: Yield) -> tuple[str, int, s
     for p in reversed(pieces):
         if isinstance(p.origin, TemplateOrigin):
             text = sources.templates.get(p.origin.path, "")
-            source = f"define {site.helper!r}" if site.helper and p.origin.path != site.path else "literal"
-            if site.helper and p.origin.path == site.path:
-                source = f"define {site.helper!r}"
+            source = f"define {site.helper!r}" if site.helper else "literal"
             return p.origin.path, line_of(text, p.origin.start), source
     return site.path, site.line, site.idiom
