@@ -317,6 +317,8 @@ class _Planner:
         self.findings: list[Finding] = []
         self.results: list[SiteResult] = []
         self.collapsed: set[tuple[str, int]] = set()
+        self.users: dict[Edit, set[int]] = {}
+        """The sites each edit serves."""
 
     # ------------------------------------------------------------------ helpers
 
@@ -462,6 +464,7 @@ class _Planner:
     # ------------------------------------------------------------------ edits
 
     def edits_from(self, wanted: dict[_OriginKey, dict[str, list[int]]]) -> list[Edit]:
+        """One edit per source to change; ``self.users`` says which sites each serves."""
         edits: list[Edit] = []
         for key, choices in wanted.items():
             if len(choices) > 1:
@@ -472,20 +475,21 @@ class _Planner:
                 for i in users:
                     self.block(i, CONFLICT, f"the same source must read {detail}")
                 continue
-            (new,) = choices
+            ((new, uses),) = choices.items()
             if key[0] == "template":
                 _kind, path, start, end = key  # type: ignore[misc]
-                edits.append(Edit(path, start, end, new))
+                edit = Edit(path, start, end, new)
             else:
                 _kind, path, values_key = key  # type: ignore[misc]
-                text = self.sources.text(path) or ""
-                change = valuesfile.set_scalar(text, values_key, new)
+                change = valuesfile.set_scalar(self.sources.text(path) or "", values_key, new)
                 if change is None:
-                    for i in next(iter(choices.values())):
+                    for i in uses:
                         self.block(i, CONFLICT, f"{path}: {'.'.join(values_key)} cannot be rewritten")
                     continue
-                edits.append(Edit(path, *change))
-        return edits
+                edit = Edit(path, *change)
+            edits.append(edit)
+            self.users[edit] = set(uses)
+        return [e for e in edits if not any(self.results[i].status == "blocked" for i in self.users[e])]
 
     def block(self, i: int, code: Code, message: str) -> None:
         result = self.results[i]
@@ -496,52 +500,29 @@ class _Planner:
 
     def verify(self, edits: list[Edit]) -> list[Edit]:
         """Keep the edits whose sites, evaluated again on the edited chart, get their target."""
-        for _round in range(3):
-            if not edits:
-                return edits
-            texts = apply_edits(self._all_texts(), edits)
-            sources = self._with_texts(texts)
+        while edits:
+            sources = self._with_texts(apply_edits(self._all_texts(), edits))
             chart = ParsedChart(sources)
             sites = find_sites(chart)
-            if len(sites) != len(self.sites):
-                return []  # an edit added or removed a site: keep nothing rather than guess
-            evaluation = _evaluate(chart, sites, self.kinds, self.window, self.scenarios)
-            failed = [
-                i
-                for i, result in enumerate(self.results)
-                if result.status == "rewritten"
-                and any(
-                    y.api != result.target or not y.served for y in evaluation.in_window(i) if y.problem != "absent"
-                )
-            ]
+            if len(sites) != len(self.sites):  # an edit added or removed a site: keep nothing rather than guess
+                failed = [i for i, r in enumerate(self.results) if r.status == "rewritten"]
+            else:
+                evaluation = _evaluate(chart, sites, self.kinds, self.window, self.scenarios)
+                failed = [
+                    i
+                    for i, result in enumerate(self.results)
+                    if result.status == "rewritten"
+                    and any(
+                        y.api != result.target or not y.served for y in evaluation.in_window(i) if y.problem != "absent"
+                    )
+                ]
             if not failed:
                 self._rewritten_message(edits)
                 return edits
-            spans = {i: self._origins_of(i) for i in failed}
             for i in failed:
                 self.block(i, CONFLICT, "the rewrite did not give every release its target; left as it is")
-            drop = set().union(*spans.values())
-            edits = [e for e in edits if (e.path, e.start, e.end) not in drop]
-        return []
-
-    def _origins_of(self, i: int) -> set[tuple[str, int, int]]:
-        out: set[tuple[str, int, int]] = set()
-        for y in self.results[i].yields:
-            if y.value is None:
-                continue
-            for p in y.value.pieces:
-                if isinstance(p.origin, TemplateOrigin):
-                    out.add((p.origin.path, p.origin.start, p.origin.end))
-        values_paths = [self.sources.values_path, *self.sources.ci_values]
-        for path in values_paths:
-            text = self.sources.text(path) or ""
-            for y in self.results[i].yields:
-                for p in y.value.pieces if y.value is not None else ():
-                    if isinstance(p.origin, ValuesOrigin):
-                        change = valuesfile.set_scalar(text, p.origin.key, self.results[i].target or "")
-                        if change is not None:
-                            out.add((path, change[0], change[1]))
-        return out
+            edits = [e for e in edits if not self.users[e] & set(failed)]
+        return edits
 
     def _rewritten_message(self, edits: list[Edit]) -> None:
         window = f"{self.window.min_version}–{self.window.target}"
