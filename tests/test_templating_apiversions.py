@@ -8,6 +8,7 @@ reported instead of edited.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -351,6 +352,47 @@ def test_kinds_given_by_the_caller_win() -> None:
     result = planned(sources, kinds={("templates/x.yaml", 1): "Deployment"})
     assert result.sites[0].kind == "Deployment"
     assert result.sites[0].body_to == "apps/v1"
+
+
+COMMON = """\
+{{- define "common.capabilities.kubeVersion" -}}
+{{- if .Values.global }}
+    {{- if .Values.global.kubeVersion }}
+    {{- .Values.global.kubeVersion -}}
+    {{- else }}
+    {{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
+    {{- end -}}
+{{- else }}
+{{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
+{{- end -}}
+{{- end -}}
+{{- define "common.capabilities.ingress.apiVersion" -}}
+{{- if semverCompare "<1.14-0" (include "common.capabilities.kubeVersion" .) -}}
+{{- print "extensions/v1beta1" -}}
+{{- else -}}
+{{- print "networking.k8s.io/v1beta1" -}}
+{{- end -}}
+{{- end -}}
+"""
+
+
+def test_a_library_subchart_helper_is_rewritten_with_a_warning_about_the_dependency() -> None:
+    sources = chart(
+        {"ingress.yaml": 'apiVersion: {{ include "common.capabilities.ingress.apiVersion" . }}\nkind: Ingress\n'},
+        "global:\n  imageRegistry: ''\n",
+    )
+    sources = replace(sources, templates={**sources.templates, "charts/common/templates/_capabilities.tpl": COMMON})
+    result = planned(sources)
+    (site,) = result.sites
+    assert (site.status, site.target) == ("rewritten", "networking.k8s.io/v1")
+    (edit,) = result.edits
+    assert edit.path == "charts/common/templates/_capabilities.tpl"
+    note = next(f for f in result.findings if f.code == "K8SM-TPL-101")
+    assert "updating the dependency undoes it" in note.message
+    # the arms of the version helper depend on values a user may set: not reported as dead
+    assert [f.code for f in result.findings if f.code == "K8SM-TPL-102"] == []
+    pinned = replace(sources, values="kubeVersion: '1.13.0'\n")
+    assert {y.api for y in planned(pinned).sites[0].yields} == {"extensions/v1beta1"}
 
 
 # ---------------------------------------------------------------------------- reported, not edited

@@ -196,6 +196,8 @@ class _Evaluation:
     taken_window: dict[tuple[str, int], set[int]] = field(default_factory=lambda: defaultdict(set))
     taken_all: dict[tuple[str, int], set[int]] = field(default_factory=lambda: defaultdict(set))
     caps_blocks: dict[int, set[tuple[str, int]]] = field(default_factory=lambda: defaultdict(set))
+    values_blocks: set[tuple[str, int]] = field(default_factory=set)
+    """Blocks whose conditions read ``.Values``: an arm they skip is not dead, a user may take it."""
 
     def in_window(self, site: int) -> list[Yield]:
         w = self.window
@@ -234,6 +236,7 @@ def _evaluate(
                 per_values.append(y)
                 _merge_taken(result, ev.taken, release <= window.target)
                 result.caps_blocks[i] |= ev.caps_blocks
+                result.values_blocks |= ev.values_blocks
                 caps_read = caps_read or ev.caps_reads > 0
                 if ev.values_reads == 0:
                     first = (y, ev.taken)
@@ -526,7 +529,7 @@ class _Planner:
 
     def _rewritten_message(self, edits: list[Edit]) -> None:
         window = f"{self.window.min_version}–{self.window.target}"
-        for result in self.results:
+        for i, result in enumerate(self.results):
             if result.status != "rewritten":
                 continue
             site = result.site
@@ -535,6 +538,11 @@ class _Planner:
             note = ""
             if any(isinstance(p.origin, ValuesOrigin) for y in result.yields if y.value for p in y.value.pieces):
                 note = " (a values default: a user's own values file may still set the old version)"
+            vendored = sorted(
+                {e.path for e in edits if self.users.get(e, set()) & {i} and e.path.startswith("charts/")}
+            )
+            if vendored:
+                note += f" (in a subchart, {', '.join(vendored)}: updating the dependency undoes it; fix it upstream)"
             body = (
                 f"migrate the body from {result.body_from} to {result.body_to}"
                 if result.body_to
@@ -607,7 +615,12 @@ class _Planner:
             text, block, lambda lo, hi: edited_span(text, mine, lo, hi), self._line_level(path, block)
         ):
             return 0
-        if self.remove_dead and len(taken) == 1 and min(taken) >= 0:
+        if (
+            self.remove_dead
+            and len(taken) == 1
+            and min(taken) >= 0
+            and (path, block.start) not in evaluation.values_blocks
+        ):
             return next(iter(taken))
         return None
 
@@ -619,7 +632,7 @@ class _Planner:
         window = f"{self.window.min_version}–{self.window.target}"
         for (path, start), block in sorted(self._site_blocks(evaluation).items()):
             taken = evaluation.taken_window.get((path, start), set())
-            if not taken or -2 in taken:
+            if not taken or -2 in taken or (path, start) in evaluation.values_blocks:
                 continue
             text = self.sources.templates[path]
             define = _define_around(self.chart, path, start)
