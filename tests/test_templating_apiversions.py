@@ -276,6 +276,10 @@ def test_a_ci_values_file_that_sets_the_old_version_is_rewritten_too() -> None:
     assert changed["ci/old-values.yaml"] == "rbac:\n  apiVersion: v1 # ancient\n"
     assert changed["ci/other-values.yaml"] == "image: y\n"
     assert sorted(e.path for e in result.edits) == ["ci/old-values.yaml", "values.yaml"]
+    # a caller that passes only templates and values.yaml still gets the ci file's new text
+    partial_texts = {**sources.templates, "values.yaml": sources.values}
+    assert sorted(result.apply(partial_texts)) == ["ci/old-values.yaml", "values.yaml"]
+    assert result.apply() == result.apply(partial_texts)
 
 
 def test_kube_target_version_variable() -> None:

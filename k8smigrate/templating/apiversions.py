@@ -157,10 +157,22 @@ class ApiVersionPlan:
     sites: list[SiteResult]
     edits: list[Edit]
     findings: list[Finding]
+    sources: ChartSources | None = field(default=None, repr=False, compare=False)
+    """The texts the edits apply to."""
 
-    def apply(self, texts: Mapping[str, str]) -> dict[str, str]:
-        """The new text of every file the edits change."""
-        return apply_edits(texts, self.edits)
+    def apply(self, texts: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The new text of every file the edits change (``ci/*.yaml`` included).
+
+        ``texts`` (chart-relative path → text) must hold the texts the plan was made from; a
+        file the edits name but ``texts`` lacks is taken from the plan's own sources.
+        """
+        base: dict[str, str] = {}
+        if self.sources is not None:
+            base.update(self.sources.templates)
+            base[self.sources.values_path] = self.sources.values
+            base.update(self.sources.ci_values)
+        base.update(texts or {})
+        return apply_edits(base, self.edits)
 
 
 @dataclass(frozen=True)
@@ -341,7 +353,7 @@ class _Planner:
             line = line_of(self.sources.templates[path], exc.offset)
             self.findings.append(self.finding(NOT_EVALUATED, path, line, f"template not read: {exc}"))
         if not self.sites:
-            return ApiVersionPlan(self.window, [], [], self.findings)
+            return ApiVersionPlan(self.window, [], [], self.findings, self.sources)
         evaluation = _evaluate(self.chart, self.sites, self.kinds, self.window, self.scenarios)
         for path, message in sorted(self.chart.values_errors.items()):
             self.findings.append(self.finding(NOT_EVALUATED, path, 0, f"values file not read: {message}"))
@@ -355,7 +367,8 @@ class _Planner:
         self.report_dead(evaluation, edits)
         for result in self.results:
             self.findings += result.findings
-        return ApiVersionPlan(self.window, self.results, sorted(edits, key=lambda e: (e.path, e.start)), self.findings)
+        edits = sorted(edits, key=lambda e: (e.path, e.start))
+        return ApiVersionPlan(self.window, self.results, edits, self.findings, self.sources)
 
     def decide(
         self, i: int, site: Site, evaluation: _Evaluation, wanted: dict[_OriginKey, dict[str, list[int]]]
