@@ -8,6 +8,7 @@ reported instead of edited.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,32 @@ def test_has_is_true_for_every_old_api_under_helm_template_and_follows_the_relea
     assert {by[(m, HELM_TEMPLATE.name)] for m in range(19, 30)} == {"networking.k8s.io/v1beta1"}
     assert by[(21, CLUSTER.name)] == "networking.k8s.io/v1beta1"
     assert by[(22, CLUSTER.name)] == "extensions/v1beta1"
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        'semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion',
+        'semverCompare ">=1.19-0" .Capabilities.KubeVersion.Version',
+        'semverCompare ">=1.19-0" $.Capabilities.KubeVersion.GitVersion',
+        "ge (int .Capabilities.KubeVersion.Minor) 19",
+        'semverCompare ">=1.19-0" (default .Capabilities.KubeVersion.GitVersion .Values.kubeVersion)',
+        '(semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion)',
+        'not (semverCompare "<1.19-0" .Capabilities.KubeVersion.GitVersion)',
+        'or (semverCompare "^1.19-0" .Capabilities.KubeVersion.GitVersion) (semverCompare ">=2-0" "v1.0")',
+    ],
+)
+def test_spellings_of_a_version_condition(condition: str) -> None:
+    helper = (
+        '{{- define "x.api" -}}\n'
+        f"{{{{- if {condition} -}}}}\nnetworking.k8s.io/v1\n{{{{- else -}}}}\nnetworking.k8s.io/v1beta1\n"
+        "{{- end -}}\n{{- end -}}\n"
+    )
+    template = 'apiVersion: {{ include "x.api" $ }}\nkind: Ingress\n'
+    (site,) = planned(chart({"_helpers.tpl": helper, "ingress.yaml": template}), "1.20", "1.18").sites
+    by = {(y.release.minor, y.scenario): y.api for y in site.yields}
+    assert by[(18, "helm-template")] == by[(18, "cluster")] == "networking.k8s.io/v1beta1"
+    assert by[(19, "helm-template")] == by[(20, "cluster")] == "networking.k8s.io/v1"
 
 
 # ---------------------------------------------------------------------------- transforms
@@ -249,6 +276,10 @@ def test_a_ci_values_file_that_sets_the_old_version_is_rewritten_too() -> None:
     assert changed["ci/old-values.yaml"] == "rbac:\n  apiVersion: v1 # ancient\n"
     assert changed["ci/other-values.yaml"] == "image: y\n"
     assert sorted(e.path for e in result.edits) == ["ci/old-values.yaml", "values.yaml"]
+    # a caller that passes only templates and values.yaml still gets the ci file's new text
+    partial_texts = {**sources.templates, "values.yaml": sources.values}
+    assert sorted(result.apply(partial_texts)) == ["ci/old-values.yaml", "values.yaml"]
+    assert result.apply() == result.apply(partial_texts)
 
 
 def test_kube_target_version_variable() -> None:
@@ -325,6 +356,47 @@ def test_kinds_given_by_the_caller_win() -> None:
     result = planned(sources, kinds={("templates/x.yaml", 1): "Deployment"})
     assert result.sites[0].kind == "Deployment"
     assert result.sites[0].body_to == "apps/v1"
+
+
+COMMON = """\
+{{- define "common.capabilities.kubeVersion" -}}
+{{- if .Values.global }}
+    {{- if .Values.global.kubeVersion }}
+    {{- .Values.global.kubeVersion -}}
+    {{- else }}
+    {{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
+    {{- end -}}
+{{- else }}
+{{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
+{{- end -}}
+{{- end -}}
+{{- define "common.capabilities.ingress.apiVersion" -}}
+{{- if semverCompare "<1.14-0" (include "common.capabilities.kubeVersion" .) -}}
+{{- print "extensions/v1beta1" -}}
+{{- else -}}
+{{- print "networking.k8s.io/v1beta1" -}}
+{{- end -}}
+{{- end -}}
+"""
+
+
+def test_a_library_subchart_helper_is_rewritten_with_a_warning_about_the_dependency() -> None:
+    sources = chart(
+        {"ingress.yaml": 'apiVersion: {{ include "common.capabilities.ingress.apiVersion" . }}\nkind: Ingress\n'},
+        "global:\n  imageRegistry: ''\n",
+    )
+    sources = replace(sources, templates={**sources.templates, "charts/common/templates/_capabilities.tpl": COMMON})
+    result = planned(sources)
+    (site,) = result.sites
+    assert (site.status, site.target) == ("rewritten", "networking.k8s.io/v1")
+    (edit,) = result.edits
+    assert edit.path == "charts/common/templates/_capabilities.tpl"
+    note = next(f for f in result.findings if f.code == "K8SM-TPL-101")
+    assert "updating the dependency undoes it" in note.message
+    # the arms of the version helper depend on values a user may set: not reported as dead
+    assert [f.code for f in result.findings if f.code == "K8SM-TPL-102"] == []
+    pinned = replace(sources, values="kubeVersion: '1.13.0'\n")
+    assert {y.api for y in planned(pinned).sites[0].yields} == {"extensions/v1beta1"}
 
 
 # ---------------------------------------------------------------------------- reported, not edited

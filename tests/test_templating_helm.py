@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from k8smigrate.templating.apiversions import ApiVersionPlan, ChartSources, plan
+from k8smigrate.templating.apiversions import ApiVersionPlan, ChartSources, apply_edits, plan
 from k8smigrate.versions import Window
 
 from .templating_helpers import DEPLOYMENT, INGRESS, INGRESS_HELPER, SEMVER_HELPER, after, chart, texts
@@ -191,3 +191,18 @@ def test_api_versions_flag_is_what_helm_template_uses(tmp_path: Path) -> None:
 
 def _without_api(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in d.items() if k != "apiVersion"} for d in docs]
+
+
+def test_removing_constant_blocks_renders_the_same_in_the_window(tmp_path: Path) -> None:
+    from k8smigrate.templating.conditions import remove_dead_blocks
+
+    from .test_templating_conditions import DEPLOYMENT as BODY
+
+    sources = chart({"deployment.yaml": BODY}, "replicas: 1\nprobe: true\n")
+    edits = remove_dead_blocks(sources, Window.of("1.29", "1.22"))
+    assert edits
+    before = _write(tmp_path, "before", texts(sources))
+    edited = _write(tmp_path, "after", {**texts(sources), **apply_edits(texts(sources), edits)})
+    for release in ("1.22", "1.29"):
+        assert _render(before, release) == _render(edited, release)
+    assert _render(before, "1.15") != _render(edited, "1.15")  # below the window the selector was optional

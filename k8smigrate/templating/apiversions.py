@@ -60,8 +60,9 @@ from ..results import Finding, Level
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
 from . import valuesfile
-from .capabilities import SCENARIOS, Scenario, capabilities, chain, served
+from .capabilities import SCENARIOS, Scenario, capabilities, chain, release_ranges, releases, served
 from .collapse import arms_alike, collapse_block
+from .edits import Edit, apply_edits, edited_span
 from .gotmpl import Block, Define, walk
 from .sites import ChartSources, ParsedChart, Site, find_sites, run_site, variables_before
 from .tmpleval import Evaluator, TemplateFailure, TemplateOrigin, Traced, ValuesOrigin
@@ -123,16 +124,6 @@ class Yield:
     value: Traced | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``start:end`` of the file at ``path`` (chart-relative) by ``text``."""
-
-    path: str
-    start: int
-    end: int
-    text: str
-
-
 Status = Literal["ok", "rewritten", "blocked", "unknown", "untracked"]
 
 
@@ -166,10 +157,22 @@ class ApiVersionPlan:
     sites: list[SiteResult]
     edits: list[Edit]
     findings: list[Finding]
+    sources: ChartSources | None = field(default=None, repr=False, compare=False)
+    """The texts the edits apply to."""
 
-    def apply(self, texts: Mapping[str, str]) -> dict[str, str]:
-        """The new text of every file the edits change."""
-        return apply_edits(texts, self.edits)
+    def apply(self, texts: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The new text of every file the edits change (``ci/*.yaml`` included).
+
+        ``texts`` (chart-relative path → text) must hold the texts the plan was made from; a
+        file the edits name but ``texts`` lacks is taken from the plan's own sources.
+        """
+        base: dict[str, str] = {}
+        if self.sources is not None:
+            base.update(self.sources.templates)
+            base[self.sources.values_path] = self.sources.values
+            base.update(self.sources.ci_values)
+        base.update(texts or {})
+        return apply_edits(base, self.edits)
 
 
 @dataclass(frozen=True)
@@ -193,37 +196,6 @@ class ComputedApiVersion:
     problem: str = ""
 
 
-def apply_edits(texts: Mapping[str, str], edits: Iterable[Edit]) -> dict[str, str]:
-    """The new text of every file ``edits`` change (edits must not overlap)."""
-    by_path: dict[str, list[Edit]] = defaultdict(list)
-    for e in edits:
-        by_path[e.path].append(e)
-    out: dict[str, str] = {}
-    for path, group in by_path.items():
-        text = texts[path]
-        for e in sorted(group, key=lambda e: e.start, reverse=True):
-            text = text[: e.start] + e.text + text[e.end :]
-        out[path] = text
-    return out
-
-
-def _releases(first: KubeVersion, last: KubeVersion) -> list[KubeVersion]:
-    return [KubeVersion(first.major, m) for m in range(first.minor, last.minor + 1)]
-
-
-def _ranges(releases: Iterable[KubeVersion]) -> str:
-    minors = sorted({r.minor for r in releases})
-    parts: list[str] = []
-    i = 0
-    while i < len(minors):
-        j = i
-        while j + 1 < len(minors) and minors[j + 1] == minors[j] + 1:
-            j += 1
-        parts.append(f"1.{minors[i]}" if i == j else f"1.{minors[i]}–1.{minors[j]}")
-        i = j + 1
-    return ", ".join(parts)
-
-
 # ---------------------------------------------------------------------------- evaluation
 
 
@@ -236,6 +208,8 @@ class _Evaluation:
     taken_window: dict[tuple[str, int], set[int]] = field(default_factory=lambda: defaultdict(set))
     taken_all: dict[tuple[str, int], set[int]] = field(default_factory=lambda: defaultdict(set))
     caps_blocks: dict[int, set[tuple[str, int]]] = field(default_factory=lambda: defaultdict(set))
+    values_blocks: set[tuple[str, int]] = field(default_factory=set)
+    """Blocks whose conditions read ``.Values``: an arm they skip is not dead, a user may take it."""
 
     def in_window(self, site: int) -> list[Yield]:
         w = self.window
@@ -250,8 +224,8 @@ def _evaluate(
     scenarios: Iterable[Scenario],
 ) -> _Evaluation:
     result = _Evaluation(window)
-    releases = _releases(window.min_version, max(window.target, NEWEST_KNOWN))
-    runs = [(scenario, release) for scenario in scenarios for release in releases]
+    known = releases(window.min_version, max(window.target, NEWEST_KNOWN))
+    runs = [(scenario, release) for scenario in scenarios for release in known]
     for i, site in enumerate(sites):
         constant: tuple[list[Yield], dict[tuple[str, int], set[int]]] | None = None
         for scenario, release in runs:
@@ -274,6 +248,7 @@ def _evaluate(
                 per_values.append(y)
                 _merge_taken(result, ev.taken, release <= window.target)
                 result.caps_blocks[i] |= ev.caps_blocks
+                result.values_blocks |= ev.values_blocks
                 caps_read = caps_read or ev.caps_reads > 0
                 if ev.values_reads == 0:
                     first = (y, ev.taken)
@@ -353,10 +328,12 @@ class _Planner:
         self.sites = find_sites(self.chart)
         given = kinds or {}
         self.kinds = [given.get((s.path, s.line), s.kind) for s in self.sites]
-        self.releases = _releases(window.min_version, window.target)
+        self.releases = releases(window.min_version, window.target)
         self.findings: list[Finding] = []
         self.results: list[SiteResult] = []
         self.collapsed: set[tuple[str, int]] = set()
+        self.users: dict[Edit, set[int]] = {}
+        """The sites each edit serves."""
 
     # ------------------------------------------------------------------ helpers
 
@@ -376,7 +353,7 @@ class _Planner:
             line = line_of(self.sources.templates[path], exc.offset)
             self.findings.append(self.finding(NOT_EVALUATED, path, line, f"template not read: {exc}"))
         if not self.sites:
-            return ApiVersionPlan(self.window, [], [], self.findings)
+            return ApiVersionPlan(self.window, [], [], self.findings, self.sources)
         evaluation = _evaluate(self.chart, self.sites, self.kinds, self.window, self.scenarios)
         for path, message in sorted(self.chart.values_errors.items()):
             self.findings.append(self.finding(NOT_EVALUATED, path, 0, f"values file not read: {message}"))
@@ -390,7 +367,8 @@ class _Planner:
         self.report_dead(evaluation, edits)
         for result in self.results:
             self.findings += result.findings
-        return ApiVersionPlan(self.window, self.results, sorted(edits, key=lambda e: (e.path, e.start)), self.findings)
+        edits = sorted(edits, key=lambda e: (e.path, e.start))
+        return ApiVersionPlan(self.window, self.results, edits, self.findings, self.sources)
 
     def decide(
         self, i: int, site: Site, evaluation: _Evaluation, wanted: dict[_OriginKey, dict[str, list[int]]]
@@ -452,7 +430,7 @@ class _Planner:
                         site.path,
                         site.line,
                         f"{kind}: no apiVersion of {', '.join(apis)} or their successors is served at "
-                        f"{_ranges(unserved)}; the template is left as it is",
+                        f"{release_ranges(unserved)}; the template is left as it is",
                     )
                 )
             else:
@@ -502,6 +480,7 @@ class _Planner:
     # ------------------------------------------------------------------ edits
 
     def edits_from(self, wanted: dict[_OriginKey, dict[str, list[int]]]) -> list[Edit]:
+        """One edit per source to change; ``self.users`` says which sites each serves."""
         edits: list[Edit] = []
         for key, choices in wanted.items():
             if len(choices) > 1:
@@ -512,20 +491,21 @@ class _Planner:
                 for i in users:
                     self.block(i, CONFLICT, f"the same source must read {detail}")
                 continue
-            (new,) = choices
+            ((new, uses),) = choices.items()
             if key[0] == "template":
                 _kind, path, start, end = key  # type: ignore[misc]
-                edits.append(Edit(path, start, end, new))
+                edit = Edit(path, start, end, new)
             else:
                 _kind, path, values_key = key  # type: ignore[misc]
-                text = self.sources.text(path) or ""
-                change = valuesfile.set_scalar(text, values_key, new)
+                change = valuesfile.set_scalar(self.sources.text(path) or "", values_key, new)
                 if change is None:
-                    for i in next(iter(choices.values())):
+                    for i in uses:
                         self.block(i, CONFLICT, f"{path}: {'.'.join(values_key)} cannot be rewritten")
                     continue
-                edits.append(Edit(path, *change))
-        return edits
+                edit = Edit(path, *change)
+            edits.append(edit)
+            self.users[edit] = set(uses)
+        return [e for e in edits if not any(self.results[i].status == "blocked" for i in self.users[e])]
 
     def block(self, i: int, code: Code, message: str) -> None:
         result = self.results[i]
@@ -536,56 +516,33 @@ class _Planner:
 
     def verify(self, edits: list[Edit]) -> list[Edit]:
         """Keep the edits whose sites, evaluated again on the edited chart, get their target."""
-        for _round in range(3):
-            if not edits:
-                return edits
-            texts = apply_edits(self._all_texts(), edits)
-            sources = self._with_texts(texts)
+        while edits:
+            sources = self._with_texts(apply_edits(self._all_texts(), edits))
             chart = ParsedChart(sources)
             sites = find_sites(chart)
-            if len(sites) != len(self.sites):
-                return []  # an edit added or removed a site: keep nothing rather than guess
-            evaluation = _evaluate(chart, sites, self.kinds, self.window, self.scenarios)
-            failed = [
-                i
-                for i, result in enumerate(self.results)
-                if result.status == "rewritten"
-                and any(
-                    y.api != result.target or not y.served for y in evaluation.in_window(i) if y.problem != "absent"
-                )
-            ]
+            if len(sites) != len(self.sites):  # an edit added or removed a site: keep nothing rather than guess
+                failed = [i for i, r in enumerate(self.results) if r.status == "rewritten"]
+            else:
+                evaluation = _evaluate(chart, sites, self.kinds, self.window, self.scenarios)
+                failed = [
+                    i
+                    for i, result in enumerate(self.results)
+                    if result.status == "rewritten"
+                    and any(
+                        y.api != result.target or not y.served for y in evaluation.in_window(i) if y.problem != "absent"
+                    )
+                ]
             if not failed:
                 self._rewritten_message(edits)
                 return edits
-            spans = {i: self._origins_of(i) for i in failed}
             for i in failed:
                 self.block(i, CONFLICT, "the rewrite did not give every release its target; left as it is")
-            drop = set().union(*spans.values())
-            edits = [e for e in edits if (e.path, e.start, e.end) not in drop]
-        return []
-
-    def _origins_of(self, i: int) -> set[tuple[str, int, int]]:
-        out: set[tuple[str, int, int]] = set()
-        for y in self.results[i].yields:
-            if y.value is None:
-                continue
-            for p in y.value.pieces:
-                if isinstance(p.origin, TemplateOrigin):
-                    out.add((p.origin.path, p.origin.start, p.origin.end))
-        values_paths = [self.sources.values_path, *self.sources.ci_values]
-        for path in values_paths:
-            text = self.sources.text(path) or ""
-            for y in self.results[i].yields:
-                for p in y.value.pieces if y.value is not None else ():
-                    if isinstance(p.origin, ValuesOrigin):
-                        change = valuesfile.set_scalar(text, p.origin.key, self.results[i].target or "")
-                        if change is not None:
-                            out.add((path, change[0], change[1]))
-        return out
+            edits = [e for e in edits if not self.users[e] & set(failed)]
+        return edits
 
     def _rewritten_message(self, edits: list[Edit]) -> None:
         window = f"{self.window.min_version}–{self.window.target}"
-        for result in self.results:
+        for i, result in enumerate(self.results):
             if result.status != "rewritten":
                 continue
             site = result.site
@@ -594,6 +551,11 @@ class _Planner:
             note = ""
             if any(isinstance(p.origin, ValuesOrigin) for y in result.yields if y.value for p in y.value.pieces):
                 note = " (a values default: a user's own values file may still set the old version)"
+            vendored = sorted(
+                {e.path for e in edits if self.users.get(e, set()) & {i} and e.path.startswith("charts/")}
+            )
+            if vendored:
+                note += f" (in a subchart, {', '.join(vendored)}: updating the dependency undoes it; fix it upstream)"
             body = (
                 f"migrate the body from {result.body_from} to {result.body_to}"
                 if result.body_to
@@ -638,7 +600,7 @@ class _Planner:
             inner = [e for e in edits if e.path == path and block.start <= e.start and e.end <= block.end]
             mine = [e for e in edits if e.path == path]
             lines = self._line_level(path, block)
-            change = collapse_block(text, block, arm, partial(_edited, text, mine), lines)
+            change = collapse_block(text, block, arm, partial(edited_span, text, mine), lines)
             if change is None:
                 continue
             edits = [e for e in edits if e not in inner] + [Edit(path, *change)]
@@ -663,10 +625,15 @@ class _Planner:
         mine = [e for e in edits if e.path == path]
         edited_inside = any(block.start <= e.start and e.end <= block.end for e in mine)
         if edited_inside and arms_alike(
-            text, block, lambda lo, hi: _edited(text, mine, lo, hi), self._line_level(path, block)
+            text, block, lambda lo, hi: edited_span(text, mine, lo, hi), self._line_level(path, block)
         ):
             return 0
-        if self.remove_dead and len(taken) == 1 and min(taken) >= 0:
+        if (
+            self.remove_dead
+            and len(taken) == 1
+            and min(taken) >= 0
+            and (path, block.start) not in evaluation.values_blocks
+        ):
             return next(iter(taken))
         return None
 
@@ -678,7 +645,7 @@ class _Planner:
         window = f"{self.window.min_version}–{self.window.target}"
         for (path, start), block in sorted(self._site_blocks(evaluation).items()):
             taken = evaluation.taken_window.get((path, start), set())
-            if not taken or -2 in taken:
+            if not taken or -2 in taken or (path, start) in evaluation.values_blocks:
                 continue
             text = self.sources.templates[path]
             define = _define_around(self.chart, path, start)
@@ -734,7 +701,7 @@ def _serving(apis: list[str], kind: str, releases: list[KubeVersion]) -> str:
     for api in dict.fromkeys(apis):
         at = [r for r in releases if served(api, kind, r)]
         if at:
-            parts.append(f"{api} serves {_ranges(at)}")
+            parts.append(f"{api} serves {release_ranges(at)}")
     return ", ".join(parts) or "none is served"
 
 
@@ -743,7 +710,7 @@ def _per_release(known: list[Yield]) -> str:
     for y in known:
         if y.api is not None:
             by_api[y.api].add(y.release)
-    return "; ".join(f"{api} at {_ranges(rs)}" for api, rs in by_api.items())
+    return "; ".join(f"{api} at {release_ranges(rs)}" for api, rs in by_api.items())
 
 
 def _offset_of_line(text: str, line: int) -> int:
@@ -754,15 +721,6 @@ def _offset_of_line(text: str, line: int) -> int:
             return len(text)
         pos = nl + 1
     return pos
-
-
-def _edited(text: str, edits: list[Edit], lo: int, hi: int) -> str:
-    """``text[lo:hi]`` with the edits that lie inside it applied."""
-    out = text[lo:hi]
-    for e in sorted(edits, key=lambda e: e.start, reverse=True):
-        if lo <= e.start and e.end <= hi:
-            out = out[: e.start - lo] + e.text + out[e.end - lo :]
-    return out
 
 
 def _define_around(chart: ParsedChart, path: str, offset: int) -> str | None:
@@ -813,7 +771,7 @@ def scan_rows(
                     site.idiom,
                     api,
                     is_served,
-                    _ranges(y.release for y in ys),
+                    release_ranges(y.release for y in ys),
                     tuple(dict.fromkeys(y.scenario for y in ys)),
                     tuple(dict.fromkeys(y.values for y in ys)),
                     source_path,
@@ -841,8 +799,6 @@ def _source_of(sources: ChartSources, site: Site, y: Yield) -> tuple[str, int, s
     for p in reversed(pieces):
         if isinstance(p.origin, TemplateOrigin):
             text = sources.templates.get(p.origin.path, "")
-            source = f"define {site.helper!r}" if site.helper and p.origin.path != site.path else "literal"
-            if site.helper and p.origin.path == site.path:
-                source = f"define {site.helper!r}"
+            source = f"define {site.helper!r}" if site.helper else "literal"
             return p.origin.path, line_of(text, p.origin.start), source
     return site.path, site.line, site.idiom

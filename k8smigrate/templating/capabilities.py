@@ -49,6 +49,8 @@ __all__ = [
     "capabilities",
     "chain",
     "group_version_served",
+    "release_ranges",
+    "releases",
     "served",
 ]
 
@@ -132,6 +134,25 @@ CLUSTER_VENDOR = Scenario(
     "cluster-vendor", "the same on a managed cluster whose version has a suffix (v1.29.0-gke.100)"
 )
 SCENARIOS: tuple[Scenario, ...] = (HELM_TEMPLATE, CLUSTER, CLUSTER_VENDOR)
+
+
+def releases(first: KubeVersion, last: KubeVersion) -> list[KubeVersion]:
+    """Every minor release from ``first`` to ``last``."""
+    return [KubeVersion(first.major, m) for m in range(first.minor, last.minor + 1)]
+
+
+def release_ranges(found: Iterable[KubeVersion]) -> str:
+    """``1.19–1.21, 1.24`` for a set of releases."""
+    minors = sorted({r.minor for r in found})
+    parts: list[str] = []
+    i = 0
+    while i < len(minors):
+        j = i
+        while j + 1 < len(minors) and minors[j + 1] == minors[j] + 1:
+            j += 1
+        parts.append(f"1.{minors[i]}" if i == j else f"1.{minors[i]}–1.{minors[j]}")
+        i = j + 1
+    return ", ".join(parts)
 
 
 def capabilities(scenario: Scenario, release: KubeVersion, api_versions: Iterable[str] = ()) -> Capabilities:

@@ -91,9 +91,11 @@ class ChartSources:
 
 
 def rendered(path: str) -> bool:
-    """Whether Helm renders ``path`` as manifests (not a ``_`` partial, not NOTES.txt)."""
+    """Whether Helm renders ``path`` as this chart's manifests: under ``templates/``, not a ``_``
+    partial, not NOTES.txt (a subchart's templates lend their defines, nothing else: their
+    documents take the subchart's values)."""
     name = posixpath.basename(path)
-    return not name.startswith("_") and name != "NOTES.txt" and "/templates/" in f"/{path}"
+    return path.startswith("templates/") and not name.startswith("_") and name != "NOTES.txt"
 
 
 class ParsedChart:

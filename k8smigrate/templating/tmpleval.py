@@ -211,8 +211,8 @@ class Evaluator:
 
     ``defines`` maps a define's name to the template path that holds it and its node. After a
     run, ``taken`` holds, per ``(path, block start)``, the arms taken (index, ``-1`` for none,
-    ``-2`` when the condition was not known) and ``caps_blocks`` the blocks whose conditions
-    read ``.Capabilities``.
+    ``-2`` when the condition was not known), ``caps_blocks`` the blocks whose conditions read
+    ``.Capabilities`` and ``values_blocks`` those whose conditions read ``.Values``.
     """
 
     sources: Mapping[str, str]
@@ -225,6 +225,7 @@ class Evaluator:
     var_fallback: VarFallback | None = None
     taken: dict[tuple[str, int], set[int]] = field(default_factory=dict)
     caps_blocks: set[tuple[str, int]] = field(default_factory=set)
+    values_blocks: set[tuple[str, int]] = field(default_factory=set)
     _caps_reads: int = 0
     values_reads: int = 0
     """How many times ``.Values`` was read (a run that reads none gives the same for every values set)."""
@@ -303,28 +304,33 @@ class Evaluator:
             taken.add(-2)
             out.pieces.append(Piece("", None, True))
             return
-        before = self._caps_reads
+        arm, value, inner = self._choose(node, key, dot, scope)
+        taken.add(arm)
+        if arm == -2:
+            out.pieces.append(Piece("", None, True))
+        elif arm >= 0:
+            self._nodes(node.branches[arm].body, path, value if node.keyword == "with" else dot, inner, out)
+
+    def _choose(self, node: Block, key: tuple[str, int], dot: Value, scope: _Scope) -> tuple[int, Value, _Scope]:
+        """The arm a block takes (``-1`` none, ``-2`` not known), recording what its conditions read."""
+        caps, values = self._caps_reads, self.values_reads
         try:
             for index, branch in enumerate(node.branches):
-                if branch.pipe is None:
-                    taken.add(index)
-                    self._nodes(branch.body, path, dot, _Scope({}, scope), out)
-                    return
                 inner = _Scope({}, scope)
+                if branch.pipe is None:
+                    return index, dot, inner
                 value = self.pipe(branch.pipe, dot, inner)
                 truth = truthy(value)
                 if truth is None:
-                    taken.add(-2)
-                    out.pieces.append(Piece("", None, True))
-                    return
+                    return -2, None, inner
                 if truth:
-                    taken.add(index)
-                    self._nodes(branch.body, path, value if node.keyword == "with" else dot, inner, out)
-                    return
-            taken.add(-1)
+                    return index, value, inner
+            return -1, None, scope
         finally:
-            if self._caps_reads != before:
+            if self._caps_reads != caps:
                 self.caps_blocks.add(key)
+            if self.values_reads != values:
+                self.values_blocks.add(key)
 
     def emit(self, value: Value, out: Output) -> None:
         """Print a value as Go prints it (Helm prints nil as nothing)."""
