@@ -1,4 +1,4 @@
-"""Spec: documents and bytes (DESIGN.md "Documents and bytes").
+"""Spec: documents and bytes (docs/architecture.md "The path of a document").
 
 Untouched documents are copied byte for byte; migrated ones change only the migrated
 fields, in the style found there; comments travel; bad input becomes findings.

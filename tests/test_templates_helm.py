@@ -108,7 +108,7 @@ def test_verify_render_proves_a_corpus_chart(helm: str, tmp_path: Path) -> None:
     if not (CHARTS / "gocd").is_dir():
         pytest.skip("../shared/corpus/charts is not beside the project")
     chart = tmp_path / "gocd"
-    shutil.copytree(CHARTS / "gocd", chart)
+    shutil.copytree(CHARTS / "gocd", chart, copy_function=shutil.copyfile)  # writable: the corpus is read-only
     result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
     assert "K8SM-TPL-013 helm proves it" in result.stderr, result.stderr
     assert result.exit_code == 1

@@ -56,6 +56,16 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Literal
 
+from ..codes import (
+    API_BODY_PER_BRANCH,
+    API_CONFLICT,
+    API_DEAD_BRANCH,
+    API_NOT_EVALUATED,
+    API_NOT_SERVED,
+    API_REWRITTEN,
+    API_VENDOR_SUFFIX,
+    Code,
+)
 from ..results import Finding, Level
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
@@ -83,28 +93,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Code:
-    """A finding code this module emits: its level and what it means."""
-
-    code: str
-    level: Level
-    summary: str
-
-
-REWRITTEN = Code(
-    "K8SM-TPL-101", "info", "a computed apiVersion was rewritten so that every release of the window serves it"
-)
-DEAD_BRANCH = Code("K8SM-TPL-102", "info", "an arm that picks an apiVersion is taken by no release of the window")
-BODY_PER_BRANCH = Code(
-    "K8SM-TPL-103", "error", "no one apiVersion serves every release of the window: the body would differ per branch"
-)
-NOT_SERVED = Code("K8SM-TPL-104", "error", "no apiVersion of the kind is served at some release of the window")
-NOT_EVALUATED = Code("K8SM-TPL-105", "warning", "a computed apiVersion could not be evaluated and is left alone")
-CONFLICT = Code("K8SM-TPL-106", "error", "a helper or values key has uses that need different apiVersions")
-VENDOR_SUFFIX = Code(
-    "K8SM-TPL-107", "warning", "a version constraint without -0 branches otherwise on clusters with a version suffix"
-)
+REWRITTEN = API_REWRITTEN
+DEAD_BRANCH = API_DEAD_BRANCH
+BODY_PER_BRANCH = API_BODY_PER_BRANCH
+NOT_SERVED = API_NOT_SERVED
+NOT_EVALUATED = API_NOT_EVALUATED
+CONFLICT = API_CONFLICT
+VENDOR_SUFFIX = API_VENDOR_SUFFIX
 CODES: tuple[Code, ...] = (REWRITTEN, DEAD_BRANCH, BODY_PER_BRANCH, NOT_SERVED, NOT_EVALUATED, CONFLICT, VENDOR_SUFFIX)
 
 

@@ -38,8 +38,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from ..registry import Migration, default_registry
-from ..versions import LIFECYCLES, KubeVersion, lifecycle
+from ..lifecycles import ApiLifecycle
+from ..model import Step
+from ..registry import default_registry
+from ..versions import KubeVersion
 from .tmpleval import Capabilities
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "capabilities",
     "chain",
     "group_version_served",
+    "lifecycle",
     "release_ranges",
     "releases",
     "served",
@@ -177,8 +180,14 @@ def _cluster_has(entry: str, release: KubeVersion) -> bool | None:
 # ---------------------------------------------------------------------------- served APIs
 
 
-def _steps() -> list[Migration]:
-    return [m for m in default_registry().migrations if not m.fixer]
+def _steps() -> list[Step]:
+    return default_registry().steps
+
+
+def lifecycle(api: str, kind: str) -> ApiLifecycle | None:
+    """The Kubernetes lifecycle of ``kind`` at ``api`` (an add-on's releases are not Kubernetes releases)."""
+    life = default_registry().lifecycle(api, kind)
+    return life if life is not None and life.component == "kubernetes" else None
 
 
 @cache
@@ -212,7 +221,7 @@ def served(api: str, kind: str, release: KubeVersion) -> bool | None:
     introduced = _introduced().get((api, kind))
     if life is None and step is None and introduced is None:
         return None
-    removed = life.removed_in if life is not None else (step.removed if step is not None else None)
+    removed = life.removed_in if life is not None else None
     if introduced is not None and release < introduced:
         return False
     return removed is None or release < removed
@@ -220,7 +229,7 @@ def served(api: str, kind: str, release: KubeVersion) -> bool | None:
 
 @cache
 def _kinds_of(api: str) -> frozenset[str]:
-    kinds = {k for (a, k) in LIFECYCLES if a == api}
+    kinds = {k for (a, k), life in default_registry().lifecycles.items() if a == api and life.component == "kubernetes"}
     for m in _steps():
         if api in (m.from_api, m.to_api):
             kinds.update(m.kinds)

@@ -29,7 +29,7 @@ from ..engine import migrate_stream
 from ..registry import Registry, default_registry
 from ..results import Finding
 from ..settings import Settings
-from ..versions import lifecycle
+from .capabilities import lifecycle
 
 HELM_ENV = "K8SMIGRATE_HELM"
 """The helm to run (the Helm plugin sets it to the helm that runs it); default: ``helm`` on PATH."""

@@ -17,7 +17,8 @@ from dataclasses import replace
 from itertools import pairwise
 from typing import Any
 
-from ..engine import migrate_stream, prefilter
+from ..engine import migrate_stream
+from ..prefilter import prefilter
 from ..registry import Registry, default_registry
 from ..results import DocumentResult, FileResult, Finding
 from ..settings import Settings
@@ -110,7 +111,7 @@ def migrate_template(
         engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
         if not wanted(text[start:end]):  # nothing would be migrated in it: not an error
             message = finding.message.replace("document left unchanged", "nothing in it to migrate")
-            failed[n] = replace(finding, level="info", message=message)
+            failed[n] = replace(finding, level="info", code="K8SM-TPL-007", message=message)
     bodies: dict[int, tuple[str, str]] = {}
     for n, (body_from, body_to) in (api_bodies or {}).items():
         if 0 <= n < len(chunks) and n not in failed:
@@ -147,7 +148,7 @@ def _computed_api_versions(
     (``rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}``). Documents in ``known`` (by
     index) are left to the chart-level step, which evaluated them.
     """
-    from ..versions import lifecycle
+    from .capabilities import lifecycle
 
     window = settings.window
     out: list[Finding] = []

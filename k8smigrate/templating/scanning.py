@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from ..engine import prefilter
+from ..prefilter import prefilter
 from ..registry import Registry
 from ..results import Finding
 from ..scan import ScanEntry, scan_stream
@@ -46,7 +46,7 @@ def scan_template(
     for f in found:
         f = _finding(f, skeleton)
         if f.code == "K8SM-TPL-002" and not wanted(_document_text(text, f.line)):
-            f = replace(f, level="info", message=f"{f.message}; nothing in it to migrate")
+            f = replace(f, level="info", code="K8SM-TPL-007", message=f"{f.message}; nothing in it to migrate")
         problems.append(f)
     out = []
     for e in entries:
