@@ -191,15 +191,27 @@ def migrate_file(
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
         try:
+            before_ns = p.stat().st_mtime_ns
             written = write_atomic(loaded, result.text, write_policy)
         except (InputError, OSError) as exc:
             outcome.error = input_error(p, str(exc))
         else:
             outcome.written = written.written
+            if written.written:
+                _note_chart_write(p, before_ns)
             result.findings += [
                 Finding(OWNER_NOT_KEPT.level, OWNER_NOT_KEPT.code, note, None, str(p)) for note in written.notes
             ]
     return outcome
+
+
+def _note_chart_write(path: Path, before_ns: int) -> None:
+    """A chart's file written from its plan: the rest of the chart is still migrated from that plan."""
+    from .templating.chart import chart_root
+    from .templating.chartplan import note_written
+
+    if chart_root(path) is not None:
+        note_written(path, before_ns)
 
 
 def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutcome:

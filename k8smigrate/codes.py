@@ -78,7 +78,9 @@ TEMPLATE_KEY_TWICE = Code(
     "K8SM-TPL-004", "error", "the template writes one key twice outside an if/else; document left unchanged"
 )
 TEMPLATE_REMOVED_API = Code(
-    "K8SM-TPL-005", "error", "an apiVersion the template computes can render an API removed at the target"
+    "K8SM-TPL-005",
+    "error",
+    "a document whose apiVersion or kind the template computes can render an API removed at the target",
 )
 TEMPLATE_COMPUTED_API = Code(
     "K8SM-TPL-006", "info", "scan: an apiVersion the chart computes, per range of releases, and where it comes from"
@@ -111,6 +113,14 @@ API_CONFLICT = Code("K8SM-TPL-106", "error", "a helper or values key has uses th
 API_VENDOR_SUFFIX = Code(
     "K8SM-TPL-107", "warning", "a version constraint without -0 branches otherwise on clusters with a version suffix"
 )
+API_IN_ACTION = Code(
+    "K8SM-TPL-108", "error", "a computed apiVersion is written inside a template action; it is not rewritten"
+)
+API_BODY_NOT_MIGRATED = Code(
+    "K8SM-TPL-109",
+    "error",
+    "a computed apiVersion is left as it is because the document's body cannot be migrated to the new API",
+)
 TEMPLATE: tuple[Code, ...] = (
     TEMPLATE_UNLEXED,
     TEMPLATE_SKELETON,
@@ -130,6 +140,8 @@ TEMPLATE: tuple[Code, ...] = (
     API_NOT_EVALUATED,
     API_CONFLICT,
     API_VENDOR_SUFFIX,
+    API_IN_ACTION,
+    API_BODY_NOT_MIGRATED,
 )
 """The codes of templated manifests (``K8SM-TPL-*``); ``docs/templates.md`` explains them."""
 

@@ -65,6 +65,10 @@ def chart(
 def planned(
     sources: ChartSources, target: str = "1.29", min_version: str = "1.22", **options: object
 ) -> ApiVersionPlan:
+    """The planner as a library with every rewrite it can make (``keep_actions=False``: literals
+    inside actions rewritten, ifs whose arms agree collapsed); the default, which never changes
+    an action, has its own specs (``test_templating_apiversions``: ``keep_actions``)."""
+    options.setdefault("keep_actions", False)
     return plan(sources, Window.of(target, min_version), **options)  # type: ignore[arg-type]
 
 

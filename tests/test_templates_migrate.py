@@ -158,6 +158,22 @@ def test_one_document_left_as_it_is_does_not_stop_the_others() -> None:
     assert "K8SM-TPL-002" in codes
 
 
+def test_a_computed_kind_on_a_removed_api_is_an_error_never_silent() -> None:
+    # opa's webhook: kind from values.yaml, apiVersion a literal removed in 1.22
+    text = (
+        "kind: {{ .Values.kind }}\napiVersion: admissionregistration.k8s.io/v1beta1\n"
+        "metadata:\n  name: w\nwebhooks: []\n"
+    )
+    result = migrate_template(text, Settings(target_version="1.29"), values={"kind": "ValidatingWebhookConfiguration"})
+    assert result.text == text
+    (finding,) = [f for f in result.findings if f.level == "error"]
+    assert (finding.code, finding.line) == ("K8SM-TPL-005", 1)
+    assert "ValidatingWebhookConfiguration (removed in 1.22)" in finding.message
+    unresolved = migrate_template(text, Settings(target_version="1.29"))
+    assert "MutatingWebhookConfiguration" in next(f.message for f in unresolved.findings if f.code == "K8SM-TPL-005")
+    assert not migrate_template(text, Settings(target_version="1.21")).findings
+
+
 def test_a_computed_api_version_that_can_render_a_removed_api_is_an_error() -> None:
     text = "apiVersion: rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}\nkind: Role\nrules: []\n"
     result = migrate_template(text, Settings(target_version="1.29"), values={"rbac": {"apiVersion": "v1beta1"}})

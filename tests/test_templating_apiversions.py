@@ -8,13 +8,15 @@ reported instead of edited.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from k8smigrate.codes import GENERAL
-from k8smigrate.templating.apiversions import CODES, scan_rows
+from k8smigrate.templating.apiversions import CODES, plan, scan_rows
 from k8smigrate.templating.capabilities import CLUSTER, HELM_TEMPLATE
 from k8smigrate.versions import KubeVersion, Window
 
@@ -549,3 +551,49 @@ def test_scan_rows_name_the_values_key() -> None:
     assert {(r.api_version, r.source_path, r.source_line, r.source) for r in rows} == {
         ("rbac.authorization.k8s.io/v1beta1", "values.yaml", 5, "values key rbac.apiVersion")
     }
+
+
+# ---------------------------------------------------------------------------- keep_actions (the default)
+
+ACTION = re.compile(r"\{\{.*?\}\}", re.S)
+
+
+def actions_of(files: dict[str, str]) -> Counter[str]:
+    return Counter(a for text in files.values() for a in ACTION.findall(text))
+
+
+def test_by_default_a_literal_inside_an_action_is_reported_not_rewritten() -> None:
+    sources = chart({"_helpers.tpl": INGRESS_HELPER, "ingress.yaml": INGRESS}, "ingress:\n  enabled: false\n")
+    result = plan(sources, Window.of("1.29", "1.22"))
+    assert result.edits == []
+    (site,) = result.sites
+    assert (site.status, site.body_to) == ("blocked", None)
+    blocked = next(f for f in result.findings if f.code == "K8SM-TPL-108")
+    assert (blocked.level, blocked.filename, blocked.line) == ("error", "templates/ingress.yaml", 2)
+    assert '{{- print "networking.k8s.io/v1beta1" -}}' in blocked.message and "networking.k8s.io/v1" in blocked.message
+
+
+def test_by_default_an_if_whose_arms_agree_is_kept_with_its_literals_rewritten() -> None:
+    template = (
+        'apiVersion: {{- if .Capabilities.APIVersions.Has "networking.k8s.io/v1beta1" }} networking.k8s.io/v1beta1'
+        " {{- else }} extensions/v1beta1 {{- end }}\nkind: Ingress\nmetadata:\n  name: x\n"
+    )
+    sources = chart({"ingress.yaml": template})
+    result = plan(sources, Window.of("1.29", "1.22"))
+    assert [s.status for s in result.sites] == ["rewritten"]
+    edited = after(sources, result)
+    assert edited["templates/ingress.yaml"] == template.replace(" extensions/v1beta1", " networking.k8s.io/v1").replace(
+        "}} networking.k8s.io/v1beta1", "}} networking.k8s.io/v1"
+    )
+    assert actions_of(edited) == actions_of(dict(sources.templates))
+
+
+def test_a_refused_site_keeps_its_apiversion_with_the_reason() -> None:
+    sources = chart({"_helpers.tpl": INGRESS_HELPER, "ingress.yaml": INGRESS}, "ingress:\n  enabled: false\n")
+    (site,) = plan(sources, Window.of("1.29", "1.22"), keep_actions=False).sites  # sites are keyed by their offset
+    refused = {(site.site.path, site.site.start): "why"}
+    result = plan(sources, Window.of("1.29", "1.22"), keep_actions=False, refused=refused)
+    assert result.edits == []
+    assert [(s.status, s.target) for s in result.sites] == [("blocked", None)]
+    finding = next(f for f in result.findings if f.code == "K8SM-TPL-109")
+    assert finding.message == "apiVersion left as it is: why"

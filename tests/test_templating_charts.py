@@ -169,7 +169,7 @@ GOLDEN: list[tuple[str, str, str, list[Site], list[Change]]] = [
 @pytest.mark.parametrize(("name", "low", "high", "sites", "changes"), GOLDEN, ids=[g[0] for g in GOLDEN])
 def test_golden(chart_corpus: Path, name: str, low: str, high: str, sites: list[Site], changes: list[Change]) -> None:
     sources = read_chart(chart_corpus / name)
-    result = plan(sources, Window.of(high, low))
+    result = plan(sources, Window.of(high, low), keep_actions=False)
     assert [(s.site.path, s.site.line, s.status, s.body_to) for s in result.sites] == sites
     files = texts(sources)
     assert [(e.path, files[e.path][e.start : e.end], e.text) for e in result.edits] == changes
@@ -177,7 +177,7 @@ def test_golden(chart_corpus: Path, name: str, low: str, high: str, sites: list[
 
 def test_dead_arms_are_removed_on_request(chart_corpus: Path) -> None:
     sources = read_chart(chart_corpus / "nginx-ingress")
-    result = plan(sources, Window.of("1.29", "1.22"), remove_dead=True)
+    result = plan(sources, Window.of("1.29", "1.22"), remove_dead=True, keep_actions=False)
     files = texts(sources)
     replaced = [files[e.path][e.start : e.end] for e in result.edits]
     assert [e.text for e in result.edits] == ['{{- print "apps/v1" -}}\n', '{{- print "policy/v1beta1" -}}\n']

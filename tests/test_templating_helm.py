@@ -151,7 +151,7 @@ def test_rendered_apiversions_match_the_evaluation(
     tmp_path: Path, name: str, low: str, high: str, remove_dead: bool
 ) -> None:
     sources = CHARTS[name]
-    result = plan(sources, Window.of(high, low), remove_dead=remove_dead)
+    result = plan(sources, Window.of(high, low), remove_dead=remove_dead, keep_actions=False)
     assert result.edits
     before = _write(tmp_path, "before", texts(sources))
     edited = _write(tmp_path, "after", after(sources, result))
@@ -176,7 +176,7 @@ def test_api_versions_flag_is_what_helm_template_uses(tmp_path: Path) -> None:
         {"_helpers.tpl": HAS_HELPER, "sts.yaml": 'apiVersion: {{ include "x.sts.apiVersion" . }}\nkind: StatefulSet\n'},
         api_versions=("apps/v1/StatefulSet",),
     )
-    result = plan(sources, Window.of("1.29", "1.22"))
+    result = plan(sources, Window.of("1.29", "1.22"), keep_actions=False)
     assert {y.api for y in result.sites[0].yields if y.scenario == "helm-template"} == {"apps/v1"}
     root = _write(tmp_path, "flag", texts(sources))
     assert HELM is not None

@@ -50,6 +50,7 @@ Served-API facts come only from the lifecycle table and the migration registry
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -57,9 +58,11 @@ from functools import partial
 from typing import Literal
 
 from ..codes import (
+    API_BODY_NOT_MIGRATED,
     API_BODY_PER_BRANCH,
     API_CONFLICT,
     API_DEAD_BRANCH,
+    API_IN_ACTION,
     API_NOT_EVALUATED,
     API_NOT_SERVED,
     API_REWRITTEN,
@@ -93,6 +96,8 @@ __all__ = [
 ]
 
 
+IN_ACTION = API_IN_ACTION
+BODY_NOT_MIGRATED = API_BODY_NOT_MIGRATED
 REWRITTEN = API_REWRITTEN
 DEAD_BRANCH = API_DEAD_BRANCH
 BODY_PER_BRANCH = API_BODY_PER_BRANCH
@@ -100,7 +105,17 @@ NOT_SERVED = API_NOT_SERVED
 NOT_EVALUATED = API_NOT_EVALUATED
 CONFLICT = API_CONFLICT
 VENDOR_SUFFIX = API_VENDOR_SUFFIX
-CODES: tuple[Code, ...] = (REWRITTEN, DEAD_BRANCH, BODY_PER_BRANCH, NOT_SERVED, NOT_EVALUATED, CONFLICT, VENDOR_SUFFIX)
+CODES: tuple[Code, ...] = (
+    REWRITTEN,
+    DEAD_BRANCH,
+    BODY_PER_BRANCH,
+    NOT_SERVED,
+    NOT_EVALUATED,
+    CONFLICT,
+    VENDOR_SUFFIX,
+    IN_ACTION,
+    BODY_NOT_MIGRATED,
+)
 
 
 @dataclass(frozen=True)
@@ -314,10 +329,14 @@ class _Planner:
         kinds: Mapping[tuple[str, int], str] | None,
         remove_dead: bool,
         scenarios: tuple[Scenario, ...],
+        keep_actions: bool = True,
+        refused: Mapping[tuple[str, int], str] | None = None,
     ) -> None:
         self.sources = sources
         self.window = window
         self.remove_dead = remove_dead
+        self.keep_actions = keep_actions
+        self.refused = dict(refused or {})
         self.scenarios = scenarios
         self.chart = ParsedChart(sources)
         self.sites = find_sites(self.chart)
@@ -356,6 +375,9 @@ class _Planner:
         for i, site in enumerate(self.sites):
             result = self.decide(i, site, evaluation, wanted)
             self.results.append(result)
+            reason = self.refused.get((site.path, site.start))
+            if reason is not None and result.status == "rewritten":
+                self.block(i, BODY_NOT_MIGRATED, f"apiVersion left as it is: {reason}")
         edits = self.edits_from(wanted)
         edits = self.verify(edits)
         edits = self.collapse(edits, evaluation)
@@ -489,6 +511,16 @@ class _Planner:
             ((new, uses),) = choices.items()
             if key[0] == "template":
                 _kind, path, start, end = key  # type: ignore[misc]
+                action = _action_around(self.sources.text(path) or "", start, end)
+                if action is not None and self.keep_actions:
+                    for i in uses:
+                        self.block(
+                            i,
+                            IN_ACTION,
+                            f"{path}:{line_of(self.sources.text(path) or '', start)}: the apiVersion is written inside "
+                            f"the action {action}; actions are carried as written: change it to {new} by hand",
+                        )
+                    continue
                 edit = Edit(path, start, end, new)
             else:
                 _kind, path, values_key = key  # type: ignore[misc]
@@ -583,6 +615,8 @@ class _Planner:
     # ------------------------------------------------------------------ collapsing arms
 
     def collapse(self, edits: list[Edit], evaluation: _Evaluation) -> list[Edit]:
+        if self.keep_actions:  # collapsing an if drops its actions: the rewritten arms render the same
+            return edits
         blocks = self._site_blocks(evaluation)
         done: list[tuple[str, int, int]] = []
         for (path, start), block in sorted(blocks.items(), key=lambda kv: kv[1].end - kv[1].start):
@@ -735,10 +769,31 @@ def plan(
     kinds: Mapping[tuple[str, int], str] | None = None,
     remove_dead: bool = False,
     scenarios: tuple[Scenario, ...] = SCENARIOS,
+    keep_actions: bool = True,
+    refused: Mapping[tuple[str, int], str] | None = None,
 ) -> ApiVersionPlan:
     """Evaluate every computed apiVersion of a chart over ``window`` and plan the edits (see the
-    module docstring)."""
-    return _Planner(sources, window, kinds, remove_dead, scenarios).run()
+    module docstring).
+
+    ``keep_actions``: never change a template action (a literal inside ``{{ print "…" }}`` is
+    reported, not rewritten; an ``if`` whose arms were made alike is kept). ``refused``: sites
+    (template path, offset) whose apiVersion must stay, with the reason (the caller could not
+    migrate the document's body); they are blocked with ``K8SM-TPL-109``.
+    """
+    return _Planner(sources, window, kinds, remove_dead, scenarios, keep_actions, refused).run()
+
+
+_ACTION_TEXT = re.compile(r"\{\{.*?\}\}", re.S)
+
+
+def _action_around(text: str, start: int, end: int) -> str | None:
+    """The template action that holds ``text[start:end]``, or None when it is plain text."""
+    for m in _ACTION_TEXT.finditer(text, 0, end + 2048 if end + 2048 < len(text) else len(text)):
+        if m.start() <= start and end <= m.end():
+            return m.group()
+        if m.start() >= end:
+            break
+    return None
 
 
 def scan_rows(

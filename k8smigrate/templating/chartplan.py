@@ -6,24 +6,32 @@ every release gets an API it serves. Each file of the chart then starts from its
 text; a document whose apiVersion was moved has its body migrated from the API it was
 written for (``body_from``) to the new one (``body_to``) by ``migrate.migrate_template``.
 
-One plan per chart and window, computed on the first file that asks and kept while the
-chart's files are unchanged (a run migrates the chart file by file).
+One plan per chart and settings, computed on the first file that asks and kept while the
+chart's files are unchanged (a run migrates the chart file by file). A file this process
+wrote from the plan (``note_written``) counts as unchanged: with ``--in-place`` the helper
+rewritten first must not make the next template look already migrated (its body would then
+be left in the old shape).
+
+A site whose document body cannot be migrated to the new API (a decision is missing, the
+skeleton cannot represent it…) keeps its apiVersion (``K8SM-TPL-109``): an apiVersion moved
+without its body would give an object the API server rejects.
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..results import Finding
 from ..settings import Settings
-from ..versions import Window
+from .chart import chart_values
 
 if TYPE_CHECKING:
-    from .apiversions import ChartSources, Edit
+    from .apiversions import ApiVersionPlan, ChartSources, Edit
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
@@ -41,11 +49,44 @@ class ChartPlan:
     """values.yaml as the plan edited it (parsed), or None when the plan left it as it is."""
 
 
+_CACHE: OrderedDict[tuple[object, ...], ChartPlan] = OrderedDict()
+_CACHE_SIZE = 8
+_WRITTEN: dict[str, tuple[int, int]] = {}
+"""Files this process wrote: path → (modification time after the write, the one before)."""
+
+
+def note_written(path: Path, before_ns: int) -> None:
+    """Record that ``path`` (a chart file) was just written by this run (see the module docstring)."""
+    with suppress(OSError):
+        _WRITTEN[str(path.resolve())] = (path.stat().st_mtime_ns, before_ns)
+
+
+def _stamp(path: Path) -> int:
+    now = path.stat().st_mtime_ns
+    written = _WRITTEN.get(str(path.resolve()))
+    return written[1] if written is not None and written[0] == now else now
+
+
 def plan_for(root: Path, settings: Settings) -> ChartPlan:
-    """The plan of the chart at ``root`` for the settings' window."""
+    """The plan of the chart at ``root`` for the settings' window and decisions."""
     files = sorted(p for p in _sources(root) if p.is_file())
-    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
-    return _plan(str(root.resolve()), settings.window, stamp)
+    stamp = tuple((str(p), _stamp(p)) for p in files)
+    key = (
+        str(root.resolve()),
+        settings.window,
+        tuple(sorted(settings.decisions.items())),
+        settings.only,
+        settings.skip,
+        settings.adopt_new_defaults,
+        stamp,
+    )
+    found = _CACHE.get(key)
+    if found is None:
+        found = _plan(Path(key[0]), settings)
+        _CACHE[key] = found
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return found
 
 
 def _sources(root: Path) -> list[Path]:
@@ -69,14 +110,60 @@ def sources_of(root: Path) -> ChartSources:
     return ChartSources(templates, _read(root / "values.yaml"), ci, _read(root / "Chart.yaml"))
 
 
-@lru_cache(maxsize=8)
-def _plan(root_text: str, window: Window, stamp: tuple[tuple[str, int], ...]) -> ChartPlan:
+def _plan(root: Path, settings: Settings) -> ChartPlan:
     from .apiversions import plan
 
-    root = Path(root_text)
     sources = sources_of(root)
     templates = dict(sources.templates)
-    result = plan(sources, window)
+    refused: dict[tuple[str, int], str] = {}
+    for _round in range(4):  # each round can only refuse more sites
+        result = plan(sources, settings.window, refused=refused)
+        out = _chart_plan(root, sources, templates, result)
+        more = _bodies_refused(out, result, settings, root)
+        if not more.keys() - refused.keys():
+            return out
+        refused.update(more)
+    return out
+
+
+def _bodies_refused(
+    out: ChartPlan, result: ApiVersionPlan, settings: Settings, root: Path
+) -> dict[tuple[str, int], str]:
+    """Sites whose apiVersion moves while their document's body cannot be migrated with it."""
+    from .migrate import migrate_template
+
+    refused: dict[tuple[str, int], str] = {}
+    for site in result.sites:
+        if site.status != "rewritten" or not site.body_to or site.body_to == site.body_from or not site.site.root:
+            continue
+        path = site.site.path
+        index = len(
+            _DOC_MARKER.findall(result.sources.templates.get(path, "") if result.sources else "", 0, site.site.start)
+        )
+        bodies = out.bodies.get(path, {})
+        if index not in bodies:
+            continue
+        text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
+        trial = migrate_template(
+            text,
+            settings,
+            str(root / path),
+            values=out.values if out.values is not None else chart_values(root),
+            api_bodies={index: bodies[index]},
+        )
+        markers = [m.start() for m in _DOC_MARKER.finditer(text)]
+        first = text.count("\n", 0, markers[index - 1]) + 1 if index else 1
+        last = text.count("\n", 0, markers[index]) + 1 if index < len(markers) else text.count("\n") + 2
+        errors = [f for f in trial.findings if f.level == "error" and first <= f.line < last]
+        if errors:
+            refused[(path, site.site.start)] = (
+                f"its body cannot be migrated from {site.body_from} to {site.body_to} ({errors[0].code}: "
+                f"{errors[0].message})"
+            )
+    return refused
+
+
+def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], result: ApiVersionPlan) -> ChartPlan:
     out = ChartPlan()
     texts = dict(templates)
     texts["values.yaml"] = sources.values

@@ -134,6 +134,7 @@ _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
 
 _API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
 _KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?(\w+)", re.M)
+_KIND_VALUE = re.compile(r"^kind:[ \t]*(\{\{.*?)[ \t]*$", re.M)
 _API_WORD = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
 _TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
@@ -158,6 +159,17 @@ def _computed_api_versions(
         chunk = text[start:end]
         api = _API_LINE.search(chunk)
         kind = _KIND_LINE.search(chunk)
+        templated_kind = _KIND_VALUE.search(chunk)
+        if api is not None and kind is None and templated_kind is not None and not _MARKERS.search(api.group(1)):
+            found = _removed_for_a_computed_kind(api.group(1), templated_kind.group(1), resolve, window)
+            if found:
+                line = text.count("\n", 0, start + templated_kind.start()) + 1
+                message = (
+                    f"kind is computed by the template ({templated_kind.group(1)}) and {api.group(1)} is removed for "
+                    f"{found}; the document is left as it is: write the kind, or migrate it once rendered"
+                )
+                out.append(Finding("error", "K8SM-TPL-005", message, None, filename, 0, line))
+            continue
         if api is None or kind is None or not _MARKERS.search(api.group(1)):
             continue
         value = api.group(1)
@@ -181,6 +193,25 @@ def _computed_api_versions(
             )
             out.append(Finding("error", "K8SM-TPL-005", message, None, filename, 0, line))
     return out
+
+
+def _removed_for_a_computed_kind(api: str, kind_text: str, resolve: Any, window: Any) -> str:
+    """What is removed at the target for the kinds a templated ``kind:`` may render (the values.yaml
+    default when it resolves, else every kind the tables know at ``api``); empty when nothing is."""
+    from ..registry import default_registry
+
+    lifecycles = default_registry().lifecycles
+    kinds = sorted({k for (a, k), life in lifecycles.items() if a == api and life.component == "kubernetes"})
+    if resolve is not None:
+        rendered = _TAG.sub(lambda m: _rendered(m.group(), resolve), kind_text).strip()
+        if not _MARKERS.search(rendered):
+            kinds = [rendered]
+    removed = []
+    for k in kinds:
+        life = lifecycles.get((api, k))
+        if life is not None and life.component == "kubernetes" and life.removed_in and life.removed_in <= window.target:
+            removed.append(f"{k} (removed in {life.removed_in})")
+    return ", ".join(removed)
 
 
 def _rendered(action: str, resolve: Any) -> str:
