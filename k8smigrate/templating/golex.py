@@ -27,6 +27,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 LEFT, RIGHT = "{{", "}}"
 LEFT_COMMENT, RIGHT_COMMENT = "/*", "*/"
@@ -548,7 +549,16 @@ def lex_items(text: str, *, emit_comments: bool = True) -> list[Item]:
 
 
 def lex_actions(text: str) -> list[Action]:
-    """Every action of ``text`` in order, comments included; ``LexError`` on bad input."""
+    """Every action of ``text`` in order, comments included; ``LexError`` on bad input.
+
+    Cached by text: the template I/O (``gotemplate``) and the chart-level reader (``gotmpl``)
+    lex the same files in one run.
+    """
+    return list(_lex_actions(text))
+
+
+@lru_cache(maxsize=1024)
+def _lex_actions(text: str) -> tuple[Action, ...]:
     lexer = _Lexer(text, emit_comments=True)
     lexer.run()
-    return lexer.actions
+    return tuple(lexer.actions)

@@ -10,8 +10,8 @@ raw strings and character constants that may hold ``}}``, actions spanning lines
 control structure (``if``/``else if``/``else``/``end``, ``with``, ``range``, ``define``,
 ``block``) and each action's pipeline (commands, ``|``, ``$x :=``, parenthesised pipelines).
 
-Follows ``text/template/parse`` (``lex.go``: ``lexText``, ``lexLeftDelim``, ``lexComment``,
-``lexInsideAction``, ``hasLeftTrimMarker``/``hasRightTrimMarker``; ``parse.go``: ``itemList``,
+Actions are found by ``golex`` (the port of ``text/template/parse/lex.go`` that the template
+I/O uses too: one lexer for both). The tree follows ``parse.go`` (``itemList``,
 ``parseControl``, ``pipeline``, ``command``, ``operand``). Only what an evaluator of chart
 logic needs is kept; anything else in a pipeline is read as an opaque word, never an error,
 so that a template this module cannot fully read still yields its structure.
@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from . import golex
 
 __all__ = [
     "Action",
@@ -70,70 +72,23 @@ class Action:
 
 
 def lex(text: str) -> list[Action]:
-    """Every action of ``text`` in order."""
-    actions: list[Action] = []
-    pos = 0
-    while True:
-        start = text.find("{{", pos)
-        if start < 0:
-            return actions
-        action = _lex_action(text, start)
-        actions.append(action)
-        pos = action.end
-
-
-def _lex_action(text: str, start: int) -> Action:
-    inner = start + 2
-    trim_left = text.startswith("-", inner) and inner + 1 < len(text) and text[inner + 1] in SPACE
-    if trim_left:
-        inner += 2
-    probe = inner
-    if text.startswith("/*", probe):
-        close = text.find("*/", probe + 2)
-        if close < 0:
-            raise TemplateSyntaxError("unclosed comment", start)
-        after = close + 2
-        trim_right = after + 1 < len(text) and text[after] in SPACE and text.startswith("-}}", after + 1)
-        if trim_right:
-            return Action(start, after + 4, inner, after, trim_left, True, comment=True)
-        if text.startswith("}}", after):
-            return Action(start, after + 2, inner, after, trim_left, False, comment=True)
-        raise TemplateSyntaxError("comment ends before closing delimiter", start)
-    i = inner
-    while (m := _INSIDE.search(text, i)) is not None:
-        i = m.start()
-        c = text[i]
-        if c == '"' or c == "'":
-            i = _skip_quoted(text, i, c)
-        elif c == "`":
-            close = text.find("`", i + 1)
-            if close < 0:
-                raise TemplateSyntaxError("unterminated raw quoted string", i)
-            i = close + 1
-        elif c == "}":
-            return Action(start, i + 2, inner, i, trim_left, False)
-        else:
-            return Action(start, i + 4, inner, i, trim_left, True)
-    raise TemplateSyntaxError("unclosed action", start)
-
-
-_INSIDE = re.compile(r"[\"'`]|[ \t\r\n]-\}\}|\}\}")
-"""What ends a stretch of an action's words: a quote, or the closing delimiter with or without its trim."""
-
-
-def _skip_quoted(text: str, i: int, quote: str) -> int:
-    j = i + 1
-    while j < len(text):
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "\n":
-            break
-        if c == quote:
-            return j + 1
-        j += 1
-    raise TemplateSyntaxError("unterminated quoted string" if quote == '"' else "unterminated character constant", i)
+    """Every action of ``text`` in order, as ``golex`` (the port of Go's lexer) finds them."""
+    try:
+        found = golex.lex_actions(text)
+    except golex.LexError as exc:
+        raise TemplateSyntaxError(exc.message, exc.pos) from exc
+    return [
+        Action(
+            a.start,
+            a.end,
+            a.start + (4 if a.trim_left else 2),
+            a.end - (4 if a.trim_right else 2),
+            a.trim_left,
+            a.trim_right,
+            a.comment,
+        )
+        for a in found
+    ]
 
 
 # ---------------------------------------------------------------------------- pipelines
