@@ -67,12 +67,18 @@ def manifest_files(chart: Path) -> list[Path]:
 
 @lru_cache(maxsize=32)
 def _values(path: str, mtime: float) -> Any:
-    from ruamel.yaml import YAML
+    return load_values(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def load_values(text: str) -> Any:
+    """The data of a values file (its first document), or None when it cannot be read."""
+    from ..yamlio import read_data
 
     try:
-        return YAML(typ="safe", pure=True).load(Path(path).read_text(encoding="utf-8"))
-    except Exception:  # a values file we cannot read resolves nothing; helm reports it
+        docs = read_data(text)
+    except ValueError:  # a values file we cannot read resolves nothing; helm reports it
         return None
+    return docs[0] if docs else None
 
 
 def chart_values(chart: Path | None) -> Any:

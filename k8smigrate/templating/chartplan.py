@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..results import Finding
 from ..settings import Settings
-from .chart import chart_values
+from .chart import chart_values, load_values
 
 if TYPE_CHECKING:
     from .apiversions import ApiVersionPlan, ChartSources, Edit
@@ -169,12 +169,7 @@ def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], re
     texts["values.yaml"] = sources.values
     out.texts = result.apply(texts) if not result.edits else _apply_keeping_actions(texts, result.edits)
     if out.texts.get("values.yaml", sources.values) != sources.values:
-        from ruamel.yaml import YAML
-
-        try:
-            out.values = YAML(typ="safe", pure=True).load(out.texts["values.yaml"])
-        except Exception:  # unreadable values: nothing resolves, as without the edit
-            out.values = None
+        out.values = load_values(out.texts["values.yaml"])  # None when unreadable: nothing resolves
     for site in result.sites:
         # the body is migrated as written for body_from (to body_to when the apiVersion moves):
         # where the chart computes the apiVersion, that is how the migrations learn the API

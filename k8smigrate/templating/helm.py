@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-
 from ..engine import migrate_stream
 from ..registry import Registry, default_registry
 from ..results import Finding
 from ..settings import Settings
+from ..yamlio import read_data
 from .capabilities import lifecycle
 
 HELM_ENV = "K8SMIGRATE_HELM"
@@ -156,12 +155,11 @@ def verify(
 
 def _documents(text: str) -> list[tuple[str | None, dict[str, Any]]]:
     out: list[tuple[str | None, dict[str, Any]]] = []
-    yaml = YAML(typ="safe", pure=True)
     for chunk in re.split(r"^---[ \t]*$", text, flags=re.M):
         m = re.search(r"^# Source: (.+)$", chunk, re.M)
         try:
-            docs = list(yaml.load_all(chunk))
-        except Exception:  # a document helm printed but YAML cannot read: helm's own output, kept out
+            docs = read_data(chunk)
+        except ValueError:  # a document helm printed but YAML cannot read: helm's own output, kept out
             continue
         for d in docs:
             if isinstance(d, dict):
