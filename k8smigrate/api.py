@@ -1,26 +1,31 @@
 """The documented entry points: migrate a string, a file, or a set of paths.
 
-Keyword arguments mirror the CLI options; ``settings=`` takes a ready ``Settings`` (and
-wins over the keywords). Settings are checked as the CLI checks them (``check_settings``):
-an unknown migration or decision, or a bad version, raises ``SettingsError``. Nothing here
-prints or exits.
+Every entry point takes the same keyword arguments, which mirror the CLI options
+(``target_version``, ``min_version``, ``decisions``, ``only``, ``skip`` and, where something
+is rewritten, ``adopt_new_defaults`` and ``strict``); ``settings=`` takes a ready
+``Settings`` (and wins over the keywords). Settings are checked as the CLI checks them
+(``Settings`` itself for types, ``check_settings`` for names and versions): a number for a
+release, an unknown migration or decision, or a bad version raises ``SettingsError``. Nothing
+here prints or exits.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
 from .engine import migrate_stream
+from .facts import Facts, gather, merge
 from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
+from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
-from .settings import Settings
+from .settings import KEYWORDS, Settings, names_value
 
 
 def _settings(
@@ -28,20 +33,28 @@ def _settings(
     target_version: str | None,
     min_version: str | None,
     decisions: dict[str, str] | None,
-    only: Iterable[str] | None,
-    skip: Iterable[str] | None,
+    only: Iterable[str] | str | None,
+    skip: Iterable[str] | str | None,
     adopt_new_defaults: bool,
+    strict: bool,
+    registry: Registry,
+    components: Mapping[str, str] | None = None,
 ) -> Settings:
-    if settings is not None:
-        return settings
-    return Settings(
-        target_version=target_version,
-        min_version=min_version,
-        decisions=dict(decisions or {}),
-        only=tuple(only or ()),
-        skip=tuple(skip or ()),
-        adopt_new_defaults=adopt_new_defaults,
-    )
+    """The checked settings of a call: ``settings=`` as given, or made from the keywords."""
+    if settings is None:
+        settings = Settings(
+            target_version=target_version,
+            min_version=min_version,
+            decisions=decisions if decisions is not None else {},
+            only=names_value("only", only, KEYWORDS),
+            skip=names_value("skip", skip, KEYWORDS),
+            adopt_new_defaults=adopt_new_defaults,
+            strict=strict,
+            components=dict(components) if components is not None else {},
+        )
+    elif not isinstance(settings, Settings):
+        raise TypeError(f"settings must be a k8smigrate.Settings, not {type(settings).__name__}")
+    return check_settings(settings, registry)
 
 
 def migrate_any(
@@ -52,6 +65,7 @@ def migrate_any(
     path: Path | None = None,
     api_bodies: dict[int, tuple[str, str]] | None = None,
     values: Any = None,
+    facts: Facts | None = None,
 ) -> FileResult:
     """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
 
@@ -62,7 +76,7 @@ def migrate_any(
     from .templating.migrate import migrate_template, needs_masking
 
     if not needs_masking(text):
-        return migrate_stream(text, settings, filename, registry)
+        return migrate_stream(text, settings, filename, registry, facts=facts)
     from .templating.chart import chart_root, chart_values
 
     if values is None and path is not None:
@@ -70,14 +84,15 @@ def migrate_any(
     return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies)
 
 
-def _migrate_loaded(loaded: Loaded, settings: Settings, name: str) -> FileResult:
+def _migrate_loaded(
+    loaded: Loaded, settings: Settings, name: str, registry: Registry, facts: Facts | None = None
+) -> FileResult:
     """A file's result; a chart's file starts from the chart-level step's edits (computed apiVersions)."""
     from .templating.chart import chart_root, chart_values, is_support_file
 
-    registry = default_registry()
     root = chart_root(loaded.path)
     if root is None:
-        return migrate_any(loaded.text, settings, name, registry, loaded.path)
+        return migrate_any(loaded.text, settings, name, registry, loaded.path, facts=facts)
     from .templating.chartplan import plan_for
 
     try:
@@ -107,17 +122,25 @@ def migrate_text(
     target_version: str | None = None,
     min_version: str | None = None,
     decisions: dict[str, str] | None = None,
-    only: Iterable[str] | None = None,
-    skip: Iterable[str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
     adopt_new_defaults: bool = False,
+    strict: bool = False,
+    components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> FileResult:
-    """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches."""
-    s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults)
+    """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches.
+
+    ``components`` names the release of each add-on the manifests must run on
+    (``{"cert-manager": "1.14"}``); a document an add-on's migration would change while its
+    release is not given is left as it is with K8SM-GEN-016.
+    """
     registry = registry or default_registry()
-    check_settings(s, registry)
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
+    )
     return migrate_any(text, s, filename, registry)
 
 
@@ -126,14 +149,22 @@ def scan_text(
     *,
     target_version: str | None = None,
     min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> list[ScanEntry]:
-    """Every document on a deprecated or removed API, with its replacement and releases."""
-    s = _settings(settings, target_version, min_version, None, None, None, False)
+    """Every document on a deprecated or removed API, with its replacement and releases, and the
+    readiness findings of the enabled checks (``only``/``skip`` choose them, as in ``migrate_text``).
+
+    An add-on whose release ``components`` does not give is judged at the newest release
+    k8smigrate knows.
+    """
     registry = registry or default_registry()
-    check_settings(s, registry)
+    s = _settings(settings, target_version, min_version, decisions, only, skip, False, False, registry, components)
     return scan_stream(text, s, filename, registry)
 
 
@@ -172,21 +203,44 @@ def migrate_file(
     path: Path | str,
     *,
     in_place: bool = False,
+    target_version: str | None = None,
+    min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    adopt_new_defaults: bool = False,
+    strict: bool = False,
+    components: Mapping[str, str] | None = None,
     settings: Settings | None = None,
     write_policy: WritePolicy | None = None,
+    facts: Facts | None = None,
 ) -> FileOutcome:
-    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error.
+    """Migrate one file (the keywords of ``migrate_text``); with ``in_place`` write it atomically
+    when it changed and had no error.
 
     ``write_policy`` allows splitting hard links and rewriting read-only files (``files``).
+    ``facts``: the run's (``run_facts``), for the checks that join files; without them, the file's own.
     """
-    p = Path(path)
-    settings = settings or Settings()
-    check_settings(settings, default_registry())
+    registry = default_registry()
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
+    )
+    return _migrate_file(Path(path), s, in_place, write_policy, registry, facts)
+
+
+def _migrate_file(
+    p: Path,
+    settings: Settings,
+    in_place: bool,
+    write_policy: WritePolicy | None,
+    registry: Registry,
+    facts: Facts | None = None,
+) -> FileOutcome:
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = _migrate_loaded(loaded, settings, str(p))
+    result = _migrate_loaded(loaded, settings, str(p), registry, facts)
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
@@ -214,19 +268,32 @@ def _note_chart_write(path: Path, before_ns: int) -> None:
         note_written(path, before_ns)
 
 
-def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutcome:
-    """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
+def scan_file(
+    path: Path | str,
+    *,
+    target_version: str | None = None,
+    min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    components: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
+    facts: Facts | None = None,
+) -> FileOutcome:
+    """Scan one file (the keywords of ``scan_text``): its rows in ``outcome.scan``; unreadable YAML
+    and duplicate keys as findings. ``facts``: the run's (``run_facts``), for the checks that join files."""
     p = Path(path)
-    settings = settings or Settings()
-    check_settings(settings, default_registry())
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, False, False, default_registry(), components
+    )
     try:
         loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    return scanned(p, loaded.text, str(p), settings)
+    return scanned(p, loaded.text, str(p), s, facts)
 
 
-def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome:
+def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
     """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
     through their YAML skeleton, and a chart's computed apiVersions are rows too."""
     from .templating.chart import chart_root
@@ -247,7 +314,7 @@ def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome
                 problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
             entries.sort(key=lambda e: (e.line, e.readiness))
     else:
-        entries = scan_stream(text, settings, name, default_registry(), problems)
+        entries = scan_stream(text, settings, name, default_registry(), problems, facts)
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)
@@ -256,6 +323,26 @@ def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome
 def skipped_outcome(skipped: Skipped) -> FileOutcome:
     """A path that recursion reported instead of reading (a link out of the tree, an unreadable folder)."""
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
+
+
+def facts_of_file(path: Path, settings: Settings) -> Facts:
+    """The facts one file holds for the checks of ``settings`` (an unreadable file holds none)."""
+    collectors = collectors_for(settings, default_registry())
+    try:
+        text = read_manifest(path).text
+    except InputError:
+        return Facts(frozenset(c.name for c in collectors))
+    return gather(text, str(path), collectors)
+
+
+def run_facts(files: Iterable[Path], settings: Settings) -> Facts | None:
+    """The facts of every file of a run, in order, for the checks that join files (None: no such check).
+
+    A first, cheap pass: a file is parsed only when its text holds what a collector looks for.
+    """
+    if not collectors_for(settings, default_registry()):
+        return None
+    return merge(facts_of_file(f, settings) for f in files)
 
 
 def as_paths(paths: object) -> list[Path]:
@@ -282,25 +369,44 @@ def migrate_paths(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     in_place: bool = False,
+    target_version: str | None = None,
+    min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    adopt_new_defaults: bool = False,
+    strict: bool = False,
+    components: Mapping[str, str] | None = None,
     settings: Settings | None = None,
     write_policy: WritePolicy | None = None,
 ) -> Iterator[FileOutcome]:
     """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
 
     ``paths`` is one path (``str`` or ``os.PathLike``) or an iterable of them; anything else
-    raises TypeError at the call. A failure costs only its own file: every other file is still
-    migrated (and written). With ``in_place``, stale temporary files of an interrupted run are
-    removed from the folders searched.
+    raises TypeError at the call, and bad settings raise ``SettingsError`` at the call (the
+    keywords are those of ``migrate_text``). A failure costs only its own file: every other
+    file is still migrated (and written). With ``in_place``, stale temporary files of an
+    interrupted run are removed from the folders searched. The checks that join files see every
+    file of the run (``run_facts``), read before any is written.
     """
-    entries = iter_entries(as_paths(paths), sweep=in_place)
-    return _migrate_entries(entries, in_place, settings, write_policy)
+    registry = default_registry()
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
+    )
+    entries = list(iter_entries(as_paths(paths), sweep=in_place))
+    return _migrate_entries(entries, in_place, s, write_policy, registry)
 
 
 def _migrate_entries(
-    entries: Iterator[Path | Skipped | Swept], in_place: bool, settings: Settings | None, policy: WritePolicy | None
+    entries: list[Path | Skipped | Swept],
+    in_place: bool,
+    settings: Settings,
+    policy: WritePolicy | None,
+    registry: Registry,
 ) -> Iterator[FileOutcome]:
+    facts = run_facts([e for e in entries if isinstance(e, Path)], settings)
     for entry in entries:
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
         elif isinstance(entry, Path):
-            yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy)
+            yield _migrate_file(entry, settings, in_place, policy, registry, facts)

@@ -9,23 +9,30 @@ are found through the entry-point group ``k8smigrate.migrations``.
 The registry refuses, when it is built: two steps claiming the same ``(component, kind,
 from_api)``, cycles, ``from_api == to_api``, a target API available only after the source
 API is removed, a step restating a lifecycle the table already holds, an unknown check
-category, and one finding code declared twice with different meanings. It also checks a
-run's settings (``check_settings``): unknown migration names and decisions are errors, for
-the CLI and the library alike.
+category, one finding code declared twice with different meanings, and an old name
+(``formerly``) that is another migration's name. It also checks a run's settings
+(``check_settings``): unknown migration names and decisions are errors, for the CLI and the
+library alike, with suggestions (by kind, by a close name); an old name still selects its
+migration, with a deprecation note.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
-from collections.abc import Iterable
+import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from importlib import metadata
 from types import ModuleType
+from typing import Any
 
 from .codes import GENERAL, Code
+from .components import ComponentError, check_components
 from .decisions import check_decisions
-from .lifecycles import ApiLifecycle, Lifecycles, builtin
+from .facts import Collector
+from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
 from .settings import Settings, SettingsError
 from .versions import KubeVersion
@@ -57,6 +64,12 @@ class Registry:
                     self._checks.setdefault((kind, api), []).append(check)
         for m in self.migrations:
             self._named.setdefault(m.name, []).append(m)
+        self._formerly: dict[str, str] = {}
+        for m in self.migrations:
+            for old in m.formerly:
+                if old in self._named or self._formerly.get(old, m.name) != m.name:
+                    raise RegistryError(f"{m.name}: its old name {old!r} is another migration's name")
+                self._formerly[old] = m.name
         self.codes: dict[str, Code] = {c.code: c for m in self.migrations for c in m.codes}
         self.codes.update(GENERAL)
 
@@ -81,13 +94,40 @@ class Registry:
     def names(self) -> list[str]:
         return list(self._named)
 
+    def renamed(self, name: str) -> str | None:
+        """The current name of a migration that was called ``name`` before (None: not an old name)."""
+        return self._formerly.get(name)
+
+    def suggest(self, word: str, limit: int = 6) -> list[str]:
+        """Migrations ``word`` may mean: those of a kind it names (``Ingress``), then close names."""
+        low = word.lower().replace("-", "_")
+        by_kind = [m.name for m in self.migrations if low in {k.lower() for k in _kinds_of(m)}]
+        names = sorted(self._named)
+        near = difflib.get_close_matches(low, names, n=limit, cutoff=0.6)
+        part = [n for n in names if len(low) >= 3 and low in n]
+        return list(dict.fromkeys([*by_kind, *near, *part]))[:limit]
+
     def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
         """When ``api_version`` of ``kind`` is deprecated and removed, and what replaces it."""
-        return self.lifecycles.get((api_version, kind))
+        return lookup(self.lifecycles, api_version, kind)
 
     def code(self, code: str) -> Code | None:
         """The declaration of a finding code (a general one: its general meaning)."""
         return self.codes.get(code)
+
+    def collectors(self, enabled: Callable[[Migration], bool]) -> list[Collector[Any]]:
+        """The fact collectors of the enabled checks, each once, in registry order."""
+        found: dict[str, Collector[Any]] = {}
+        for check in self.checks:
+            if enabled(check):
+                for c in check.facts:
+                    found.setdefault(c.name, c)
+        return list(found.values())
+
+    def components(self) -> list[str]:
+        """Every component whose releases gate a migration or a lifecycle row, sorted."""
+        found = {m.component for m in self.migrations} | {life.component for life in self.lifecycles.values()}
+        return sorted(found)
 
     def source_apis(self) -> frozenset[str]:
         """Every apiVersion some step or check accepts."""
@@ -123,7 +163,7 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
     """Reject duplicate claims, self-loops, impossible windows, cycles and inconsistent codes."""
     table = builtin() if lifecycles is None else lifecycles
     claims: dict[tuple[str, str, str], str] = {}
-    edges: dict[tuple[str, str], str] = {}
+    edges: dict[tuple[str, str], tuple[str, str]] = {}
     codes: dict[str, tuple[Code, str]] = {}
     for m in migrations:
         if not m.name:
@@ -135,8 +175,10 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
             if m.category and m.category not in CATEGORIES:
                 raise RegistryError(f"{m.name}: unknown category {m.category!r}")
             continue
-        if m.from_api == m.to_api:
+        if m.from_api == m.to_api and (m.to_kind is None or m.to_kind in m.kinds):
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
+        if m.to_kind is not None and len(m.kinds) != 1:
+            raise RegistryError(f"{m.name}: a step that renames the kind migrates one kind")
         for kind in m.kinds:
             life = table.get((m.from_api, kind))
             if life is not None and life.removed_in is not None and m.available > life.removed_in:
@@ -147,15 +189,15 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
             if key in claims:
                 raise RegistryError(f"{m.name} and {claims[key]} both migrate {kind} {m.from_api}")
             claims[key] = m.name
-            edges[(kind, m.from_api)] = m.to_api
-    for kind, start in edges:
+            edges[(kind, m.from_api)] = (m.target_kind(kind), m.to_api)
+    for start in edges:
         seen = {start}
-        api = edges.get((kind, start))
-        while api is not None:
-            if api in seen:
-                raise RegistryError(f"cycle in the migrations of {kind} through {api}")
-            seen.add(api)
-            api = edges.get((kind, api))
+        node = edges.get(start)
+        while node is not None:
+            if node in seen:
+                raise RegistryError(f"cycle in the migrations of {start[0]} through {node[1]} {node[0]}")
+            seen.add(node)
+            node = edges.get(node)
 
 
 def _check_codes(m: Migration, seen: dict[str, tuple[Code, str]]) -> None:
@@ -172,17 +214,57 @@ def _check_codes(m: Migration, seen: dict[str, tuple[Code, str]]) -> None:
         seen[c.code] = (c, m.name)
 
 
-def check_settings(settings: Settings, registry: Registry) -> None:
-    """Unknown migrations, unknown or invalid decisions and bad versions are errors, not silence.
+def _kinds_of(m: Migration) -> set[str]:
+    if isinstance(m, Step):
+        return set(m.kinds)
+    return {k for kinds in m.applies_to.values() for k in kinds if k != ANY}
 
-    The one check of a run's settings, used by the CLI (a usage error) and the library (a
-    ``SettingsError``): ``migrate_text(only=["ingres_typo"])`` must not quietly do nothing.
+
+def unknown_migration(name: str, registry: Registry) -> str:
+    """``unknown migration 'ingres' (did you mean …?)``: the message for a name nothing answers to."""
+    close = registry.suggest(name)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    return f"unknown migration {name!r} ({hint}see 'k8smigrate list')"
+
+
+def renamed_note(old: str, new: str) -> str:
+    return f"migration name {old!r} is deprecated; use {new!r}"
+
+
+def check_settings(settings: Settings, registry: Registry, *, note: Callable[[str], None] | None = None) -> Settings:
+    """The settings a run uses: unknown migrations, unknown or invalid decisions and bad versions
+    are errors (``SettingsError``), not silence; an old migration name is replaced by its new one.
+
+    The one check of a run's settings, used by the CLI (a usage error) and the library:
+    ``migrate_text(only=["ingres_typo"])`` must not quietly do nothing. (The types of the
+    values were checked when the ``Settings`` were made.) Each old name is reported to
+    ``note`` (the CLI prints it), or as a ``DeprecationWarning``.
     """
-    for name in [*settings.only, *settings.skip]:
-        if registry.get(name) is None:
-            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
+    picked: dict[str, tuple[str, ...]] = {}
+    for field_name in ("only", "skip"):
+        names: list[str] = []
+        for name in getattr(settings, field_name):
+            if registry.get(name) is None:
+                new = registry.renamed(name)
+                if new is None:
+                    raise SettingsError(unknown_migration(name, registry))
+                message = renamed_note(name, new)
+                if note is not None:
+                    note(message)
+                else:
+                    warnings.warn(message, DeprecationWarning, stacklevel=3)
+                name = new
+            names.append(name)
+        picked[field_name] = tuple(names)
     check_decisions(settings.decisions, [d for m in registry.migrations for d in m.decisions])
     settings.window  # noqa: B018 - raises SettingsError for a bad or inverted version
+    try:
+        check_components(settings.components, registry.components())
+    except ComponentError as exc:
+        raise SettingsError(str(exc)) from exc
+    if picked["only"] != settings.only or picked["skip"] != settings.skip:
+        settings = replace(settings, only=picked["only"], skip=picked["skip"])
+    return settings
 
 
 def _from_module(module: ModuleType) -> list[Migration]:
