@@ -207,12 +207,17 @@ def _introduced() -> dict[tuple[str, str], KubeVersion]:
     return out
 
 
+_TAGGED = KubeVersion(1, 22)
+"""APIs deprecated from this release on were introduced when lifecycle tags had their defaults (1.19+)."""
+
+
 def served(api: str, kind: str, release: KubeVersion) -> bool | None:
     """Whether ``release`` serves ``kind`` at ``api`` (None: the tables do not know this API).
 
     Served from the release a migration declares its target available in (an API no migration
-    targets is taken as older than any release looked at) until its removal in the removal
-    table or in the registry.
+    targets is taken as introduced three releases before its deprecation when that is 1.22 or
+    later, else as older than any release looked at) until its removal in the removal table or
+    in the registry.
     """
     if api in _server_apis():
         return None
@@ -221,6 +226,10 @@ def served(api: str, kind: str, release: KubeVersion) -> bool | None:
     introduced = _introduced().get((api, kind))
     if life is None and step is None and introduced is None:
         return None
+    if introduced is None and life is not None and life.deprecated_in is not None and life.deprecated_in >= _TAGGED:
+        # upstream's prerelease-lifecycle-gen default: a beta is deprecated 3 releases after it is
+        # introduced (networking.k8s.io/v1beta1 IPAddress: 1.31 → 1.34), so 1.22 serves none of it
+        introduced = KubeVersion(1, life.deprecated_in.minor - 3)
     removed = life.removed_in if life is not None else None
     if introduced is not None and release < introduced:
         return False
