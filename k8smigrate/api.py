@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
 from .engine import migrate_stream
@@ -56,6 +57,65 @@ def _settings(
     return check_settings(settings, registry)
 
 
+def migrate_any(
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    path: Path | None = None,
+    api_bodies: dict[int, tuple[str, str]] | None = None,
+    values: Any = None,
+    facts: Facts | None = None,
+) -> FileResult:
+    """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
+
+    ``path``: where the text was read from, to find the chart whose values.yaml resolves
+    ``.Values`` paths (or ``values``, already read); ``api_bodies``: see
+    ``templating.migrate.migrate_template``.
+    """
+    from .templating.migrate import migrate_template, needs_masking
+
+    if not needs_masking(text):
+        return migrate_stream(text, settings, filename, registry, facts=facts)
+    from .templating.chart import chart_root, chart_values
+
+    if values is None and path is not None:
+        values = chart_values(chart_root(path))
+    return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies)
+
+
+def _migrate_loaded(
+    loaded: Loaded, settings: Settings, name: str, registry: Registry, facts: Facts | None = None
+) -> FileResult:
+    """A file's result; a chart's file starts from the chart-level step's edits (computed apiVersions)."""
+    from .templating.chart import chart_root, chart_values, is_support_file
+
+    root = chart_root(loaded.path)
+    if root is None:
+        return migrate_any(loaded.text, settings, name, registry, loaded.path, facts=facts)
+    from .templating.chartplan import plan_for
+
+    try:
+        plan = plan_for(root, settings)
+        rel = loaded.path.resolve().relative_to(root.resolve()).as_posix()
+    except Exception as exc:  # the chart-level step must cost its findings, never the file
+        if settings.raise_errors:
+            raise
+        result = migrate_any(loaded.text, settings, name, registry, loaded.path)
+        message = f"internal error in the chart-level step: {type(exc).__name__}: {exc}"
+        result.findings.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
+        return result
+    text = plan.texts.get(rel, loaded.text)
+    findings = [replace(f, filename=name) for f in plan.findings.get(rel, [])]
+    if is_support_file(rel):
+        return FileResult(name, loaded.text, text, findings)
+    values = plan.values if plan.values is not None else chart_values(root)
+    result = migrate_any(text, settings, name, registry, loaded.path, plan.bodies.get(rel), values)
+    result.original = loaded.text
+    result.findings = findings + result.findings
+    return result
+
+
 def migrate_text(
     text: str,
     *,
@@ -81,7 +141,7 @@ def migrate_text(
     s = _settings(
         settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
     )
-    return migrate_stream(text, s, filename, registry)
+    return migrate_any(text, s, filename, registry)
 
 
 def scan_text(
@@ -180,20 +240,32 @@ def _migrate_file(
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = migrate_stream(loaded.text, settings, str(p), registry, facts=facts)
+    result = _migrate_loaded(loaded, settings, str(p), registry, facts)
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
         try:
+            before_ns = p.stat().st_mtime_ns
             written = write_atomic(loaded, result.text, write_policy)
         except (InputError, OSError) as exc:
             outcome.error = input_error(p, str(exc))
         else:
             outcome.written = written.written
+            if written.written:
+                _note_chart_write(p, before_ns)
             result.findings += [
                 Finding(OWNER_NOT_KEPT.level, OWNER_NOT_KEPT.code, note, None, str(p)) for note in written.notes
             ]
     return outcome
+
+
+def _note_chart_write(path: Path, before_ns: int) -> None:
+    """A chart's file written from its plan: the rest of the chart is still migrated from that plan."""
+    from .templating.chart import chart_root
+    from .templating.chartplan import note_written
+
+    if chart_root(path) is not None:
+        note_written(path, before_ns)
 
 
 def scan_file(
@@ -222,9 +294,27 @@ def scan_file(
 
 
 def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
-    """The scan outcome of a text read from ``path`` (reported as ``name``)."""
+    """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
+    through their YAML skeleton, and a chart's computed apiVersions are rows too."""
+    from .templating.chart import chart_root
+    from .templating.migrate import needs_masking
+
     problems: list[Finding] = []
-    entries = scan_stream(text, settings, name, default_registry(), problems, facts)
+    if needs_masking(text):
+        from .templating.scanning import computed_rows, scan_template
+
+        entries = scan_template(text, settings, name, default_registry(), problems)
+        root = chart_root(path) if path.name != "-" else None
+        if root is not None:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+            try:
+                entries += computed_rows(root, rel, name, settings)
+            except Exception as exc:  # the chart-level step must cost its rows, never the scan
+                message = f"internal error reading computed apiVersions: {type(exc).__name__}: {exc}"
+                problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
+            entries.sort(key=lambda e: (e.line, e.readiness))
+    else:
+        entries = scan_stream(text, settings, name, default_registry(), problems, facts)
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)

@@ -39,11 +39,10 @@ import typer
 from typer.core import TyperArgument, TyperCommand
 
 from . import __version__, parallel
-from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
+from .api import FileOutcome, input_error, migrate_any, migrate_file, scan_file, scanned, skipped_outcome
 from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR, RELEASE_NEEDED
 from .components import ComponentError, newest, parse_option
-from .engine import migrate_stream
 from .exits import EXIT_CHANGED, EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, exit_code, tally
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .guides import guide
@@ -471,9 +470,7 @@ def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
 
 
 def _stdin_outcome(settings: Settings) -> FileOutcome:
-    return _from_stdin(
-        lambda text: FileOutcome(Path("-"), migrate_stream(text, settings, "<stdin>", default_registry()))
-    )
+    return _from_stdin(lambda text: FileOutcome(Path("-"), migrate_any(text, settings, "<stdin>", default_registry())))
 
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
@@ -554,14 +551,13 @@ _OPTION = re.compile(r"--component ([\w.-]+)=VERSION")
 
 
 def _releases_needed(run: Run) -> list[str]:
-    """The add-ons whose release the run must be told (K8SM-GEN-016 findings); the exit code becomes 2.
+    """The add-ons whose release the run must be told (K8SM-GEN-016 findings).
 
-    apply and diff migrate everything else; those documents stay as they are.
+    apply and diff migrate everything else; those documents stay as they are. The exit code is
+    the policy's (``exits``): a release not given is a decision not given, 3 (needs a human);
+    2 stays for usage errors, where nothing is read or written.
     """
-    names = sorted({m for f in run.findings if f.code == RELEASE_NEEDED.code for m in _OPTION.findall(f.message)})
-    if names:
-        run.exit_code = EXIT_USAGE
-    return names
+    return sorted({m for f in run.findings if f.code == RELEASE_NEEDED.code for m in _OPTION.findall(f.message)})
 
 
 def _ask_for_releases(run: Run, names: list[str]) -> None:
@@ -703,6 +699,14 @@ def apply(
     force_readonly: Annotated[
         bool, typer.Option("--force-readonly", help="With --in-place: also rewrite read-only files (mode kept).")
     ] = False,
+    verify_render: Annotated[
+        bool,
+        typer.Option(
+            "--verify-render",
+            help="Prove it with helm: render each chart before and after (default values and ci/*.yaml) "
+            "and report rendered documents that differ from migrating the rendered output.",
+        ),
+    ] = False,
 ) -> None:
     """Migrate: the new stream on stdout (one file or -), or rewrite files with --in-place."""
     if in_place and check:
@@ -729,7 +733,10 @@ def apply(
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
     policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
-    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
+    if verify_render:
+        run.outcomes = _verified(paths, settings, in_place, jobs, keep, policy)
+    else:
+        run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
     _finish(run, fail_on, exit_zero)
     needed = _releases_needed(run)
     verb = "written" if in_place else "would change" if check else "changed"
@@ -743,6 +750,32 @@ def apply(
         _print_changes(run, color, verb, shown)
     _ask_for_releases(run, needed)
     raise typer.Exit(run.exit_code)
+
+
+def _verified(
+    paths: list[str], settings: Settings, in_place: bool, jobs: int, keep: str, policy: WritePolicy
+) -> list[FileOutcome]:
+    """``_migrate``, then one outcome per chart with what rendering it with helm proves."""
+    from .api import migrate_paths
+    from .results import FileResult
+    from .templating import helm
+
+    try:
+        helm.helm_binary()
+    except helm.HelmMissing as exc:
+        raise _usage(str(exc)) from exc
+    charts = helm.charts_in([Path(p) for p in paths if p != "-"])
+    with helm.snapshots(charts) as before, helm.snapshots(charts) as scratch:
+        outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
+        for chart in charts:
+            after = chart
+            if not in_place:  # migrate a copy: the chart itself is not written
+                after = scratch[chart]
+                scratch_policy = WritePolicy(break_hardlinks=True, force_readonly=True)  # our own copy
+                list(migrate_paths([after], in_place=True, settings=settings, write_policy=scratch_policy))
+            findings = helm.verify(before[chart], after, settings, chart)
+            outcomes.append(FileOutcome(chart, FileResult(str(chart), "", "", findings)))
+    return outcomes
 
 
 @app.command("list")

@@ -73,6 +73,87 @@ RELEASE_NEEDED = Code(
 )
 OWNER_NOT_KEPT = Code("K8SM-GEN-018", "warning", "the file was written but its owner or group could not be kept")
 
+# Templated manifests (Helm charts, Jinja2): the template I/O, computed apiVersions, --verify-render.
+TEMPLATE_UNLEXED = Code(
+    "K8SM-TPL-001",
+    "error",
+    "the template does not lex (a Go text/template or Jinja2 syntax error); file left unchanged",
+)
+TEMPLATE_SKELETON = Code("K8SM-TPL-002", "error", "a document the YAML skeleton cannot represent; left unchanged")
+TEMPLATE_TEXT_KEPT = Code(
+    "K8SM-TPL-003", "error", "the migration would lose, copy or re-indent template text; document left unchanged"
+)
+TEMPLATE_KEY_TWICE = Code(
+    "K8SM-TPL-004", "error", "the template writes one key twice outside an if/else; document left unchanged"
+)
+TEMPLATE_REMOVED_API = Code(
+    "K8SM-TPL-005",
+    "error",
+    "a document whose apiVersion or kind the template computes can render an API removed at the target",
+)
+TEMPLATE_COMPUTED_API = Code(
+    "K8SM-TPL-006", "info", "scan: an apiVersion the chart computes, per range of releases, and where it comes from"
+)
+TEMPLATE_SKELETON_IDLE = Code(
+    "K8SM-TPL-007",
+    "info",
+    "a document the YAML skeleton cannot represent (or that writes a key twice) and nothing in it would be migrated",
+)
+RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
+RENDER_REMOVED = Code(
+    "K8SM-TPL-011", "error", "--verify-render: a rendered document is still on an API removed at the target"
+)
+RENDER_DIFFERS = Code(
+    "K8SM-TPL-012", "error", "--verify-render: a rendered document differs from migrating the rendered output"
+)
+RENDER_PROVEN = Code(
+    "K8SM-TPL-013", "info", "--verify-render: every rendered document equals migrating the rendered output"
+)
+API_REWRITTEN = Code(
+    "K8SM-TPL-101", "info", "a computed apiVersion was rewritten so that every release of the window serves it"
+)
+API_DEAD_BRANCH = Code("K8SM-TPL-102", "info", "an arm that picks an apiVersion is taken by no release of the window")
+API_BODY_PER_BRANCH = Code(
+    "K8SM-TPL-103", "error", "no one apiVersion serves every release of the window: the body would differ per branch"
+)
+API_NOT_SERVED = Code("K8SM-TPL-104", "error", "no apiVersion of the kind is served at some release of the window")
+API_NOT_EVALUATED = Code("K8SM-TPL-105", "warning", "a computed apiVersion could not be evaluated and is left alone")
+API_CONFLICT = Code("K8SM-TPL-106", "error", "a helper or values key has uses that need different apiVersions")
+API_VENDOR_SUFFIX = Code(
+    "K8SM-TPL-107", "warning", "a version constraint without -0 branches otherwise on clusters with a version suffix"
+)
+API_IN_ACTION = Code(
+    "K8SM-TPL-108", "error", "a computed apiVersion is written inside a template action; it is not rewritten"
+)
+API_BODY_NOT_MIGRATED = Code(
+    "K8SM-TPL-109",
+    "error",
+    "a computed apiVersion is left as it is because the document's body cannot be migrated to the new API",
+)
+TEMPLATE: tuple[Code, ...] = (
+    TEMPLATE_UNLEXED,
+    TEMPLATE_SKELETON,
+    TEMPLATE_TEXT_KEPT,
+    TEMPLATE_KEY_TWICE,
+    TEMPLATE_REMOVED_API,
+    TEMPLATE_COMPUTED_API,
+    TEMPLATE_SKELETON_IDLE,
+    RENDER_FAILS,
+    RENDER_REMOVED,
+    RENDER_DIFFERS,
+    RENDER_PROVEN,
+    API_REWRITTEN,
+    API_DEAD_BRANCH,
+    API_BODY_PER_BRANCH,
+    API_NOT_SERVED,
+    API_NOT_EVALUATED,
+    API_CONFLICT,
+    API_VENDOR_SUFFIX,
+    API_IN_ACTION,
+    API_BODY_NOT_MIGRATED,
+)
+"""The codes of templated manifests (``K8SM-TPL-*``); ``docs/templates.md`` explains them."""
+
 GENERAL: dict[str, Code] = {
     c.code: c
     for c in (
@@ -94,6 +175,7 @@ GENERAL: dict[str, Code] = {
         SHARED_EDIT,
         RELEASE_NEEDED,
         OWNER_NOT_KEPT,
+        *TEMPLATE,
     )
 }
 """The codes of the core, by code: any migration may report them, at these levels."""

@@ -26,6 +26,10 @@ Temporary files are named ``.NAME.PID.XXXXXXXX.k8smigrate``. One that a killed r
 behind is removed by the next writing run that searches its folder (``iter_entries`` with
 ``sweep``): only names of that form, only regular files, and only when the process that made
 it is gone or it is older than ``STALE_AFTER`` seconds.
+
+A folder with a ``Chart.yaml`` found while recursing is a Helm chart: only its manifests
+(``templates/``, ``crds/``), partials and ``values.yaml`` are listed (``templating.chart``),
+never its CI values or ``Chart.yaml``. Jinja2 templates of manifests (``*.yaml.j2``) are listed.
 """
 
 from __future__ import annotations
@@ -45,8 +49,9 @@ from typing import BinaryIO
 
 from .interrupt import critical
 from .quoting import quote_path
+from .templating.chart import CHART_FILE, manifest_files
 
-SUFFIXES = (".yaml", ".yml", ".json")
+SUFFIXES = (".yaml", ".yml", ".json", ".yaml.j2", ".yml.j2", ".json.j2")
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The largest file (or stdin) read: 64 MiB, far above any real manifest bundle."""
@@ -145,6 +150,10 @@ def _walk(path: Path, sweep: bool) -> list[Entry]:
         except OSError as exc:
             found.append(Skipped(folder, f"cannot read folder: {exc.strerror or exc}"))
             continue
+        if any(c.name == CHART_FILE and not c.is_dir() for c in children):
+            # a Helm chart: its manifests, partials and values.yaml only, never its CI values or Chart.yaml
+            found += [e for f in manifest_files(folder) if (e := _entry(f, None, root)) is not None]
+            continue
         for child in children:
             file = Path(folder, child.name)
             if _is_dir(child):
@@ -170,12 +179,13 @@ def _is_dir(child: os.DirEntry[str]) -> bool:
         return False
 
 
-def _entry(file: Path, child: os.DirEntry[str], root: Path) -> Entry | None:
+def _entry(file: Path, child: os.DirEntry[str] | None, root: Path) -> Entry | None:
     """A file found below ``root``: itself, None for a link into the tree, Skipped for a link out of
-    it, a loop, or anything but a regular file."""
-    if not child.is_symlink():
+    it, a loop, or anything but a regular file (``child``: its listing entry, when listed here)."""
+    if not (child.is_symlink() if child is not None else file.is_symlink()):
         try:
-            kind = _kind(child.stat(follow_symlinks=False).st_mode)
+            mode = child.stat(follow_symlinks=False).st_mode if child is not None else os.lstat(file).st_mode
+            kind = _kind(mode)
         except OSError:
             return file  # gone meanwhile: reading it says so
         return file if kind is None else Skipped(file, f"not a regular file ({kind}); not read")

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from k8smigrate import migrate_text
 from k8smigrate.cli import app
 from k8smigrate.settings import SettingsError
+from k8smigrate.templating.migrate import needs_masking
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 
 HOOK = """
@@ -96,7 +97,7 @@ def test_noop_templated() -> None:
         - name: {{ .Values.name }}
         """
     )
-    assert "K8SM-GEN-001" in codes(result)
+    assert codes(result) == ["K8SM-GEN-010"]  # read through its YAML skeleton: the same decision as plain YAML
 
 
 # ------------------------------------------------------------------ transforms
@@ -362,7 +363,7 @@ def test_corpus_webhooks(corpus: Path) -> None:
             assert "K8SM-GEN-004" not in codes(result), path.name
             again = migrate_text(result.text, target_version="1.29", decisions=decisions)
             assert again.text == result.text, path.name
-            if result.changed:
+            if result.changed and not needs_masking(text):  # a template is YAML only once rendered
                 validate(result.text)
 
 

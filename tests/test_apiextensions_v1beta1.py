@@ -77,9 +77,10 @@ def test_noop_below_gate() -> None:
     assert codes(result, "error") == []
 
 
-def test_noop_templated_document() -> None:
-    result = check_noop(crd("  version: {{ .Values.version }}\n"))
-    assert "K8SM-GEN-001" in codes(result)
+def test_templated_document_is_migrated_with_its_actions() -> None:
+    result = run(crd("  version: {{ .Values.version }}\n"))
+    assert "  - name: {{ .Values.version }}\n" in result.text
+    assert "K8SM-GEN-001" not in codes(result)
 
 
 # ------------------------------------------------------------------ transforms

@@ -350,7 +350,7 @@ def test_scan_missing_path_exits_3() -> None:
 def test_scan_templated_document_is_listed_not_an_error() -> None:
     write("chart.yaml", INGRESS.replace("name: web\n", "name: {{ .Release.Name }}\n"))
     result = cli("scan", "chart.yaml", "--target-version", "1.22")
-    assert result.exit_code == 3  # as apply: a removed API it cannot migrate until rendered needs a human
+    assert result.exit_code == 1  # as apply --check: the template is migrated through its skeleton
     assert result.stdout.rstrip().endswith("(templated)")
 
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import k8smigrate
 from k8smigrate import Settings, scan_text
-from k8smigrate.cli import EXIT_USAGE, app
+from k8smigrate.cli import EXIT_HUMAN, EXIT_USAGE, app
 from k8smigrate.components import ADD_ONS, Windows, check_components
 from k8smigrate.registry import default_registry
 from k8smigrate.settings import SettingsError
@@ -162,13 +162,12 @@ TEMPLATED_CERTIFICATE = dedent(
 
 
 def test_a_templated_add_on_document_is_reported_with_its_component() -> None:
-    """Templates are not YAML until rendered: left as they are, reported by the add-on's releases."""
+    """Templates are migrated through their skeleton, by the add-on's releases (actions carried)."""
     (row,) = scan_text(TEMPLATED_CERTIFICATE)
     assert (row.component, row.removed_in, row.templated) == ("cert-manager", "1.6", True)
     result = k8smigrate.migrate_text(TEMPLATED_CERTIFICATE, components={"cert-manager": "1.14"})
-    assert result.text == TEMPLATED_CERTIFICATE
-    (removed,) = [f for f in result.findings if f.code == "K8SM-GEN-007"]
-    assert "removed in cert-manager 1.6" in removed.message
+    assert result.text.startswith("apiVersion: cert-manager.io/v1\n")
+    assert "name: {{ .Release.Name }}" in result.text and "secretName: {{ .Values.secret }}" in result.text
     unasked = k8smigrate.migrate_text(TEMPLATED_CERTIFICATE)
     assert "K8SM-GEN-016" in [f.code for f in unasked.findings] and unasked.text == TEMPLATED_CERTIFICATE
 
@@ -184,16 +183,16 @@ def certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def test_apply_without_release_exits_2_naming_the_option(certificate: Path) -> None:
+def test_apply_without_release_exits_3_naming_the_option(certificate: Path) -> None:
     result = runner.invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(certificate)])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == EXIT_HUMAN  # a release not given is a decision not given
     assert "--component cert-manager=VERSION" in result.stderr
     assert certificate.read_text(encoding="utf-8") == CERTIFICATE
 
 
-def test_diff_without_release_exits_2(certificate: Path) -> None:
+def test_diff_without_release_exits_3(certificate: Path) -> None:
     result = runner.invoke(app, ["diff", "--target-version", "1.29", str(certificate)])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == EXIT_HUMAN  # a release not given is a decision not given
     assert result.stdout == ""
 
 

@@ -81,7 +81,7 @@ def test_noop_templated_document() -> None:
             servicePort: {{ .Values.port }}
         """
     )
-    assert "K8SM-GEN-001" in codes(result)
+    assert codes(result) == []  # the apiVersion is computed: the template's helpers decide it
 
 
 # ------------------------------------------------------------------ transforms

@@ -39,8 +39,8 @@ def test_noop_below_gate() -> None:
     )
 
 
-def test_noop_templated() -> None:
-    result = check_noop(
+def test_templated_document_is_migrated_with_its_actions() -> None:
+    result = run(
         """
         apiVersion: kubescheduler.config.k8s.io/v1beta1
         kind: KubeSchedulerConfiguration
@@ -49,7 +49,8 @@ def test_noop_templated() -> None:
         """,
         target_version=TARGET,
     )
-    assert "K8SM-GEN-001" in codes(result)
+    assert "{{ .Values.name }}" in result.text and "kubescheduler.config.k8s.io/v1beta2" in result.text
+    assert "K8SM-GEN-001" not in codes(result)
 
 
 def test_default_scoring_only_changes_api_version() -> None:

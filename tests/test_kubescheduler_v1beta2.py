@@ -34,8 +34,8 @@ def test_noop_below_gate() -> None:
     )
 
 
-def test_noop_templated() -> None:
-    result = check_noop(
+def test_templated_document_is_migrated_with_its_actions() -> None:
+    result = run(
         """
         apiVersion: kubescheduler.config.k8s.io/v1beta2
         kind: KubeSchedulerConfiguration
@@ -44,7 +44,8 @@ def test_noop_templated() -> None:
         """,
         target_version="1.24",
     )
-    assert "K8SM-GEN-001" in codes(result)
+    assert "{{ .Values." in result.text and "kubescheduler.config.k8s.io/v1beta3" in result.text
+    assert "K8SM-GEN-001" not in codes(result)
 
 
 def test_weights_already_explicit_only_api_version_changes() -> None:

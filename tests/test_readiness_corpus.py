@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 import k8smigrate
+from k8smigrate.templating.migrate import needs_masking
 
 PASSES = (
     "seccomp_annotations",
@@ -49,7 +50,7 @@ def test_readiness_passes_on_the_corpus(corpus: Path) -> None:
             assert again.text == result.text, path.name
             if any(p in d.applied for d in result.documents for p in PASSES):
                 touched += 1
-                if target == "1.29":
+                if target == "1.29" and not needs_masking(text):  # a template is YAML once rendered
                     validate_builtin(result.text)
     if touched == 0:
         pytest.skip("no corpus file needs a readiness pass")

@@ -184,15 +184,22 @@ def test_noop_other_kinds_of_the_same_group_version(api: str, kind: str) -> None
     assert not any(d.applied for d in result.documents)
 
 
-def test_noop_templated() -> None:
-    check_noop(
+def test_templated_document_is_migrated_with_its_actions() -> None:
+    check_transformed(
         """
         apiVersion: scheduling.k8s.io/v1beta1
         kind: PriorityClass
         metadata:
           name: {{ .Values.name }}
         value: 1000
+        """,
         """
+        apiVersion: scheduling.k8s.io/v1
+        kind: PriorityClass
+        metadata:
+          name: {{ .Values.name }}
+        value: 1000
+        """,
     )
 
 

@@ -59,7 +59,7 @@ def test_noop_templated() -> None:
           name: {{ .Release.Name }}
         """
     )
-    assert "K8SM-GEN-001" in codes(result)
+    assert codes(result) == ["K8SM-APPS-001"]  # read through its skeleton: no template labels, no selector
 
 
 def test_noop_below_gate() -> None:

@@ -56,6 +56,7 @@ from k8smigrate.kube.feature_gates import CODES, Gate, judge, parse_bool
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flag_value
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
 from k8smigrate.model import Check
+from k8smigrate.templating.placeholders import holds_placeholder
 from k8smigrate.tree import Mapping, Scalar, Sequence
 from k8smigrate.versions import KubeVersion, Window
 
@@ -87,6 +88,8 @@ def fix_map(parent: Mapping, key: str, ctx: Context, gates_table: dict[str, Gate
         return
     for entry in list(gates.entries):
         node = entry.value
+        if holds_placeholder(entry.name) or (isinstance(node, Scalar) and holds_placeholder(node.value)):
+            continue  # written by a template: known only once rendered
         value = node.data if isinstance(node, Scalar) else None
         if not isinstance(value, bool):
             ctx.error("K8SM-GATE-009", f"feature gate {entry.name}: the value is not a boolean", node)
@@ -145,8 +148,8 @@ def fix_gates(text: str, node: Scalar, ctx: Context) -> str | None:
     changed = False
     for piece in text.split(","):
         name, sep, raw = piece.strip().partition("=")
-        if not piece.strip():
-            kept.append(piece)
+        if not piece.strip() or holds_placeholder(piece):
+            kept.append(piece)  # a template action: known only once rendered
             continue
         value = parse_bool(raw.strip()) if sep else None
         if value is None:

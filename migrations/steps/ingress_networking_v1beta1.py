@@ -19,6 +19,11 @@ number such as ``080``, or one in a YAML 1.2 or 1.1-only form (``0o120``, ``0b10
 (go-yaml v2, YAML 1.1) reads (K8SM-ING-008). Zero, empty and
 out-of-range ports and templated ports cannot be converted (K8SM-ING-004, K8SM-ING-003).
 
+Templates (Helm charts): ``servicePort: {{ .Values.service.port }}`` is resolved from the
+chart's ``values.yaml`` default when the action is a plain ``.Values`` path (or a variable
+declared as one); the action itself is carried into ``port.number`` or ``port.name``.
+Any other templated port needs ``--set templated-service-port=number|name``.
+
 Ingress class: the ``kubernetes.io/ingress.class`` annotation is kept and no
 ``spec.ingressClassName`` is invented (K8SM-ING-005); when both are set and differ, v1
 rejects the object on create (K8SM-ING-006).
@@ -30,7 +35,9 @@ import re
 
 from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context, mappings_at
+from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
+from k8smigrate.templating.values import action_value
 from k8smigrate.tree import Entry, Mapping, Node, Scalar, resolve
 from k8smigrate.yamlio import TEMPLATE_MARKERS
 
@@ -128,9 +135,38 @@ def port_field(value: Node, ctx: Context) -> tuple[str, Node | int] | None:
     if not isinstance(node, Scalar):
         ctx.error("K8SM-ING-004", "servicePort is not a scalar", node)
         return None
+    templated = action_value(node.value)
+    if templated is not None:
+        return templated_port(value, node, templated.known, templated.value, templated.source, ctx)
     if TEMPLATE_MARKERS.search(node.value):
         ctx.error("K8SM-ING-003", "servicePort is templated: a number and a name cannot be told apart", node)
         return None
+    return literal_port(value, node, ctx)
+
+
+def templated_port(
+    value: Node, node: Scalar, known: bool, data: object, source: str, ctx: Context
+) -> tuple[str, Node | int] | None:
+    """A port written by a template action: what the action renders decides number or name."""
+    if not known:
+        choice = ctx.decision(TEMPLATED_PORT.name, node)
+        return (choice, value) if choice is not None else None
+    printed = ("true" if data else "false") if isinstance(data, bool) else str(data)
+    if isinstance(data, float) and data.is_integer():
+        printed = str(int(data))
+    rendered = Scalar(printed, node.style)
+    ctx.info("K8SM-ING-011", f"servicePort renders {printed!r} with the chart's default ({source})", node)
+    found = literal_port(rendered, rendered, ctx)
+    if found is None:
+        return None
+    kind, _port = found
+    if kind == "number" and node.style is not None:
+        return kind, Scalar(node.value)  # the action, unquoted: it must render an integer
+    return kind, value
+
+
+def literal_port(value: Node, node: Scalar, ctx: Context) -> tuple[str, Node | int] | None:
+    """``port_field`` for a port written as it is."""
     data = node.data
     if node.style is None and _LEADING_ZERO.match(node.value):
         number = int(node.value, 8) if isinstance(data, int) else int(node.value, 10)
@@ -194,12 +230,20 @@ def drop_empty_beside_resource(
             ctx.warn("K8SM-ING-010", f"empty {entry.name} beside a resource backend dropped", backend)
 
 
+TEMPLATED_PORT = Decision(
+    "templated-service-port",
+    ("number", "name"),
+    "a servicePort written by a template action whose value is not a plain .Values path with a default "
+    "in values.yaml: say whether it renders a port number or a port name",
+)
+
 MIGRATION = Step(
     kinds=("Ingress",),
     from_api="networking.k8s.io/v1beta1",
     to_api="networking.k8s.io/v1",
     available_in="1.19",
     body=body,
+    decisions=(TEMPLATED_PORT,),
     summary="Ingress networking.k8s.io/v1beta1 → v1: backends restructured, pathType pinned",
     codes=(
         Code("K8SM-ING-001", "info", "pathType: ImplementationSpecific written where a path had none"),
@@ -216,6 +260,7 @@ MIGRATION = Step(
         ),
         Code("K8SM-ING-009", "warning", "a servicePort name that v1 validation rejects"),
         Code("K8SM-ING-010", "warning", "an empty serviceName/servicePort beside a resource backend dropped"),
+        Code("K8SM-ING-011", "info", "a templated servicePort resolved with the chart's values.yaml default"),
         BOTH_FORMS.with_summary("a backend has both the old and the new service fields"),
     ),
 )

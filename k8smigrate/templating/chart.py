@@ -1,0 +1,91 @@
+"""A Helm chart as a unit: which of its files are migrated, and its values.
+
+A folder with a ``Chart.yaml`` is a chart. Its manifests are ``templates/**`` (Go
+templates; ``_*`` partials and ``.tpl`` files hold defines, not documents) and ``crds/**``
+(plain YAML that Helm installs as it is); subcharts under ``charts/`` are charts of their
+own. ``values.yaml``, ``ci/*.yaml`` and ``Chart.yaml`` are not manifests: they are never
+migrated as such, and ``values.yaml`` gives the defaults that resolve ``.Values`` paths.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+CHART_FILE = "Chart.yaml"
+MANIFEST_FOLDERS = ("templates", "crds")
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def is_chart(folder: Path) -> bool:
+    return (folder / CHART_FILE).is_file()
+
+
+def chart_root(path: Path) -> Path | None:
+    """The chart a file belongs to: one under its templates/ or crds/, or its values.yaml."""
+    here = path.resolve().parent
+    for folder in (here, *here.parents):
+        if is_chart(folder):
+            try:
+                parts = path.resolve().relative_to(folder).parts
+            except ValueError:
+                return None
+            if parts and (parts[0] in MANIFEST_FOLDERS or parts == ("values.yaml",)):
+                return folder
+            return None
+    return None
+
+
+def is_support_file(rel: str) -> bool:
+    """A chart file that is not a manifest: values.yaml and the templates' partials (``_*``, ``*.tpl``)."""
+    name = rel.rsplit("/", 1)[-1]
+    return rel == "values.yaml" or (rel.startswith("templates/") and (name.startswith("_") or name.endswith(".tpl")))
+
+
+def manifest_files(chart: Path) -> list[Path]:
+    """The files of a chart that a run reads, sorted, subcharts included: its manifests, and the
+    partials and values.yaml that computed apiVersions may be rewritten in."""
+    found: list[Path] = [chart / "values.yaml"] if (chart / "values.yaml").is_file() else []
+    for sub in MANIFEST_FOLDERS:
+        folder = chart / sub
+        if folder.is_dir():
+            found += [
+                p
+                for p in folder.rglob("*")
+                if p.is_file()
+                and (p.name.endswith(SUFFIXES) or (sub == "templates" and p.name.endswith(".tpl")))
+                and not any(part.startswith(".") for part in p.relative_to(chart).parts)
+            ]
+    charts = chart / "charts"
+    if charts.is_dir():
+        for child in sorted(charts.iterdir()):
+            if child.is_dir() and is_chart(child):
+                found += manifest_files(child)
+    return sorted(found)
+
+
+@lru_cache(maxsize=32)
+def _values(path: str, mtime: float) -> Any:
+    return load_values(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def load_values(text: str) -> Any:
+    """The data of a values file (its first document), or None when it cannot be read."""
+    from ..yamlio import read_data
+
+    try:
+        docs = read_data(text)
+    except ValueError:  # a values file we cannot read resolves nothing; helm reports it
+        return None
+    return docs[0] if docs else None
+
+
+def chart_values(chart: Path | None) -> Any:
+    """The parsed ``values.yaml`` of a chart (None when absent or unreadable)."""
+    if chart is None:
+        return None
+    path = chart / "values.yaml"
+    if not path.is_file():
+        return None
+    return _values(str(path), path.stat().st_mtime)

@@ -1,0 +1,238 @@
+"""The chart-level step before each template is migrated: apiVersions the chart computes.
+
+``apiversions.plan`` evaluates every computed apiVersion of a chart over the window and
+edits its sources (a ``_helpers.tpl`` branch, a literal, a ``values.yaml`` default) so that
+every release gets an API it serves. Each file of the chart then starts from its edited
+text; a document whose apiVersion was moved has its body migrated from the API it was
+written for (``body_from``) to the new one (``body_to``) by ``migrate.migrate_template``.
+
+One plan per chart and settings, computed on the first file that asks and kept while the
+chart's files are unchanged (a run migrates the chart file by file). A file this process
+wrote from the plan (``note_written``) counts as unchanged: with ``--in-place`` the helper
+rewritten first must not make the next template look already migrated (its body would then
+be left in the old shape).
+
+A site whose document body cannot be migrated to the new API (a decision is missing, the
+skeleton cannot represent it…) keeps its apiVersion (``K8SM-TPL-109``): an apiVersion moved
+without its body would give an object the API server rejects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from contextlib import suppress
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..results import Finding
+from ..settings import Settings
+from .chart import chart_values, load_values
+
+if TYPE_CHECKING:
+    from .apiversions import ApiVersionPlan, ChartSources, Edit
+
+_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+
+
+@dataclass
+class ChartPlan:
+    """What the chart-level step gives each file of a chart (paths relative to the chart)."""
+
+    texts: dict[str, str] = field(default_factory=dict)
+    """The edited text of each file the plan changes."""
+    bodies: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
+    """Per template, per document index: (the API its body is written for, the API to migrate it to)."""
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+    values: Any = None
+    """values.yaml as the plan edited it (parsed), or None when the plan left it as it is."""
+
+
+_CACHE: OrderedDict[tuple[object, ...], ChartPlan] = OrderedDict()
+_CACHE_SIZE = 8
+_WRITTEN: dict[str, tuple[int, int]] = {}
+"""Files this process wrote: path → (modification time after the write, the one before)."""
+
+
+def note_written(path: Path, before_ns: int) -> None:
+    """Record that ``path`` (a chart file) was just written by this run (see the module docstring)."""
+    with suppress(OSError):
+        _WRITTEN[str(path.resolve())] = (path.stat().st_mtime_ns, before_ns)
+
+
+def _stamp(path: Path) -> int:
+    now = path.stat().st_mtime_ns
+    written = _WRITTEN.get(str(path.resolve()))
+    return written[1] if written is not None and written[0] == now else now
+
+
+def plan_for(root: Path, settings: Settings) -> ChartPlan:
+    """The plan of the chart at ``root`` for the settings' window and decisions."""
+    files = sorted(p for p in _sources(root) if p.is_file())
+    stamp = tuple((str(p), _stamp(p)) for p in files)
+    key = (
+        str(root.resolve()),
+        settings.window,
+        tuple(sorted(settings.decisions.items())),
+        settings.only,
+        settings.skip,
+        settings.adopt_new_defaults,
+        stamp,
+    )
+    found = _CACHE.get(key)
+    if found is None:
+        found = _plan(Path(key[0]), settings)
+        _CACHE[key] = found
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return found
+
+
+def _sources(root: Path) -> list[Path]:
+    templates = root / "templates"
+    out = list(templates.rglob("*")) if templates.is_dir() else []
+    return [*out, root / "values.yaml", root / "Chart.yaml", *sorted((root / "ci").glob("*.yaml"))]
+
+
+def sources_of(root: Path) -> ChartSources:
+    """The texts of the chart at ``root`` (templates, values.yaml, ci/*.yaml, Chart.yaml)."""
+    from .apiversions import ChartSources
+
+    templates: dict[str, str] = {}
+    for path in sorted((root / "templates").rglob("*")) if (root / "templates").is_dir() else []:
+        if path.is_file():
+            try:
+                templates[path.relative_to(root).as_posix()] = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+    ci = {p.relative_to(root).as_posix(): _read(p) for p in sorted((root / "ci").glob("*.yaml"))}
+    return ChartSources(templates, _read(root / "values.yaml"), ci, _read(root / "Chart.yaml"))
+
+
+def _plan(root: Path, settings: Settings) -> ChartPlan:
+    from .apiversions import plan
+
+    sources = sources_of(root)
+    templates = dict(sources.templates)
+    refused: dict[tuple[str, int], str] = {}
+    for _round in range(4):  # each round can only refuse more sites
+        result = plan(sources, settings.window, refused=refused)
+        out = _chart_plan(root, sources, templates, result)
+        more = _bodies_refused(out, result, settings, root)
+        if not more.keys() - refused.keys():
+            return out
+        refused.update(more)
+    return out
+
+
+def _bodies_refused(
+    out: ChartPlan, result: ApiVersionPlan, settings: Settings, root: Path
+) -> dict[tuple[str, int], str]:
+    """Sites whose apiVersion moves while their document's body cannot be migrated with it."""
+    from .migrate import migrate_template
+
+    refused: dict[tuple[str, int], str] = {}
+    for site in result.sites:
+        if site.status != "rewritten" or not site.body_to or site.body_to == site.body_from or not site.site.root:
+            continue
+        path = site.site.path
+        index = len(
+            _DOC_MARKER.findall(result.sources.templates.get(path, "") if result.sources else "", 0, site.site.start)
+        )
+        bodies = out.bodies.get(path, {})
+        if index not in bodies:
+            continue
+        text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
+        trial = migrate_template(
+            text,
+            settings,
+            str(root / path),
+            values=out.values if out.values is not None else chart_values(root),
+            api_bodies={index: bodies[index]},
+        )
+        markers = [m.start() for m in _DOC_MARKER.finditer(text)]
+        first = text.count("\n", 0, markers[index - 1]) + 1 if index else 1
+        last = text.count("\n", 0, markers[index]) + 1 if index < len(markers) else text.count("\n") + 2
+        errors = [f for f in trial.findings if f.level == "error" and first <= f.line < last]
+        if errors:
+            refused[(path, site.site.start)] = (
+                f"its body cannot be migrated from {site.body_from} to {site.body_to} ({errors[0].code}: "
+                f"{errors[0].message})"
+            )
+    return refused
+
+
+def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], result: ApiVersionPlan) -> ChartPlan:
+    out = ChartPlan()
+    texts = dict(templates)
+    texts["values.yaml"] = sources.values
+    out.texts = result.apply(texts) if not result.edits else _apply_keeping_actions(texts, result.edits)
+    if out.texts.get("values.yaml", sources.values) != sources.values:
+        out.values = load_values(out.texts["values.yaml"])  # None when unreadable: nothing resolves
+    for site in result.sites:
+        # the body is migrated as written for body_from (to body_to when the apiVersion moves):
+        # where the chart computes the apiVersion, that is how the migrations learn the API
+        if site.body_from and site.status in ("ok", "rewritten") and site.site.root:
+            before = templates.get(site.site.path, "")
+            index = len(_DOC_MARKER.findall(before, 0, site.site.start))
+            out.bodies.setdefault(site.site.path, {})[index] = (site.body_from, site.body_to or site.body_from)
+    for finding in result.findings:
+        name = finding.filename
+        out.findings.setdefault(name, []).append(replace(finding, filename=str(root / name)))
+    return out
+
+
+_ACTION = re.compile(r"\{\{.*?\}\}", re.S)
+_API_VALUE = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b")
+
+
+def _apply_keeping_actions(texts: dict[str, str], edits: list[Edit]) -> dict[str, str]:
+    """The plan's edits, with each one that would drop actions (an ``if`` replaced by its one
+    arm) turned into the same rewrite of the arms' literals, the ``if`` kept.
+
+    Both render the same; keeping every action is the promise the rest of a migration keeps.
+    """
+    from .apiversions import apply_edits
+
+    kept: list[Edit] = []
+    for edit in edits:
+        old = texts.get(edit.path, "")[edit.start : edit.end]
+        if _actions(old) != _actions(edit.text):
+            literal = _literal_rewrite(old, edit.text)
+            if literal is not None:
+                edit = replace(edit, text=literal)
+        kept.append(edit)
+    return apply_edits(texts, kept)
+
+
+def _actions(text: str) -> list[str]:
+    return sorted(" ".join(a.split()) for a in _ACTION.findall(text))
+
+
+def _literal_rewrite(old: str, new: str) -> str | None:
+    """``old`` with the API literals of its apiVersion lines (outside actions) set to the one API
+    that ``new`` writes there; None when that is not what ``new`` does."""
+    blank = _ACTION.sub(lambda m: "\0" * len(m.group()), new)
+    targets = {m.group() for m in _API_VALUE.finditer(blank)}
+    if len(targets) != 1:
+        return None
+    target = targets.pop()
+    masked = _ACTION.sub(lambda m: "\0" * len(m.group()), old)
+    lines = list(re.finditer(r"^.*apiVersion:.*$", masked, re.M)) if "apiVersion:" in masked else [None]
+    spans = [
+        (m.start(), m.end())
+        for line in lines
+        for m in _API_VALUE.finditer(masked, *((line.start(), line.end()) if line else (0, len(masked))))
+    ]
+    result = old
+    for start, end in reversed(spans):
+        result = result[:start] + target + result[end:]
+    return result if result != old and _actions(result) == _actions(old) else None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -1,0 +1,509 @@
+"""Migrating a template: mask it, migrate the skeleton as plain YAML, unmask the result.
+
+The engine is not changed for templates: it migrates the skeleton (``mask``), whose
+documents, lines and columns are the template's own. Each document of the result is then
+unmasked on its own; a document whose migration lost, copied or re-indented template text,
+or that the skeleton could not represent, is left byte-identical with a located error
+finding, and the other documents of the file are still migrated. Finding messages and
+patches are unmasked too, and the file's actions are checked once more at the end: the
+same actions, as a multiset, must come out as went in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+from itertools import pairwise
+from typing import Any
+
+from ..engine import migrate_stream
+from ..prefilter import prefilter
+from ..registry import Registry, default_registry
+from ..results import DocumentResult, FileResult, Finding
+from ..settings import Settings
+from ..yamlio import EVERY, read_stream
+from . import placeholders as ph
+from .golex import LexError
+from .mask import Chain, Region, Skeleton, Tag, UnmaskError, chains, mask, unmask, unmask_message
+from .values import Scope, scope
+
+JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
+_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_MARKERS = re.compile(r"\{\{|\{%|\{#")
+
+
+def dialect_of(text: str, filename: str) -> str | None:
+    """``go``, ``jinja`` or None (no template markers)."""
+    if not _MARKERS.search(text):
+        return None
+    if filename.endswith(JINJA_SUFFIXES) or filename.endswith(tuple(s + ".yaml" for s in JINJA_SUFFIXES)):
+        return "jinja"
+    if "{%" in text or "{#" in text:
+        return "jinja"
+    return "go"
+
+
+def needs_masking(text: str) -> bool:
+    """True when the plain reading would skip a document as templated (K8SM-GEN-001/014)."""
+    if not _MARKERS.search(text):
+        return False
+    stream = read_stream(text, wanted=EVERY)
+    return not stream.whole or any(d.templated for d in stream.documents)
+
+
+def migrate_template(
+    text: str,
+    settings: Settings | None = None,
+    filename: str = "<string>",
+    registry: Registry | None = None,
+    *,
+    values: Any = None,
+    dialect: str | None = None,
+    report_only: bool = False,
+    api_bodies: dict[int, tuple[str, str]] | None = None,
+) -> FileResult:
+    """Migrate a Helm (Go) or Jinja2 template; ``values`` are the chart's values.yaml data.
+
+    ``api_bodies``: for documents (by index in the file) whose apiVersion the chart computes,
+    ``(from, to)``: the API their body is written for and the one it must be migrated to
+    (``apiversions`` rewrote the apiVersion itself). The engine migrates the body as if the
+    document said ``from``; the apiVersion line stays as the template writes it.
+    """
+    settings = settings or Settings()
+    registry = registry or default_registry()
+    dialect = dialect or dialect_of(text, filename) or "go"
+    try:
+        tags, hidden, _actions, resolve = _tags(text, dialect, values)
+    except LexError as exc:
+        line = text.count("\n", 0, exc.pos) + 1
+        message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
+        return FileResult(filename, text, text, [Finding("error", "K8SM-TPL-001", message, None, filename, 0, line)])
+    skeleton, frozen = _skeleton(text, tags, hidden)
+    chunks = _chunks(skeleton.text)
+    failed: dict[int, Finding] = {}
+    for problem in skeleton.problems:
+        n = _chunk_at(chunks, skeleton.text, problem.line)
+        if n not in failed:
+            message = f"the template cannot be read as YAML here: {problem.message}; document left unchanged"
+            failed[n] = Finding("error", "K8SM-TPL-002", message, None, filename, 0, problem.line)
+    for n, (start, end) in enumerate(chunks):
+        if n in failed:
+            continue
+        doc = read_stream(skeleton.text[start:end], wanted=EVERY)
+        bad = next((d.problem for d in doc.documents if d.problem is not None), None)
+        if bad is not None:
+            line = skeleton.text.count("\n", 0, start) + bad.line
+            message = unmask_message(bad.message, skeleton)
+            failed[n] = Finding(
+                "error",
+                "K8SM-TPL-002",
+                f"the template's YAML skeleton does not parse here ({message}); document left unchanged",
+                None,
+                filename,
+                0,
+                line,
+            )
+    wanted = prefilter(registry, settings, settings.window)
+    engine_chunks = [skeleton.text[start:end] for start, end in chunks]
+    for n, finding in list(failed.items()):
+        start, end = chunks[n]
+        engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
+        if not wanted(text[start:end]):  # nothing would be migrated in it: not an error
+            message = finding.message.replace("document left unchanged", "nothing in it to migrate")
+            failed[n] = replace(finding, level="info", code="K8SM-TPL-007", message=message)
+    bodies: dict[int, tuple[str, str]] = {}
+    for n, (body_from, body_to) in (api_bodies or {}).items():
+        if 0 <= n < len(chunks) and n not in failed:
+            found = _API_LINE.search(engine_chunks[n])
+            if found is not None:
+                bodies[n] = (found.group(0), body_to)
+                chunk = engine_chunks[n]
+                engine_chunks[n] = chunk[: found.start()] + f"apiVersion: {body_from}" + chunk[found.end() :]
+    scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
+    with scope(scope_):
+        result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
+    frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
+    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies)
+    out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
+    return out
+
+
+_NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
+
+
+_API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
+_KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?(\w+)", re.M)
+_KIND_VALUE = re.compile(r"^kind:[ \t]*(\{\{.*?)[ \t]*$", re.M)
+_API_WORD = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
+_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def _computed_api_versions(
+    text: str, settings: Settings, filename: str, resolve: Any, known: set[int]
+) -> list[Finding]:
+    """Documents whose apiVersion the template computes, when it can render one removed at the target.
+
+    Candidates are the API versions the apiVersion's text names (``{{ if … }} extensions/v1beta1
+    {{ else }} …``) and what it renders with the chart's values.yaml defaults
+    (``rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}``). Documents in ``known`` (by
+    index) are left to the chart-level step, which evaluated them.
+    """
+    from .capabilities import lifecycle
+
+    window = settings.window
+    out: list[Finding] = []
+    for n, (start, end) in enumerate(_chunks(text)):
+        if n in known:
+            continue  # the chart-level step evaluated this apiVersion for every release
+        chunk = text[start:end]
+        api = _API_LINE.search(chunk)
+        kind = _KIND_LINE.search(chunk)
+        templated_kind = _KIND_VALUE.search(chunk)
+        if api is not None and kind is None and templated_kind is not None and not _MARKERS.search(api.group(1)):
+            found = _removed_for_a_computed_kind(api.group(1), templated_kind.group(1), resolve, window)
+            if found:
+                line = text.count("\n", 0, start + templated_kind.start()) + 1
+                message = (
+                    f"kind is computed by the template ({templated_kind.group(1)}) and {api.group(1)} is removed for "
+                    f"{found}; the document is left as it is: write the kind, or migrate it once rendered"
+                )
+                out.append(Finding("error", "K8SM-TPL-005", message, None, filename, 0, line))
+            continue
+        if api is None or kind is None or not _MARKERS.search(api.group(1)):
+            continue
+        value = api.group(1)
+        group = value.split("/", 1)[0] + "/" if "/" in value.split("{", 1)[0] else ""
+        literal = _TAG.sub(" ", value)  # what the template prints as it is (conditions name APIs too)
+        candidates = {w if "/" in w or (w == "v1" and not group) else group + w for w in _API_WORD.findall(literal)}
+        if resolve is not None:
+            rendered = _TAG.sub(lambda m: _rendered(m.group(), resolve), value)
+            if not _MARKERS.search(rendered):
+                candidates.add(rendered.strip())
+        removed = []
+        for candidate in sorted(candidates):
+            life = lifecycle(candidate, kind.group(1))
+            if life is not None and life.removed_in is not None and life.removed_in <= window.target:
+                removed.append(f"{candidate} (removed in {life.removed_in})")
+        if removed:
+            line = text.count("\n", 0, start + api.start()) + 1
+            message = (
+                f"apiVersion is computed by the template ({value.strip()}) and can render {', '.join(removed)}; "
+                "change the helper, the condition or the values.yaml default it comes from"
+            )
+            out.append(Finding("error", "K8SM-TPL-005", message, None, filename, 0, line))
+    return out
+
+
+def _removed_for_a_computed_kind(api: str, kind_text: str, resolve: Any, window: Any) -> str:
+    """What is removed at the target for the kinds a templated ``kind:`` may render (the values.yaml
+    default when it resolves, else every kind the tables know at ``api``); empty when nothing is."""
+    from ..registry import default_registry
+
+    lifecycles = default_registry().lifecycles
+    kinds = sorted({k for (a, k), life in lifecycles.items() if a == api and life.component == "kubernetes"})
+    if resolve is not None:
+        rendered = _TAG.sub(lambda m: _rendered(m.group(), resolve), kind_text).strip()
+        if not _MARKERS.search(rendered):
+            kinds = [rendered]
+    removed = []
+    for k in kinds:
+        life = lifecycles.get((api, k))
+        if life is not None and life.component == "kubernetes" and life.removed_in and life.removed_in <= window.target:
+            removed.append(f"{k} (removed in {life.removed_in})")
+    return ", ".join(removed)
+
+
+def _rendered(action: str, resolve: Any) -> str:
+    found = resolve(action)
+    return str(found.value) if found.known else action
+
+
+def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
+    if dialect == "jinja":
+        from . import jinja
+
+        tags, hidden = jinja.tags(text)
+        return tags, hidden, [], None
+    from . import gotemplate, helmvalues
+
+    tags, hidden, actions = gotemplate.tags(text)
+    return tags, hidden, actions, helmvalues.resolver(actions, values)
+
+
+def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tuple[Skeleton, list[tuple[int, int]]]:
+    """The skeleton, with if/else branches left out where they would write a key twice.
+
+    The branch of the first occurrence stays; the others become comment lines. Returns the
+    (opening tag, next tag) pairs of the branches that stayed: a migration must not change
+    their text, since the branches left out would not get the same change.
+    """
+    all_chains = chains(tags)
+    starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
+    dead: list[tuple[int, int]] = []
+    frozen: list[tuple[int, int]] = []
+    settled: set[Chain] = set()
+    skeleton = mask(text, tags, hidden)
+    for _round in range(8):
+        found = False
+        for start, end in _chunks(skeleton.text):
+            base = skeleton.text.count("\n", 0, start)
+            for doc in read_stream(skeleton.text[start:end], wanted=EVERY).documents:
+                for dup in doc.duplicates:
+                    if dup.other_line is None:
+                        continue
+                    first = _key_at(text, starts, base + dup.other_line)
+                    second = _key_at(text, starts, base + dup.line)
+                    chain = _innermost(all_chains, tags, first, second, settled)
+                    if chain is None:
+                        continue
+                    settled.add(chain)
+                    branches = chain.branches(tags)
+                    live = next(k for k, (a, b) in enumerate(branches) if a <= first < b)
+                    dead += [span for k, span in enumerate(branches) if k != live]
+                    frozen.append((chain.tags[live], chain.tags[live + 1]))
+                    found = True
+        if not found:
+            break
+        skeleton = mask(text, tags, hidden + dead)
+    return skeleton, frozen
+
+
+def _key_at(text: str, starts: list[int], line: int) -> int:
+    begin = starts[min(line, len(starts)) - 1]
+    return begin + len(text[begin:].split("\n", 1)[0]) - len(text[begin:].split("\n", 1)[0].lstrip())
+
+
+def _innermost(chains_: list[Chain], tags: list[Tag], a: int, b: int, settled: set[Chain]) -> Chain | None:
+    best: Chain | None = None
+    for chain in chains_:
+        if chain in settled:
+            continue
+        branches = chain.branches(tags)
+        ka = next((k for k, (s, e) in enumerate(branches) if s <= a < e), None)
+        kb = next((k for k, (s, e) in enumerate(branches) if s <= b < e), None)
+        if ka is None or kb is None or ka == kb:
+            continue
+        if best is None or tags[chain.tags[0]].start > tags[best.tags[0]].start:
+            best = chain
+    return best
+
+
+def _region_at(skeleton: Skeleton, start: int) -> Region | None:
+    return next((r for r in skeleton.regions if r.start == start), None)
+
+
+def _chunks(text: str) -> list[tuple[int, int]]:
+    """Spans of the documents of a skeleton, cut at column-0 markers (which masking keeps)."""
+    cuts = [0, *(m.start() for m in _DOC_MARKER.finditer(text)), len(text)]
+    return [(a, b) for a, b in pairwise(cuts) if b > a or a == 0]
+
+
+def _chunk_at(chunks: list[tuple[int, int]], text: str, line: int) -> int:
+    for n, (start, end) in enumerate(chunks):
+        first = text.count("\n", 0, start) + 1
+        last = text.count("\n", 0, end) + 1
+        if first <= line <= last and (line < last or n == len(chunks) - 1 or end == len(text)):
+            return n
+    return len(chunks) - 1
+
+
+def _blank(text: str) -> list[str]:
+    """A chunk that the engine reads as nothing: markers kept, other lines as comments."""
+    out: list[str] = []
+    for piece in re.split(r"(\r?\n)", text):
+        if piece in ("\n", "\r\n") or not piece.strip() or _DOC_MARKER.match(piece):
+            out.append(piece)
+            continue
+        body = piece.lstrip()
+        lead = piece[: len(piece) - len(body)]
+        out.append(lead + "#" + ph.PAD * (len(body) - 1))
+    return list("".join(out))
+
+
+def _unmasked(
+    text: str,
+    skeleton: Skeleton,
+    chunks: list[tuple[int, int]],
+    result: FileResult,
+    failed: dict[int, Finding],
+    filename: str,
+    frozen: list[tuple[Region | None, Region | None]],
+    engine_chunks: list[str],
+    bodies: dict[int, tuple[str, str]],
+) -> FileResult:
+    out_chunks = _chunks(result.text)
+    findings = [_finding(f, skeleton) for f in result.findings]
+    if len(out_chunks) != len(chunks):  # a bug: the engine keeps every document marker
+        message = "the migrated skeleton has a different number of documents; left unchanged"
+        return FileResult(filename, text, text, [*findings, Finding("error", "K8SM-TPL-003", message, None, filename)])
+    pieces: list[str] = []
+    by_chunk = {n: [r for r in skeleton.regions if start <= r.start < end] for n, (start, end) in enumerate(chunks)}
+    for n, ((start, end), (out_start, out_end)) in enumerate(zip(chunks, out_chunks, strict=True)):
+        original = text[start:end]
+        out = result.text[out_start:out_end]
+        if n in failed or out == engine_chunks[n]:
+            pieces.append(original)
+            continue
+        try:
+            if n in bodies:
+                out = _api_line_back(out, *bodies[n])
+            _check_frozen(out, skeleton, frozen, start, end)
+            pieces.append(lift_out_of_blocks(original, unmask(out, skeleton, by_chunk[n])))
+        except UnmaskError as exc:
+            line = text.count("\n", 0, start) + max(exc.line, 1)
+            failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
+            pieces.append(original)
+    new_text = "".join(pieces)
+    if new_text != text and _actions(new_text) != _actions(text):
+        message = "template actions would change (a bug); the file is left unchanged"
+        failed[-1] = Finding("error", "K8SM-TPL-003", message, None, filename, 0, 1)
+        new_text = text
+    line_spans = [(text.count("\n", 0, s) + 1, text.count("\n", 0, e) + 1) for s, e in chunks]
+    findings = _per_document(findings, failed, line_spans)
+    documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
+    return FileResult(filename, text, new_text, findings, documents)
+
+
+_END_LINE = re.compile(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*[-+]?%\})[ \t]*\r?\n?$")
+_OPEN_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(if|range|with)\b.*\}\}|\{%[-+]?\s*(if|for)\b.*%\})[ \t]*\r?\n?$")
+
+
+def lift_out_of_blocks(original: str, new: str) -> str:
+    """``new`` with each line a migration added moved below the block ends that follow it, when
+    those blocks were opened inside the mapping the line belongs to.
+
+    A migration inserts a key after a sibling (``pathType`` after ``path``); when that sibling
+    is written only ``{{- if $path }}``, the new key would be written only then too. The
+    skeleton reads control lines as comments, so moving the key past them changes nothing
+    for YAML, and the key is written whenever its mapping is.
+    """
+    import difflib
+
+    old_lines = original.splitlines(keepends=True)
+    lines = new.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(a=old_lines, b=lines, autojunk=False)
+    added = [(j1, j2) for tag, _i1, _i2, j1, j2 in matcher.get_opcodes() if tag == "insert"]
+    for j1, j2 in reversed(added):
+        block = lines[j1:j2]
+        indent = min(len(x) - len(x.lstrip(" ")) for x in block if x.strip()) if any(x.strip() for x in block) else 0
+        k = j2
+        while k < len(lines) and _END_LINE.match(lines[k]) and _opened_inside(lines, j1, k, indent):
+            k += 1
+        if k > j2:
+            lines[j1:k] = lines[j2:k] + block
+    return "".join(lines)
+
+
+def _opened_inside(lines: list[str], at: int, end: int, indent: int) -> bool:
+    """Whether the block that ``lines[end]`` closes was opened after the parent of a key at ``indent``
+    (the nearest line above ``at`` that is less indented and not a tag line)."""
+    depth = 0
+    for k in range(end - 1, -1, -1):
+        line = lines[k]
+        if _END_LINE.match(line):
+            depth += 1
+            continue
+        if _OPEN_LINE.match(line):
+            if depth == 0:
+                return True  # the opener comes before the parent: checked below
+            depth -= 1
+            continue
+        text = line.rstrip("\r\n")
+        content = k < at and text.strip() and not text.lstrip().startswith(("{{", "{%", "#"))
+        if content and len(text) - len(text.lstrip(" ")) < indent:
+            return False  # reached the parent before the opener
+    return False
+
+
+def _api_line_back(out: str, line: str, body_to: str) -> str:
+    """The template's own apiVersion line back in a document whose body was migrated to ``body_to``."""
+    found = _API_LINE.search(out)
+    if found is None or found.group(1).strip() != body_to:
+        got = found.group(1).strip() if found is not None else "nothing"
+        raise UnmaskError(f"the body was to be migrated to {body_to}, but the migration went to {got}")
+    return out[: found.start()] + line + out[found.end() :]
+
+
+def _check_frozen(
+    out: str, skeleton: Skeleton, frozen: list[tuple[Region | None, Region | None]], start: int, end: int
+) -> None:
+    """The branches kept beside branches left out must come out unchanged."""
+    for a, b in frozen:
+        if a is None or b is None or not start <= a.start < end:
+            continue
+        before = skeleton.text[a.end : b.start]
+        ia = out.find(a.skeleton)
+        ib = out.find(b.skeleton)
+        if ia < 0 or ib < 0 or out[ia + len(a.skeleton) : ib] != before:
+            line = skeleton.text.count("\n", 0, a.start) - skeleton.text.count("\n", 0, start) + 1
+            raise UnmaskError(
+                f"the migration changes the branch after {a.original.strip()!r}, and the other branches of "
+                "this if/else write the same keys differently (they are not migrated)",
+                line,
+            )
+
+
+def _in_failed(line: int, failed: dict[int, Finding], spans: list[tuple[int, int]]) -> bool:
+    return any(0 <= n < len(spans) and spans[n][0] <= line <= spans[n][1] for n in failed)
+
+
+def _per_document(findings: list[Finding], failed: dict[int, Finding], spans: list[tuple[int, int]]) -> list[Finding]:
+    """The engine's findings, less the notes about changes that were not made, plus ours."""
+    out = []
+    for f in findings:
+        if (f.level == "info" or f.code == "K8SM-GEN-004") and _in_failed(f.line, failed, spans):
+            continue  # notes about a change that was not made
+        out.append(f)
+    for n, f in failed.items():
+        document = max((g.document for g in findings if n >= 0 and spans[n][0] <= g.line <= spans[n][1]), default=0)
+        out.append(replace(f, document=document))
+    return sorted(out, key=lambda f: (f.line, f.level != "error"))
+
+
+def _finding(f: Finding, skeleton: Skeleton) -> Finding:
+    message = unmask_message(f.message, skeleton)
+    code = f.code
+    if code == "K8SM-GEN-006":
+        code = "K8SM-TPL-004"
+        message = (
+            f"{message}: the template writes this key twice (if/else branches?); "
+            "its YAML skeleton cannot hold both, document left unchanged"
+        )
+    elif code == "K8SM-GEN-005":
+        code = "K8SM-TPL-002"
+    if message == f.message and code == f.code:
+        return f
+    return replace(f, code=code, message=message)
+
+
+def _document(
+    d: DocumentResult, skeleton: Skeleton, failed: dict[int, Finding], spans: list[tuple[int, int]]
+) -> DocumentResult:
+    if _in_failed(d.line, failed, spans) or -1 in failed:
+        d.applied, d.summary, d.patch = [], [], []
+        d.new_api_version = None
+        return d
+    if d.changed:
+        d.patch = _unmask_data(d.patch, skeleton)
+        d.summary = [unmask_message(s, skeleton) for s in d.summary]
+    d.name = unmask_message(d.name, skeleton) if d.name else d.name
+    d.namespace = unmask_message(d.namespace, skeleton) if d.namespace else d.namespace
+    return d
+
+
+def _unmask_data(value: Any, skeleton: Skeleton) -> Any:
+    if isinstance(value, str):
+        return unmask_message(value, skeleton)
+    if isinstance(value, list):
+        return [_unmask_data(v, skeleton) for v in value]
+    if isinstance(value, dict):
+        return {_unmask_data(k, skeleton): _unmask_data(v, skeleton) for k, v in value.items()}
+    return value
+
+
+_ACTION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+
+
+def _actions(text: str) -> Counter[str]:
+    return Counter(" ".join(a.split()) for a in _ACTION.findall(text))

@@ -1,0 +1,116 @@
+"""``scan`` of templates: the rows of the YAML skeleton, unmasked, and the computed apiVersions.
+
+A template is scanned through the same skeleton it is migrated through (``mask``), so that
+its readiness findings are found too; names and messages are unmasked. For a chart's
+template, each apiVersion the chart computes (``apiversions.scan_rows``) is a row of its own,
+per range of releases of the window, with the file and line of the helper branch, literal or
+values key that produces it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+from ..prefilter import prefilter
+from ..registry import Registry
+from ..results import Finding
+from ..scan import ScanEntry, scan_stream
+from ..settings import Settings
+from ..versions import Window
+from .apiversions import ComputedApiVersion
+from .golex import LexError
+from .mask import unmask_message
+from .migrate import _finding, _skeleton, _tags, dialect_of
+
+
+def scan_template(
+    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding]
+) -> list[ScanEntry]:
+    """The rows of a template, read through its skeleton; lex errors and unreadable documents go to ``problems``."""
+    dialect = dialect_of(text, filename) or "go"
+    try:
+        tags, hidden, _actions, _resolve = _tags(text, dialect, None)
+    except LexError as exc:
+        line = text.count("\n", 0, exc.pos) + 1
+        problems.append(
+            Finding("error", "K8SM-TPL-001", f"not a valid template: {exc.message}", None, filename, 0, line)
+        )
+        return []
+    skeleton, _frozen = _skeleton(text, tags, hidden)
+    found: list[Finding] = []
+    entries = scan_stream(skeleton.text, settings, filename, registry, found)
+    wanted = prefilter(registry, settings, settings.window)
+    for f in found:
+        f = _finding(f, skeleton)
+        if f.code == "K8SM-TPL-002" and not wanted(_document_text(text, f.line)):
+            f = replace(f, level="info", code="K8SM-TPL-007", message=f"{f.message}; nothing in it to migrate")
+        problems.append(f)
+    out = []
+    for e in entries:
+        out.append(
+            replace(
+                e,
+                name=unmask_message(e.name, skeleton) if e.name else e.name,
+                namespace=unmask_message(e.namespace, skeleton) if e.namespace else e.namespace,
+                message=unmask_message(e.message, skeleton),
+                templated=True,
+            )
+        )
+    return out
+
+
+def _document_text(text: str, line: int) -> str:
+    """The text of the document (cut at column-0 markers) that holds a 1-based line."""
+    lines = text.splitlines(keepends=True)
+    start = line - 1
+    while start > 0 and not re.match(r"(---|\.\.\.)(\s|$)", lines[start]):
+        start -= 1
+    end = line
+    while end < len(lines) and not re.match(r"(---|\.\.\.)(\s|$)", lines[end]):
+        end += 1
+    return "".join(lines[start:end])
+
+
+def computed_rows(root: Path, rel: str, filename: str, settings: Settings) -> list[ScanEntry]:
+    """The computed apiVersions of one template of the chart at ``root``, as scan rows."""
+    rows = [r for r in _rows(str(root.resolve()), settings.window) if r.path == rel]
+    out = []
+    for r in rows:
+        where = f"{r.source} at {r.source_path}:{r.source_line}"
+        api = r.api_version or "?"
+        text = f"computed apiVersion {api} for {r.releases} ({where})"
+        if r.problem:
+            text += f": {r.problem}"
+        removed = r.served is False
+        out.append(
+            ScanEntry(
+                filename,
+                0,
+                r.line,
+                api,
+                r.kind or "",
+                None,
+                "breaking" if removed else "info",
+                None,
+                None,
+                None,
+                None,
+                True,
+                category="computed-api",
+                level="error" if removed else "info",
+                code="K8SM-TPL-005" if removed else "K8SM-TPL-006",
+                message=text,
+            )
+        )
+    return out
+
+
+@lru_cache(maxsize=8)
+def _rows(root_text: str, window: Window) -> list[ComputedApiVersion]:
+    from .apiversions import scan_rows
+    from .chartplan import sources_of
+
+    return list(scan_rows(sources_of(Path(root_text)), window))

@@ -1,0 +1,83 @@
+"""What a template action stands for, when a migration must know its value.
+
+A migration sometimes needs the value behind an action: an Ingress ``servicePort`` is a port
+number or a port name, and ``servicePort: {{ .Values.service.port }}`` says neither. The
+templating layer puts a ``Scope`` in place while the engine migrates a skeleton; a body asks
+``action_value(scalar_text)``. An action that is a plain ``.Values`` path (``.Values.a.b``,
+``$.Values.a.b``, or a variable declared once in the file as one, ``$port := .Values.a.b``)
+is resolved from the chart's own ``values.yaml`` default; any other action is unknown, and
+the body asks the user through a named decision instead of guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import placeholders as ph
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """The value behind an action: ``known`` with ``value`` from values.yaml, or unknown."""
+
+    action: str
+    known: bool
+    value: Any = None
+    source: str = ""
+    """Where the value comes from (``values.yaml: service.port``), for messages."""
+
+
+@dataclass
+class Scope:
+    """The actions of the template being migrated, and how to resolve one of them."""
+
+    actions: dict[int, str] = field(default_factory=dict)
+    """Region number → the action's text (regions that are one whole action)."""
+    resolve: Callable[[str], ActionValue] | None = None
+
+
+_SCOPE: ContextVar[Scope | None] = ContextVar("k8smigrate_template_scope", default=None)
+
+
+@contextmanager
+def scope(current: Scope) -> Iterator[None]:
+    """Make ``current`` the scope of the migration run inside the ``with`` block."""
+    token = _SCOPE.set(current)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+
+
+def action_value(text: str) -> ActionValue | None:
+    """None when ``text`` holds no masked action; otherwise what the action stands for.
+
+    Text that is more than one whole action (``{{ .a }}-{{ .b }}``) is unknown. Raw markers in
+    a plain file (a string that only looks templated) are not actions here.
+    """
+    if ph.START not in text:
+        return None
+    current = _SCOPE.get()
+    match = ph.CODE.fullmatch(text)
+    if current is None or match is None:
+        return ActionValue(text, False)
+    action = current.actions.get(ph.index_of(match.group()))
+    if action is None:
+        return ActionValue(text, False)
+    if current.resolve is None:
+        return ActionValue(action, False)
+    return current.resolve(action)
+
+
+def lookup(values: Any, path: list[str]) -> tuple[bool, Any]:
+    """(found, value) of a dotted path in parsed values."""
+    node = values
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node

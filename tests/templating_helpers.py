@@ -1,0 +1,106 @@
+"""Small synthetic charts for the computed-apiVersion tests, and a reader for corpus charts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from k8smigrate.templating.apiversions import ApiVersionPlan, ChartSources, plan
+from k8smigrate.versions import Window
+
+SEMVER_HELPER = """\
+{{/* the apiVersion for Deployments */}}
+{{- define "x.deployment.apiVersion" -}}
+{{- if semverCompare ">=1.9-0" .Capabilities.KubeVersion.GitVersion -}}
+{{- print "apps/v1" -}}
+{{- else -}}
+{{- print "extensions/v1beta1" -}}
+{{- end -}}
+{{- end -}}
+"""
+
+INGRESS_HELPER = """\
+{{- define "x.ingress.apiVersion" -}}
+{{- if semverCompare ">=1.14-0" .Capabilities.KubeVersion.GitVersion -}}
+{{- print "networking.k8s.io/v1beta1" -}}
+{{- else -}}
+{{- print "extensions/v1beta1" -}}
+{{- end -}}
+{{- end -}}
+"""
+
+DEPLOYMENT = """\
+apiVersion: {{ template "x.deployment.apiVersion" . }}
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  replicas: 1
+"""
+
+INGRESS = """\
+{{- if .Values.ingress.enabled -}}
+apiVersion: {{ include "x.ingress.apiVersion" . }}
+kind: Ingress
+metadata:
+  name: web
+spec:
+  backend:
+    serviceName: web
+    servicePort: 80
+{{- end }}
+"""
+
+
+def chart(
+    templates: dict[str, str], values: str = "", ci: dict[str, str] | None = None, api_versions: tuple[str, ...] = ()
+) -> ChartSources:
+    return ChartSources(
+        {f"templates/{name}": text for name, text in templates.items()},
+        values,
+        {f"ci/{name}": text for name, text in (ci or {}).items()},
+        api_versions=api_versions,
+    )
+
+
+def planned(
+    sources: ChartSources, target: str = "1.29", min_version: str = "1.22", **options: object
+) -> ApiVersionPlan:
+    """The planner as a library with every rewrite it can make (``keep_actions=False``: literals
+    inside actions rewritten, ifs whose arms agree collapsed); the default, which never changes
+    an action, has its own specs (``test_templating_apiversions``: ``keep_actions``)."""
+    options.setdefault("keep_actions", False)
+    return plan(sources, Window.of(target, min_version), **options)  # type: ignore[arg-type]
+
+
+def texts(sources: ChartSources) -> dict[str, str]:
+    out = dict(sources.templates)
+    out[sources.values_path] = sources.values
+    out.update(sources.ci_values)
+    return out
+
+
+def after(sources: ChartSources, result: ApiVersionPlan) -> dict[str, str]:
+    """Every file of the chart once the plan's edits are applied."""
+    out = texts(sources)
+    out.update(result.apply(out))
+    return out
+
+
+def read_chart(folder: Path) -> ChartSources:
+    """A chart folder as ChartSources (templates, values.yaml, ci/*.yaml, Chart.yaml)."""
+    templates = {}
+    for path in sorted((folder / "templates").rglob("*")):
+        if path.is_file():
+            try:
+                templates[path.relative_to(folder).as_posix()] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+    values = folder / "values.yaml"
+    chart_yaml = folder / "Chart.yaml"
+    ci = {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in sorted(folder.glob("ci/*.yaml"))}
+    return ChartSources(
+        templates,
+        values.read_text(encoding="utf-8") if values.is_file() else "",
+        ci,
+        chart_yaml.read_text(encoding="utf-8") if chart_yaml.is_file() else "",
+    )

@@ -1,0 +1,148 @@
+"""A chart is a unit: `scan|diff|apply CHART_DIR` and folders of charts, exit codes, the hook's view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from k8smigrate.cli import app
+from k8smigrate.files import iter_entries
+
+CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+    "values.yaml": "rbac:\n  create: true\nimage: {{ not a template }}\n",
+    "ci/x-values.yaml": "apiVersion: v1beta1\n",
+    "templates/_helpers.tpl": '{{- define "c.name" -}}c{{- end -}}\n',
+    "templates/NOTES.txt": "{{ .Release.Name }}\n",
+    "templates/deployment.yaml": (
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ include "c.name" . }}\n'
+        "spec:\n  selector:\n    matchLabels:\n      app: c\n  template:\n    metadata:\n"
+        "      labels:\n        app: c\n    spec:\n      containers: []\n"
+    ),
+    "templates/role.yaml": (
+        "{{- if .Values.rbac.create }}\napiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\n"
+        'metadata:\n  name: {{ include "c.name" . }}\nrules: []\n{{- end }}\n'
+    ),
+    "crds/widgets.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n",
+}
+
+
+def make(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_chart_lists_its_manifests_partials_and_values_only(tmp_path: Path) -> None:
+    chart = make(tmp_path / "c", CHART)
+    names = [p.relative_to(chart).as_posix() for p in iter_entries([tmp_path]) if isinstance(p, Path)]
+    assert names == [
+        "crds/widgets.yaml",
+        "templates/_helpers.tpl",
+        "templates/deployment.yaml",
+        "templates/role.yaml",
+        "values.yaml",
+    ]
+
+
+def test_a_chart_that_needs_nothing_exits_zero(tmp_path: Path) -> None:
+    files = {k: v for k, v in CHART.items() if k != "templates/role.yaml"}
+    chart = make(tmp_path / "c", files)
+    result = CliRunner().invoke(app, ["apply", "--check", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 0, result.output
+
+
+def test_apply_in_place_migrates_a_folder_of_charts(tmp_path: Path) -> None:
+    make(tmp_path / "charts" / "a", CHART)
+    make(tmp_path / "charts" / "b", CHART)
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(tmp_path / "charts")])
+    assert result.exit_code == 1, result.output
+    for name in ("a", "b"):
+        role = (tmp_path / "charts" / name / "templates" / "role.yaml").read_text(encoding="utf-8")
+        assert role == CHART["templates/role.yaml"].replace("v1beta1", "v1")
+        assert (tmp_path / "charts" / name / "values.yaml").read_text(encoding="utf-8") == CHART["values.yaml"]
+    assert "K8SM-GEN-001" not in result.stderr
+
+
+def test_scan_of_a_chart_reports_its_templates(tmp_path: Path) -> None:
+    chart = make(tmp_path / "c", CHART)
+    result = CliRunner().invoke(app, ["scan", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 1
+    assert 'templates/role.yaml:2: removed-api      Role {{ include "c.name" . }}' in result.stdout
+
+
+# ---------------------------------------------------------------------------- computed apiVersions on disk
+
+HELPER_LITERALS = (
+    '{{- define "c.ingress.apiVersion" -}}\n'
+    '{{- if .Capabilities.APIVersions.Has "networking.k8s.io/v1beta1" -}}\n'
+    "networking.k8s.io/v1beta1\n"
+    "{{- else -}}\n"
+    "extensions/v1beta1\n"
+    "{{- end -}}\n"
+    "{{- end -}}\n"
+)
+INGRESS_BY_HELPER = (
+    'apiVersion: {{ include "c.ingress.apiVersion" . }}\nkind: Ingress\nmetadata:\n  name: web\n'
+    "spec:\n  backend:\n    serviceName: web\n    servicePort: {{ .Values.port }}\n"
+)
+
+
+def test_in_place_a_helper_written_first_does_not_stop_the_body_migration(tmp_path: Path) -> None:
+    # _helpers.tpl is written before ingress.yaml: the template must still get its body migrated
+    chart = make(
+        tmp_path / "c",
+        {
+            "Chart.yaml": CHART["Chart.yaml"],
+            "values.yaml": "port: 80\n",
+            "templates/_helpers.tpl": HELPER_LITERALS,
+            "templates/ingress.yaml": INGRESS_BY_HELPER,
+        },
+    )
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 1, result.output  # changed, nothing for a human
+    helpers = (chart / "templates/_helpers.tpl").read_text(encoding="utf-8")
+    assert helpers == HELPER_LITERALS.replace("networking.k8s.io/v1beta1\n", "networking.k8s.io/v1\n").replace(
+        "extensions/v1beta1\n", "networking.k8s.io/v1\n"
+    )
+    ingress = (chart / "templates/ingress.yaml").read_text(encoding="utf-8")
+    assert "serviceName" not in ingress and "number: {{ .Values.port }}" in ingress
+    again = CliRunner().invoke(app, ["apply", "--check", "--target-version", "1.29", str(chart)])
+    assert again.exit_code == 0, again.output
+
+
+def test_an_apiversion_whose_body_cannot_be_migrated_is_left_with_an_error(tmp_path: Path) -> None:
+    # a servicePort that needs a decision: moving the apiVersion alone would give an invalid Ingress
+    ingress = INGRESS_BY_HELPER.replace("{{ .Values.port }}", "{{ default 80 .Values.port }}")
+    files = {
+        "Chart.yaml": CHART["Chart.yaml"],
+        "values.yaml": "port: 80\n",
+        "templates/_helpers.tpl": HELPER_LITERALS,
+        "templates/ingress.yaml": ingress,
+    }
+    chart = make(tmp_path / "c", files)
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 3  # needs a human
+    assert "K8SM-TPL-109" in result.output and "K8SM-GEN-010" in result.output
+    assert {name: (chart / name).read_text(encoding="utf-8") for name in files} == files
+
+
+def test_a_literal_printed_by_an_action_is_reported_and_every_action_kept(tmp_path: Path) -> None:
+    helper = HELPER_LITERALS.replace(
+        "networking.k8s.io/v1beta1\n{{- else", '{{- print "networking.k8s.io/v1beta1" -}}\n{{- else'
+    )
+    files = {
+        "Chart.yaml": CHART["Chart.yaml"],
+        "values.yaml": "port: 80\n",
+        "templates/_helpers.tpl": helper,
+        "templates/ingress.yaml": INGRESS_BY_HELPER,
+    }
+    chart = make(tmp_path / "c", files)
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 3
+    assert "K8SM-TPL-108" in result.output
+    assert (chart / "templates/_helpers.tpl").read_text(encoding="utf-8") == helper
+    assert (chart / "templates/ingress.yaml").read_text(encoding="utf-8") == INGRESS_BY_HELPER

@@ -1,0 +1,135 @@
+"""Proof with the real helm: ``apply --verify-render`` and the Helm plugin.
+
+Needs ``helm`` on PATH: skipped outside CI when it is missing, a failure in CI (.ci/run
+installs it with .ci/get-tools). The charts here are small and written for the tests; one
+corpus chart is proven too when ../shared is beside the project.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from k8smigrate.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+CHARTS = ROOT.parent / "shared" / "corpus" / "charts"
+
+CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+    "values.yaml": "service:\n  port: 8080  # the container port\ningress:\n  enabled: true\n  host: web.example\n",
+    "templates/_helpers.tpl": '{{- define "web.fullname" -}}{{ .Release.Name }}-web{{- end -}}\n',
+    "templates/ingress.yaml": (
+        "{{- if .Values.ingress.enabled -}}\n"
+        "{{- $svcPort := .Values.service.port -}}\n"
+        "apiVersion: extensions/v1beta1\n"
+        "kind: Ingress\n"
+        "metadata:\n"
+        '  name: {{ include "web.fullname" . }}\n'
+        "spec:\n"
+        "  rules:\n"
+        "    - host: {{ .Values.ingress.host | quote }}\n"
+        "      http:\n"
+        "        paths:\n"
+        "          - path: /\n"
+        "            backend:\n"
+        '              serviceName: {{ include "web.fullname" . }}\n'
+        "              servicePort: {{ $svcPort }}\n"
+        "{{- end }}\n"
+    ),
+    "templates/pdb.yaml": (
+        "apiVersion: policy/v1beta1\n"
+        "kind: PodDisruptionBudget\n"
+        "metadata:\n"
+        '  name: {{ include "web.fullname" . }}\n'
+        "spec:\n"
+        "  maxUnavailable: 1\n"
+        "  selector:\n"
+        "    matchLabels:\n"
+        "      app: {{ .Release.Name }}\n"
+    ),
+}
+
+
+def make_chart(folder: Path) -> Path:
+    for name, text in CHART.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def render(helm: str, chart: Path) -> list[dict]:
+    out = subprocess.run(
+        [helm, "template", "r", str(chart), "--kube-version", "1.29.0"], capture_output=True, text=True, check=True
+    ).stdout
+    return [d for d in yaml.safe_load_all(out) if d]
+
+
+def test_verify_render_proves_a_migrated_chart(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 1, result.output  # changed, no error
+    assert "K8SM-TPL-013 helm proves it" in result.stderr
+    docs = {d["kind"]: d for d in render(helm, chart)}
+    assert docs["Ingress"]["apiVersion"] == "networking.k8s.io/v1"
+    backend = docs["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]
+    assert backend == {"service": {"name": "r-web", "port": {"number": 8080}}}
+    assert docs["PodDisruptionBudget"]["apiVersion"] == "policy/v1"
+    assert "{{ $svcPort }}" in (chart / "templates/ingress.yaml").read_text(encoding="utf-8")
+
+
+def test_verify_render_with_check_writes_nothing(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    before = (chart / "templates/ingress.yaml").read_text(encoding="utf-8")
+    result = CliRunner().invoke(app, ["apply", "--check", "--verify-render", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 1, result.output
+    assert "K8SM-TPL-013" in result.stderr
+    assert (chart / "templates/ingress.yaml").read_text(encoding="utf-8") == before
+
+
+def test_verify_render_reports_a_document_left_on_a_removed_api(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    psp = "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\nspec: {}\n"
+    (chart / "templates/psp.yaml").write_text(psp, encoding="utf-8")
+    result = CliRunner().invoke(app, ["apply", "--check", "--verify-render", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 3
+    assert "K8SM-TPL-011" in result.stderr and "PodSecurityPolicy" in result.stderr
+
+
+def test_verify_render_proves_a_corpus_chart(helm: str, tmp_path: Path) -> None:
+    if not (CHARTS / "gocd").is_dir():
+        pytest.skip("../shared/corpus/charts is not beside the project")
+    chart = tmp_path / "gocd"
+    shutil.copytree(CHARTS / "gocd", chart, copy_function=shutil.copyfile)  # writable: the corpus is read-only
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
+    assert "K8SM-TPL-013 helm proves it" in result.stderr, result.stderr
+    assert result.exit_code == 1
+
+
+def test_the_helm_plugin_runs_k8smigrate(helm: str, tmp_path: Path) -> None:
+    env = dict(os.environ)
+    for name in ("HELM_DATA_HOME", "HELM_CONFIG_HOME", "HELM_CACHE_HOME"):
+        env[name] = str(tmp_path / name.lower())
+    env["K8SMIGRATE"] = f"{sys.executable} -m k8smigrate"
+    install = subprocess.run(
+        [helm, "plugin", "install", str(ROOT / "helm-plugin")], env=env, capture_output=True, text=True
+    )
+    assert install.returncode == 0, install.stderr
+    chart = make_chart(tmp_path / "web")
+    diff = subprocess.run(
+        [helm, "k8smigrate", "diff", str(chart), "--target-version", "1.29"], env=env, capture_output=True, text=True
+    )
+    assert "+apiVersion: networking.k8s.io/v1" in diff.stdout, diff.stderr
+    applied = subprocess.run(
+        [helm, "k8smigrate", str(chart), "--target-version", "1.29"], env=env, capture_output=True, text=True
+    )
+    assert "K8SM-TPL-013 helm proves it" in applied.stderr, applied.stderr
+    assert "apiVersion: networking.k8s.io/v1\n" in (chart / "templates/ingress.yaml").read_text(encoding="utf-8")

@@ -1,0 +1,217 @@
+"""Migrating templates through their YAML skeleton: what changes, what is carried, what is refused.
+
+No-op cases first, then transforms, then the documents left as they are (with their
+findings); a hypothesis property at the end: whatever values and control lines an Ingress
+template has, every action comes out exactly once and a second run changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from k8smigrate import migrate_text
+from k8smigrate.settings import Settings
+from k8smigrate.templating.migrate import migrate_template
+from tests.helpers import dedent
+
+ACTION = re.compile(r"\{\{.*?\}\}", re.S)
+
+
+def migrate(text: str, **kwargs: object) -> tuple[str, list[str]]:
+    result = migrate_text(dedent(text), target_version="1.29", **kwargs)  # type: ignore[arg-type]
+    return result.text, [f.code for f in result.findings]
+
+
+def test_a_template_that_needs_nothing_is_left_as_it_is_without_findings() -> None:
+    text = dedent(
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: {{ include "x.fullname" . }}
+          labels:
+            {{- include "x.labels" . | nindent 4 }}
+        spec:
+          {{- if not .Values.autoscaling.enabled }}
+          replicas: {{ .Values.replicaCount }}
+          {{- end }}
+        """
+    )
+    assert migrate(text) == (text, [])
+
+
+def test_values_inside_quotes_and_keys_from_actions_are_carried() -> None:
+    text = """
+        apiVersion: rbac.authorization.k8s.io/v1beta1
+        kind: ClusterRole
+        metadata:
+          name: "{{ .Release.Name }}-{{ .Values.name }}"
+          annotations:
+            {{- range $k, $v := .Values.annotations }}
+            {{ $k }}: {{ $v | quote }}
+            {{- end }}
+        rules: []
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text).replace("v1beta1", "v1")
+    assert codes == []
+
+
+def test_an_ingress_port_from_values_becomes_a_number_and_keeps_its_action() -> None:
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          backend:
+            serviceName: {{ .Values.name }}
+            servicePort: {{ .Values.service.port }}
+        """
+    result = migrate_template(
+        dedent(text), Settings(target_version="1.29"), values={"service": {"port": 80}}, filename="i.yaml"
+    )
+    assert "      port:\n        number: {{ .Values.service.port }}\n" in result.text
+    assert "K8SM-ING-011" in [f.code for f in result.findings]
+
+
+def test_a_port_name_from_values_becomes_a_name() -> None:
+    text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: a\n    servicePort: {{ .Values.port }}\n"
+    result = migrate_template(text, Settings(target_version="1.29"), values={"port": "http"})
+    assert "name: {{ .Values.port }}" in result.text
+
+
+def test_an_unknown_templated_port_is_a_decision() -> None:
+    text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: a\n    servicePort: {{ .Values.port | quote }}\n"
+    out, codes = migrate(text)
+    assert out == text and "K8SM-GEN-010" in codes
+    out, codes = migrate(text, decisions={"templated-service-port": "number"})
+    assert "number: {{ .Values.port | quote }}" in out
+
+
+def test_if_else_branches_that_write_one_key_twice_are_left_out_of_the_skeleton() -> None:
+    text = """
+        apiVersion: policy/v1beta1
+        kind: PodDisruptionBudget
+        metadata:
+          name: x
+        spec:
+        {{- if .Values.minAvailable }}
+          minAvailable: {{ .Values.minAvailable }}
+        {{- else }}
+          minAvailable: 1
+        {{- end }}
+          selector:
+            matchLabels:
+              app: x
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text).replace("policy/v1beta1", "policy/v1")
+    assert codes == []
+
+
+def test_finding_messages_name_the_actions() -> None:
+    text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: a\n    servicePort: {{ .Values.port | quote }}\n"
+    result = migrate_text(text, target_version="1.29")
+    assert all("\ue000" not in f.message for f in result.findings)
+
+
+def test_a_migration_that_would_copy_an_action_leaves_the_document_with_an_error() -> None:
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: Deployment
+        metadata:
+          name: x
+        spec:
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-TPL-003" in codes
+
+
+def test_one_document_left_as_it_is_does_not_stop_the_others() -> None:
+    text = """
+        apiVersion: policy/v1beta1
+        kind: PodDisruptionBudget
+        metadata:
+          name: {{ dict
+            "a" 1 }} x: y
+        ---
+        apiVersion: policy/v1beta1
+        kind: PodDisruptionBudget
+        metadata:
+          name: b
+        """
+    out, codes = migrate(text)
+    first, second = out.split("---\n")
+    assert "policy/v1beta1" in first and "policy/v1\n" in second
+    assert "K8SM-TPL-002" in codes
+
+
+def test_a_computed_kind_on_a_removed_api_is_an_error_never_silent() -> None:
+    # opa's webhook: kind from values.yaml, apiVersion a literal removed in 1.22
+    text = (
+        "kind: {{ .Values.kind }}\napiVersion: admissionregistration.k8s.io/v1beta1\n"
+        "metadata:\n  name: w\nwebhooks: []\n"
+    )
+    result = migrate_template(text, Settings(target_version="1.29"), values={"kind": "ValidatingWebhookConfiguration"})
+    assert result.text == text
+    (finding,) = [f for f in result.findings if f.level == "error"]
+    assert (finding.code, finding.line) == ("K8SM-TPL-005", 1)
+    assert "ValidatingWebhookConfiguration (removed in 1.22)" in finding.message
+    unresolved = migrate_template(text, Settings(target_version="1.29"))
+    assert "MutatingWebhookConfiguration" in next(f.message for f in unresolved.findings if f.code == "K8SM-TPL-005")
+    assert not migrate_template(text, Settings(target_version="1.21")).findings
+
+
+def test_a_computed_api_version_that_can_render_a_removed_api_is_an_error() -> None:
+    text = "apiVersion: rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}\nkind: Role\nrules: []\n"
+    result = migrate_template(text, Settings(target_version="1.29"), values={"rbac": {"apiVersion": "v1beta1"}})
+    assert [f.code for f in result.findings] == ["K8SM-TPL-005"]
+
+
+def test_an_invalid_go_template_is_left_unchanged_with_a_located_error() -> None:
+    text = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ .Values.x\n"
+    out, codes = migrate(text)
+    assert out == text and codes == ["K8SM-TPL-001"]
+
+
+# ---------------------------------------------------------------- property
+
+VALUE = st.sampled_from(
+    ["{{ .Values.a }}", '{{ include "x.name" . }}', "{{ $fullName }}", "web", "{{ .Values.b | quote }}", "{{- .x -}}"]
+)
+CONTROL = st.sampled_from(["{{- if .Values.x }}", "{{- end }}", "{{/* a note */}}", "{{- $y := 1 }}"])
+
+
+@st.composite
+def ingresses(draw: st.DrawFn) -> str:
+    lines = ["apiVersion: networking.k8s.io/v1beta1", "kind: Ingress", "metadata:", f"  name: {draw(VALUE)}"]
+    lines += ["spec:", "  rules:"]
+    for _ in range(draw(st.integers(1, 3))):
+        lines.append(f"    - host: {draw(VALUE)}")
+        lines += ["      http:", "        paths:", f"          - path: {draw(VALUE)}", "            backend:"]
+        lines.append(f"              serviceName: {draw(VALUE)}")
+        lines.append(f"              servicePort: {draw(st.sampled_from(['80', 'http', '{{ .Values.port }}']))}")
+        if draw(st.booleans()):
+            lines.insert(len(lines) - 4, f"      {draw(CONTROL)}")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=60, deadline=None)
+@given(ingresses())
+def test_every_action_survives_a_migration(text: str) -> None:
+    result = migrate_template(text, Settings(target_version="1.29"), values={"port": 8080})
+    assert Counter(ACTION.findall(result.text)) == Counter(ACTION.findall(text))
+    again = migrate_template(result.text, Settings(target_version="1.29"), values={"port": 8080})
+    assert again.text == result.text

@@ -1,0 +1,177 @@
+"""Masking: a template becomes a YAML skeleton of the same length and line breaks, and back.
+
+No-op cases first (text without tags), then what each kind of tag becomes, then what cannot
+be represented; hypothesis properties at the end: masking then unmasking is the identity,
+the skeleton keeps every line break, and a template whose tags are all values parses to
+the structure of a rendering.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from k8smigrate.templating import gotemplate, placeholders
+from k8smigrate.templating.mask import Skeleton, UnmaskError, mask, unmask
+from tests.helpers import dedent
+
+
+def skeleton_of(text: str) -> Skeleton:
+    tags, hidden, _actions = gotemplate.tags(text)
+    return mask(text, tags, hidden)
+
+
+def shape(text: str) -> str:
+    """The skeleton with its placeholder characters drawn as P (start) and . (the rest)."""
+    return re.sub("[\ue000-\uf8ff]", lambda m: "P" if m.group() == placeholders.START else ".", text)
+
+
+def test_text_without_tags_is_its_own_skeleton() -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\n"
+    assert skeleton_of(text).text == text
+
+
+def test_a_value_tag_becomes_plain_scalar_text_of_its_length() -> None:
+    text = "metadata:\n  name: {{ .Release.Name }}\n"
+    assert shape(skeleton_of(text).text) == "metadata:\n  name: P" + "." * (len("{{ .Release.Name }}") - 1) + "\n"
+
+
+def test_tags_inside_quotes_stay_inside_quotes() -> None:
+    text = 'image: "{{ .Values.image }}:{{ .Values.tag | default "x" }}"\n'
+    skeleton = skeleton_of(text)
+    assert yaml.safe_load(skeleton.text)["image"].count(":") == 1
+
+
+def test_a_line_of_control_tags_becomes_a_comment() -> None:
+    text = "a: 1\n{{- if .Values.x }}\nb: 2\n{{- end }}\n"
+    assert yaml.safe_load(skeleton_of(text).text) == {"a": 1, "b": 2}
+
+
+def test_a_comment_line_moves_to_the_next_lines_indentation_inside_a_block_scalar() -> None:
+    text = "data:\n  conf: |\n    one\n{{- if .Values.x }}\n    two\n{{- end }}\n"
+    assert yaml.safe_load(skeleton_of(text).text)["data"]["conf"].startswith("one\n")
+
+
+def test_an_output_line_with_nindent_is_a_key_at_that_column() -> None:
+    text = dedent(
+        """
+        metadata:
+          labels:
+            {{- include "x.labels" . | nindent 4 }}
+            app: x
+        """
+    )
+    labels = yaml.safe_load(skeleton_of(text).text)["metadata"]["labels"]
+    assert len(labels) == 2 and labels["app"] == "x"
+
+
+def test_an_output_line_with_indent_under_a_list_field_is_an_item() -> None:
+    text = "spec:\n  tolerations:\n{{ toYaml .Values.tolerations | indent 4 }}\n"
+    tolerations = yaml.safe_load(skeleton_of(text).text)["spec"]["tolerations"]
+    assert isinstance(tolerations, list) and len(tolerations) == 1
+
+
+def test_an_output_line_among_items_is_an_item() -> None:
+    text = "args:\n  - --a\n  {{- range .Values.extra }}\n  {{ . | quote }}\n  {{- end }}\n  - --b\n"
+    assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3
+
+
+def test_define_bodies_are_left_out() -> None:
+    text = '{{- define "x" }}\nfoo: bar\n{{- end }}\napiVersion: v1\n'
+    assert yaml.safe_load(skeleton_of(text).text) == {"apiVersion": "v1"}
+
+
+def test_a_tag_spanning_lines_keeps_its_line_breaks() -> None:
+    text = '{{- $x := dict\n      "a" 1 }}\napiVersion: v1\n'
+    skeleton = skeleton_of(text)
+    assert skeleton.text.count("\n") == text.count("\n")
+    assert yaml.safe_load(skeleton.text) == {"apiVersion": "v1"}
+
+
+def test_yaml_after_a_tag_that_spans_lines_is_a_problem() -> None:
+    text = 'a: {{ dict\n  "a" 1 }} b: 2\n'
+    assert [p.line for p in skeleton_of(text).problems] == [2]
+
+
+def test_unmask_refuses_a_lost_region() -> None:
+    text = "a: {{ .Values.a }}\nb: {{ .Values.b }}\n"
+    skeleton = skeleton_of(text)
+    with pytest.raises(UnmaskError, match="lost"):
+        unmask(skeleton.text.splitlines(keepends=True)[0], skeleton)
+
+
+def test_unmask_refuses_a_copied_region() -> None:
+    text = "a: {{ .Values.a }}\n"
+    skeleton = skeleton_of(text)
+    with pytest.raises(UnmaskError, match="copied"):
+        unmask(skeleton.text + skeleton.text.replace("a:", "b:"), skeleton)
+
+
+def test_unmask_refuses_a_reindented_output_line() -> None:
+    text = 'labels:\n  {{- include "x" . | nindent 2 }}\n'
+    skeleton = skeleton_of(text)
+    moved = skeleton.text.replace("\n  ", "\n    ")
+    with pytest.raises(UnmaskError, match="re-indented"):
+        unmask(moved, skeleton)
+
+
+# ---------------------------------------------------------------- properties
+
+VALUES = st.sampled_from(
+    ["{{ .Values.a }}", '{{ include "x.name" . }}', "{{.}}", "{{ $v }}", "{{ .Values.b | quote }}", "plain"]
+)
+CONTROL = st.sampled_from(
+    [
+        "{{- if .Values.x }}",
+        "{{- end }}",
+        "{{ else }}",
+        "{{- range .Values.l }}",
+        "{{/* note }} */}}",
+        "{{- $x := 1 -}}",
+    ]
+)
+
+
+@st.composite
+def templates(draw: st.DrawFn) -> str:
+    lines = []
+    for i in range(draw(st.integers(1, 12))):
+        kind = draw(st.integers(0, 3))
+        indent = " " * (2 * draw(st.integers(0, 3)))
+        if kind == 0:
+            lines.append(f"{indent}k{i}: {draw(VALUES)}")
+        elif kind == 1:
+            lines.append(f"{indent}{draw(CONTROL)}")
+        elif kind == 2:
+            lines.append(f"{indent}- {draw(VALUES)}-{draw(VALUES)}")
+        else:
+            lines.append(f"{indent}{{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 6))} }}}}")
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(templates())
+def test_masking_then_unmasking_is_the_identity(text: str) -> None:
+    skeleton = skeleton_of(text)
+    assert len(skeleton.text) == len(text)
+    assert [m.start() for m in re.finditer("\n", skeleton.text)] == [m.start() for m in re.finditer("\n", text)]
+    assert "{{" not in skeleton.text
+    assert unmask(skeleton.text, skeleton) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "c", "d"]), VALUES), min_size=1, max_size=6, unique_by=lambda kv: kv[0]
+    )
+)
+def test_a_skeleton_of_value_tags_parses_like_a_rendering(entries: list[tuple[str, str]]) -> None:
+    text = "".join(f"{k}:\n  name: {v}\n  list:\n    - {v}\n" for k, v in entries)
+    rendered = re.sub(r"\{\{.*?\}\}", "x", text)
+    skeleton = skeleton_of(text)
+    masked = placeholders.CODE.sub("x", skeleton.text)
+    assert yaml.safe_load(masked) == yaml.safe_load(rendered)
