@@ -62,6 +62,12 @@ NOT_WHOLE = Code("K8SM-GEN-014", "warning", "the file does not parse as a whole 
 TEMPLATED_UNTOUCHED = Code(
     "K8SM-GEN-015", "info", "templated document skipped; its API has no version step and is not removed or deprecated"
 )
+SHARED_EDIT = Code(
+    "K8SM-GEN-017",
+    "error",
+    "an edit would have to go through a YAML alias or merge key, or change another place that shares the node",
+)
+
 RELEASE_NEEDED = Code(
     "K8SM-GEN-016", "error", "an add-on's release is needed (--component NAME=VERSION) to migrate this document"
 )
@@ -166,6 +172,7 @@ GENERAL: dict[str, Code] = {
         FILE_ERROR,
         NOT_WHOLE,
         TEMPLATED_UNTOUCHED,
+        SHARED_EDIT,
         RELEASE_NEEDED,
         OWNER_NOT_KEPT,
         *TEMPLATE,

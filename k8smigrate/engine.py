@@ -30,6 +30,7 @@ from .codes import (
     INTERNAL_ERROR,
     NOT_WHOLE,
     RELEASE_NEEDED,
+    SHARED_EDIT,
     TEMPLATED,
     TEMPLATED_UNTOUCHED,
     UNREADABLE,
@@ -41,7 +42,7 @@ from .components import release_needed_message
 from .context import Context, Sibling
 from .facts import Facts, StreamFacts
 from .model import Check, DeclarationError, Migration
-from .plan import LIST_KIND, Plan, is_candidate, plan, window_of
+from .plan import LIST_KIND, Plan, is_candidate, list_items, plan, window_of
 from .prefilter import prefilter
 from .problems import input_problems, last_wins
 from .registry import Registry, default_registry
@@ -49,10 +50,11 @@ from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
 from .scalars import Data
 from .settings import Settings
-from .tree import Mapping, Node, Scalar, Sequence, TreeError
+from .sharing import Expansion, expand, fold
+from .tree import Mapping, Node, Scalar, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
-from .yamlio import BOM, EVERY, Document, Stream, read_stream
+from .yamlio import EVERY, Document, Stream, read_stream
 
 __all__ = ["RenderCheckError", "migrate_stream"]
 
@@ -158,7 +160,7 @@ def migrate_stream(
             pos = doc.root.src.end
     if pieces:
         pieces.append(stream.text[pos:])
-        result.text = (BOM if stream.bom else "") + "".join(pieces)
+        result.text = stream.prefix + "".join(pieces)
     return result
 
 
@@ -190,6 +192,14 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
     if all(p.empty for _obj, p in objects) and not (list_plan and list_plan.steps):
         return
     doc = status.doc
+    expansion = None
+    if doc.shares:  # bodies see what aliases and merge keys stand for, each place on its own
+        try:
+            expansion = expand(root)
+        except (TreeError, RecursionError) as exc:
+            status.add(UNREADABLE, f"cannot read the document: {exc}")
+            return
+        objects, list_plan = _objects(root, doc, run)  # a List item may have been an alias
     bare_cr = _BARE_CR.search(stream.text, stream.text.rfind("\n", 0, doc.start) + 1, doc.end)
     if bare_cr is not None:
         # YAML breaks lines at a lone CR too; splicing works on LF and CRLF lines only.
@@ -207,6 +217,8 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
     if _release_needed(run, status):
         return
     if not applied:
+        return
+    if expansion is not None and not _fold(expansion, root, status):
         return
     if list_plan is not None and list_plan.final_api is not None:
         api = root.get("apiVersion")
@@ -254,18 +266,15 @@ def _objects(root: Mapping, doc: Document, run: _Run) -> tuple[list[tuple[Mappin
     if api is None or kind is None:
         return [], None
     settings, registry, window = run.settings, run.registry, run.window
-    items = root.get("items")
-    if not (kind.endswith(LIST_KIND) and isinstance(items, Sequence)):
+    items = list_items(root, api, kind)
+    if items is None:
         return [(root, plan(api, kind, settings, registry, window))], None
+    out = [
+        (item, plan(item_api, item_kind, settings, registry, window))
+        for item, item_api, item_kind in items
+        if item_api and item_kind
+    ]
     element = kind[: -len(LIST_KIND)]
-    out: list[tuple[Mapping, Plan]] = []
-    for item in items:
-        if not isinstance(item, Mapping):
-            continue
-        item_api = _scalar_text(item.get("apiVersion")) or (api if element else None)
-        item_kind = _scalar_text(item.get("kind")) or element
-        if item_api and item_kind:
-            out.append((item, plan(item_api, item_kind, settings, registry, window)))
     return out, plan(api, element, settings, registry, window) if element else None
 
 
@@ -313,6 +322,29 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
             if m.name not in status.applied:
                 status.applied.append(m.name)
     return True
+
+
+def _fold(expansion: Expansion, root: Mapping, status: _Status) -> bool:
+    """Aliases and merge keys back in place; False (with the errors) where an edit went through one."""
+    problems = fold(expansion, root)
+    for p in problems:
+        status.findings.append(
+            Finding(
+                SHARED_EDIT.level,
+                SHARED_EDIT.code,
+                p.message,
+                None,
+                status.filename,
+                status.doc.index,
+                p.node.line or status.doc.line,
+                p.path,
+            )
+        )
+    return not problems
+
+
+def _checking(run: _Run) -> bool:
+    return run.settings.raise_errors or checking()
 
 
 def _release_needed(run: _Run, status: _Status) -> bool:
@@ -379,8 +411,8 @@ def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping
         status.add(INTERNAL_ERROR, f"internal error, document left unchanged: {problem}")
         return
     old_text = stream.text[root.src.start : root.src.end] if root.src else ""
-    for comment in dropped_comments(old_text, new_text):
-        status.add(COMMENT_DROPPED, f"comment dropped with a removed field: {comment}")
+    for comment, offset in dropped_comments(old_text, new_text):
+        status.add(COMMENT_DROPPED, f"comment dropped with a removed field: {comment}", root.line + offset)
     result = status.result
     result.applied = status.applied
     result.summary = status.notes

@@ -16,6 +16,7 @@ from .components import is_addon
 from .model import Check, Step
 from .registry import Registry
 from .settings import Settings
+from .tree import Mapping, Node, Scalar, Sequence, resolve
 from .versions import Window
 
 LIST_KIND = "List"
@@ -24,6 +25,31 @@ LIST_KIND = "List"
 def element_kind(kind: str) -> str:
     """The kind of a typed list's items (``RoleList`` → ``Role``); any other kind as it is."""
     return kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+
+
+def list_items(root: Mapping, api: str, kind: str) -> list[tuple[Mapping, str | None, str | None]] | None:
+    """The objects of a ``List`` (or ``RoleList``…) with their apiVersion and kind; None for any other kind.
+
+    An item without its own apiVersion or kind takes a typed list's (``RoleList`` items are
+    Roles of the list's apiVersion); an item of a plain ``List`` must say what it is.
+    """
+    items = root.get("items")
+    items = resolve(items) if items is not None else None
+    if not (kind.endswith(LIST_KIND) and isinstance(items, Sequence)):
+        return None
+    element = kind[: -len(LIST_KIND)]
+    out: list[tuple[Mapping, str | None, str | None]] = []
+    for node in items:
+        item = resolve(node)
+        if isinstance(item, Mapping):
+            item_api = _text(item.get("apiVersion")) or (api if element else None)
+            out.append((item, item_api, _text(item.get("kind")) or element or None))
+    return out
+
+
+def _text(node: Node | None) -> str | None:
+    node = resolve(node) if node is not None else None
+    return node.value if isinstance(node, Scalar) and node.value else None
 
 
 @dataclass

@@ -25,6 +25,21 @@ from .versions import Window
 # a fast scan of the text (about 15x faster per file), and the captured values are the same.
 _RAW_API = re.compile(r"""apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
 _RAW_KIND = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?(\w+)""")
+_ODD_VALUE = [
+    re.compile(key + r"""["']?[ \t]*:[ \t]*(?:[&!*|>]|"[^"\n]*\\|(?P<end>(?:#[^\n]*)?\r?$))""", re.M)
+    for key in ("apiVersion", "kind")
+]
+"""An apiVersion or kind with an anchor, tag, alias, block scalar or escape, or its value on the next line."""
+_ESCAPED_KEY = re.compile(r'"[^"\n]*\\[^"\n]*"[ \t]*:')
+"""A double-quoted key with an escape in it (``"api\\u0056ersion":``)."""
+_EXPLICIT_KEY = re.compile(r"""^[ \t-]*\?[ \t\r\n]|[{,][ \t]*\?[ \t]""", re.M)
+"""An explicit key (``? apiVersion``)."""
+_KEY_OR_ITEM = re.compile(
+    r"""(?:-[ \t]|-$|[^\s#'"{\[][^\n]*?:(?:[ \t]|$)"""
+    r"""|"(?:[^"\\\n]|\\.)*"[ \t]*:(?:[ \t]|$)|'(?:[^'\n]|'')*'[ \t]*:(?:[ \t]|$))"""
+)
+"""A line that starts a mapping (``key:``, a quoted key being one whole string) or a sequence
+(``- ``): no string value on it (``"v1beta1", "kind":`` is a value, then another key)."""
 
 
 def raw_api_versions(piece: str) -> list[str]:
@@ -35,6 +50,37 @@ def raw_api_versions(piece: str) -> list[str]:
 def raw_kinds(piece: str) -> list[str]:
     """Every kind value a document's text names, at any depth."""
     return _RAW_KIND.findall(piece)
+
+
+def unsure(piece: str) -> bool:
+    """Whether the text may spell an apiVersion or kind that the raw patterns cannot read.
+
+    YAML allows a value on the next line, an anchor, a tag, an alias, a block scalar, escapes
+    in double quotes (``"extensions\\/v1beta1"``, ``"api\\u0056ersion"``) and explicit keys.
+    Such a document is parsed rather than skipped: the pre-filter may skip a document only
+    when it is sure. The common spellings cost a regular-expression search or two.
+    """
+    if "\\" in piece and _ESCAPED_KEY.search(piece):
+        return True
+    if ("? " in piece or "?\n" in piece or "?\t" in piece or "?\r" in piece) and _EXPLICIT_KEY.search(piece):
+        return True
+    for pattern in _ODD_VALUE:
+        for m in pattern.finditer(piece):
+            if m.group("end") is None or _scalar_below(piece, m.end()):
+                return True
+    return False
+
+
+def _scalar_below(piece: str, pos: int) -> bool:
+    """Whether the first content line after ``pos`` holds a scalar (not a ``key:`` or a ``- `` item)."""
+    start = piece.find("\n", pos) + 1
+    while 0 < start < len(piece):
+        end = piece.find("\n", start)
+        content = piece[start : end if end >= 0 else len(piece)].strip()
+        if content and not content.startswith("#"):
+            return not _KEY_OR_ITEM.match(content)
+        start = end + 1
+    return False
 
 
 def wanted_by(registry: Registry, enabled: Callable[[Migration], bool]) -> Callable[[str], bool]:
@@ -70,7 +116,9 @@ def wanted_by(registry: Registry, enabled: Callable[[Migration], bool]) -> Calla
             return True
         # a set: a stream names apps/v1 a hundred times
         found = set(raw_api_versions(piece))
-        return any(api in apis or (api in ordered and holds(piece, ordered[api])) for api in found)
+        if any(api in apis or (api in ordered and holds(piece, ordered[api])) for api in found):
+            return True
+        return unsure(piece)
 
     return wanted
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .comments import eol_comment
+from .comments import comment_lines, eol_comment
 from .scalars import render_data_scalar, render_string
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
 
@@ -272,7 +272,7 @@ class Renderer:
             return head + self._fresh_entry(self.key(e.key), fresh, e.value, col, first=True)
         key = self.key(e.key)
         marker = text[s.line_start : s.key_start].lstrip(" ")  # "? " before an explicit key
-        sep = text[s.key_end : s.value_start]
+        sep = _without_carried_lead(text[s.key_end : s.value_start], e.value)
         if s.value_start == s.value_end and isinstance(e.value, Scalar) and e.value.has_new_data:
             sep = ": "
         value = self.node(e.value, self._child_col(e.value, col, delta), delta)
@@ -288,7 +288,7 @@ class Renderer:
         if not same_value:
             fresh = Item(item.value, eol_comment=eol_comment(text[s.value_end : s.end]))
             return head + self._fresh_item(fresh, col, first=True)
-        sep = text[s.key_end : s.value_start]
+        sep = _without_carried_lead(text[s.key_end : s.value_start], item.value)
         value = self.node(item.value, self._child_col(item.value, col + 2, delta), delta)
         tail = text[s.value_end : s.end] if _is_scalar_like(item.value) else ""
         return head + "-" + reindent(sep, delta) + value + tail
@@ -309,27 +309,42 @@ class Renderer:
         return out
 
     def _fresh_entry(self, key: str, e: Entry, value: Node, col: int, first: bool) -> str:
-        out = self._comments(e.head_comments, col, first)
+        inner = self._gap_comments(e)  # comment lines between the key and its value where it stood
+        block = isinstance(value, (Mapping, Sequence)) and not value.flow and bool(_children(value))
+        out = self._comments(e.head_comments if block else e.head_comments + inner, col, first)
         if out or not first:
             out += " " * col
         eol = _eol(e.eol_comment)
+        if self._moved_block_scalar(value):
+            return out + key + ": " + self._block_scalar(value, col)
         literal = self._literal(value, col + self.style.step)
         if literal is not None:
             return out + key + ": " + literal[0] + eol + self.nl + literal[1] + self.nl
-        if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
+        if not block:
             return out + key + ": " + self.node(value, col, 0) + eol + self.nl
         props = self._props(value).rstrip()
         head = key + ":" + (" " + props if props else "") + eol + self.nl
         child = col + (self.style.step if isinstance(value, Mapping) else self.style.seq_offset)
         moved_delta = child - value.src.col if value.src is not None else 0
-        return out + head + " " * child + self._body(value, child, moved_delta)
+        lead = self._comments(_lead(value) if isinstance(value, Mapping) else inner, child, first=False)
+        return out + head + lead + " " * child + self._body(value, child, moved_delta)
+
+    def _gap_comments(self, e: Entry) -> list[str]:
+        """The comment lines between a parsed entry's key line and its value (not its eol comment)."""
+        s = e.src
+        if s is None or s.key_end < 0 or s.value_start <= s.key_end:
+            return []
+        gap = self.text[s.key_end : s.value_start]
+        return comment_lines(gap.split("\n", 1)[1]) if "\n" in gap and "#" in gap else []
 
     def _fresh_item(self, item: Item, col: int, first: bool) -> str:
-        out = self._comments(item.head_comments, col, first)
+        value = item.value
+        out = self._comments(item.head_comments + _lead(value), col, first)
         if out or not first:
             out += " " * col
         eol = _eol(item.eol_comment)
-        value = item.value
+        if self._moved_block_scalar(value):
+            return out + "- " + self._block_scalar(value, col + 2)
         literal = self._literal(value, col + 2)
         if literal is not None:
             return out + "- " + literal[0] + eol + self.nl + literal[1] + self.nl
@@ -337,6 +352,22 @@ class Renderer:
             return out + "- " + self.node(value, col + 2, 0) + eol + self.nl
         moved_delta = col + 2 - value.src.col if value.src is not None else 0
         return out + "- " + self._body(value, col + 2, moved_delta)
+
+    def _moved_block_scalar(self, value: Node) -> bool:
+        """A parsed ``|``/``>`` scalar written under a new key or item: its text is copied, re-indented."""
+        return isinstance(value, Scalar) and value.style in ("|", ">") and value.pristine() and value.src is not None
+
+    def _block_scalar(self, value: Node, col: int) -> str:
+        """A block scalar's own text (header, content lines and the blank lines after them) under a
+        key or dash at ``col``: its lines keep their offset from the key they stood under.
+
+        Its span ends at the start of the next line (the blank lines after a ``|`` are part of it,
+        and with ``|+`` part of its value), so no newline is added after it.
+        """
+        assert value.src is not None
+        line_start = self.text.rfind("\n", 0, value.src.start) + 1
+        chunk = reindent(self.text[value.src.start : value.src.end], col - _key_column(self.text, line_start))
+        return chunk if chunk.endswith("\n") else chunk + self.nl
 
     def _literal(self, value: Node, indent: int) -> tuple[str, str] | None:
         """``(header, body)`` of a new multi-line string a migration asked to write as ``|`` block."""
@@ -367,6 +398,40 @@ def _flow_sources(node: Mapping | Sequence) -> list[EntrySource]:
     children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
     found = [c.src for c in children if c.src is not None and c.src.parent_id == id(node)]
     return sorted(found, key=lambda s: s.index)
+
+
+def _lead(value: Node) -> list[str]:
+    """The head comments of a parsed block mapping's first key, when they are still written
+    above the mapping (the key is still in it, or was dropped without a new place for them)."""
+    if not isinstance(value, Mapping) or value.flow or value.first is None or not value.first.head_comments:
+        return []
+    first = value.first
+    if first.carried and not any(e is first for e in value.entries):
+        return []
+    return first.head_comments
+
+
+def _without_carried_lead(sep: str, value: Node) -> str:
+    """The gap between a key (or dash) and its block mapping, without the comment lines of a first
+    key that moved away with them."""
+    if not isinstance(value, Mapping) or value.first is None or not value.first.head_comments or _lead(value):
+        return sep
+    lines = sep.split("\n")
+    kept = [ln for ln in lines[1:-1] if not ln.strip().startswith("#")]
+    return "\n".join([lines[0], *kept, lines[-1]])
+
+
+def _key_column(text: str, line_start: int) -> int:
+    """The column of the first key or value on a line, after its indentation and ``- `` dashes."""
+    i = line_start
+    while i < len(text):
+        if text[i] == " ":
+            i += 1
+        elif text[i] == "-" and text[i + 1 : i + 2] in (" ", "\t"):
+            i += 2
+        else:
+            break
+    return i - line_start
 
 
 def _last_line_width(sep: str) -> int:

@@ -8,6 +8,7 @@ that decides whether a new string must be quoted.
 
 from __future__ import annotations
 
+import math
 import re
 
 Data = None | bool | int | float | str | list["Data"] | dict[str, "Data"]
@@ -15,8 +16,26 @@ Data = None | bool | int | float | str | list["Data"] | dict[str, "Data"]
 _BOOL_TRUE = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"}
 _BOOL_FALSE = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"}
 _NULL = {"", "~", "null", "Null", "NULL"}
+_SPECIAL: dict[str, Data] = {
+    **dict.fromkeys(_NULL),
+    **dict.fromkeys(_BOOL_TRUE, True),
+    **dict.fromkeys(_BOOL_FALSE, False),
+    **dict.fromkeys((".nan", ".NaN", ".NAN"), float("nan")),
+    **dict.fromkeys((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"), float("inf")),
+    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), float("-inf")),
+}
+"""go-yaml v2's table of plain scalars (``resolveMap`` in ``resolve.go``)."""
 
-_INT_RE = re.compile(
+_GO_INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+"""What Go's ``strconv.ParseInt(s, 0, 64)`` accepts (underscores removed first, as go-yaml does):
+``0x``/``0X`` hex, ``0o``/``0O`` and a leading ``0`` octal, ``0b``/``0B`` binary, decimal."""
+_GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+"""go-yaml v2's ``yamlStyleFloat``."""
+_DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
+"""What ``strconv.ParseFloat`` accepts of a scalar that starts with a dot (``.5``, ``.5e3``)."""
+_INT64 = (-(2**63), 2**64)  # ParseInt, then ParseUint: beyond them a number is read as a float
+
+_YAML11_INT = re.compile(
     r"""^(?:[-+]?0b[0-1_]+
         |[-+]?0[0-7_]+
         |[-+]?(?:0|[1-9][0-9_]*)
@@ -24,7 +43,7 @@ _INT_RE = re.compile(
         |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
     re.X,
 )
-_FLOAT_RE = re.compile(
+_YAML11_FLOAT = re.compile(
     r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
         |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
         |\.[0-9_]+(?:[eE][-+][0-9]+)?
@@ -33,67 +52,64 @@ _FLOAT_RE = re.compile(
         |\.(?:nan|NaN|NAN))$""",
     re.X,
 )
+"""The YAML 1.1 spec's (and PyYAML's) numbers, base 60 included: only for deciding what to quote."""
 _TIMESTAMP_RE = re.compile(r"^\d{4}-\d\d?-\d\d?(?:[Tt ].*)?$")
 _INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
-_NUMBER_START = set("+-.0123456789")
-"""Every int and float form above starts with one of these: most scalars skip both patterns."""
+_NUMBER_START = set("+-0123456789")
+"""go-yaml tries numbers only for scalars that start with one of these (or a dot)."""
 
 
 def resolve_plain(text: str) -> Data:
-    """The value a YAML 1.1 reader gives an unquoted scalar (timestamps stay strings, as in JSON)."""
-    if text in _NULL:
-        return None
-    if text in _BOOL_TRUE:
-        return True
-    if text in _BOOL_FALSE:
-        return False
-    if text[0] not in _NUMBER_START:
+    """The value Kubernetes gives an unquoted scalar: go-yaml v2's ``resolve`` (``resolve.go``).
+
+    sigs.k8s.io/yaml decodes with go-yaml v2 (a YAML 1.1 reader): ``yes``/``on``/``y`` are
+    booleans, ``010`` and ``0o10`` are octal, ``0x1F``/``0X1F`` hex, ``0b101`` binary,
+    underscores are dropped (``1_000``); base-60 numbers (``1:30``) are *not* read, they stay
+    strings. Timestamps stay strings here, as they are in the JSON Kubernetes receives.
+    """
+    if text in _SPECIAL:
+        return _SPECIAL[text]
+    first = text[0]
+    if first == ".":
+        return float(text) if _DOT_FLOAT.fullmatch(text) and not _huge(text) else text
+    if first not in _NUMBER_START:
         return text
-    if _INT_RE.match(text):
-        return _parse_int(text)
-    if _FLOAT_RE.match(text):
-        return _parse_float(text)
+    plain = text.replace("_", "")
+    if _GO_INT.fullmatch(plain):
+        value = _parse_int(plain)
+        if _INT64[0] <= value < _INT64[1]:
+            return value
+    if _GO_FLOAT.fullmatch(plain) and not _huge(plain):
+        return float(plain)
     return text
+
+
+def _huge(text: str) -> bool:
+    """ParseFloat refuses a number out of float64's range (it is read as a string then)."""
+    return float(text) in (float("inf"), float("-inf"))
 
 
 def _parse_int(text: str) -> int:
     sign = -1 if text.startswith("-") else 1
-    body = text.lstrip("+-").replace("_", "")
-    if ":" in body:
-        value = 0
-        for part in body.split(":"):
-            value = value * 60 + int(part)
-        return sign * value
-    if body.startswith("0b"):
-        return sign * int(body[2:], 2)
-    if body.startswith("0x"):
-        return sign * int(body[2:], 16)
+    body = text.lstrip("+-")
+    prefix = body[:2].lower()
+    if prefix in ("0x", "0o", "0b"):
+        return sign * int(body[2:], {"0x": 16, "0o": 8, "0b": 2}[prefix])
     if len(body) > 1 and body.startswith("0"):
         return sign * int(body, 8)
     return sign * int(body)
 
 
-def _parse_float(text: str) -> float:
-    body = text.replace("_", "")
-    lowered = body.lower()
-    if lowered.endswith(".inf"):
-        return float("-inf") if body.startswith("-") else float("inf")
-    if lowered == ".nan":
-        return float("nan")
-    if ":" in body:
-        sign = -1.0 if body.startswith("-") else 1.0
-        value = 0.0
-        for part in body.lstrip("+-").split(":"):
-            value = value * 60 + float(part)
-        return sign * value
-    return float(body)
+def _yaml11_number(text: str) -> bool:
+    """Whether a YAML 1.1 reader such as PyYAML reads this plain scalar as a number."""
+    return text[:1] in _NUMBER_START | {"."} and bool(_YAML11_INT.match(text) or _YAML11_FLOAT.match(text))
 
 
 def is_ambiguous(text: str) -> bool:
     """True when a plain scalar with this text would not be read back as this string."""
     if resolve_plain(text) != text or not isinstance(resolve_plain(text), str):
         return True
-    if _TIMESTAMP_RE.match(text):
+    if _TIMESTAMP_RE.match(text) or _yaml11_number(text):
         return True
     # Also quote what YAML 1.2 readers (ruamel, kubectl's newer decoders) would not read as a string,
     # and YAML 1.1's value and merge indicators, which PyYAML-based tools refuse as plain scalars.
@@ -168,3 +184,14 @@ def render_data_scalar(value: bool | int | float | str | None, style: str | None
     if isinstance(value, float):
         return repr(value)
     return render_string(value, style)
+
+
+def same_data(a: Data, b: Data) -> bool:
+    """``a == b``, where a ``.nan`` equals a ``.nan`` (Python's ``==`` says it does not)."""
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_data(v, b[k]) for k, v in a.items())
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b

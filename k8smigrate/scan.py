@@ -21,15 +21,16 @@ from .components import is_addon
 from .engine import migrate_stream
 from .facts import Facts
 from .model import Check, Step
-from .plan import element_kind, plan, window_of
-from .prefilter import prefilter, raw_api_versions, raw_kinds
+from .plan import element_kind, list_items, plan, window_of
+from .prefilter import prefilter, raw_api_versions, raw_kinds, unsure
 from .problems import last_wins, problem_findings
 from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
+from .tree import Mapping, Scalar
 from .versions import Window
-from .yamlio import read_stream
+from .yamlio import Document, read_stream
 
 Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
 Action = Literal["apply", "human", ""]
@@ -190,17 +191,19 @@ def api_entries(
     registry: Registry,
     problems: list[Finding] | None = None,
 ) -> list[ScanEntry]:
-    """The documents on deprecated or removed APIs, read from their text.
+    """The documents on deprecated or removed APIs (each item of a List), read from their text.
 
     Each is judged at the release of its component (Kubernetes' target, or an add-on's
     release; the newest one k8smigrate knows for an add-on the run names no release of).
     """
-    window = settings.window
     out: list[ScanEntry] = []
 
     def wanted(piece: str) -> bool:
-        # Block YAML is read by a look at its text; JSON (and flow) documents need the parser.
+        # Block YAML is read by a look at its text; JSON (and flow) documents, Lists (their items
+        # are objects) and spellings the look cannot read need the parser.
         head = piece.lstrip(" \t\r\n-")
+        if _LIST.search(piece) or unsure(piece):
+            return True
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
     stream = read_stream(text, wanted=wanted)
@@ -208,55 +211,12 @@ def api_entries(
     for doc in stream.documents:
         if problems is not None:
             problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
-        api, kind = doc.api_version, doc.kind
-        if api is None or kind is None:
-            continue
-        life = registry.lifecycle(api, kind)
-        element = element_kind(kind)
-        if life is None:
-            life = registry.lifecycle(api, element)
-        if life is None:
-            continue
-        status: Status
-        at = window_of(life.component, settings, window).target
-        if life.removed_in is not None and life.removed_in <= at:
-            status = "removed"
-        elif life.deprecated_in is not None and life.deprecated_in <= at:
-            status = "deprecated"
-        else:
-            continue
-        found = plan(api, element, settings, registry, window)
-        steps = found.steps
-        # Served across [--min-version, --target-version]: known where a migration gets there;
-        # a manual replacement's availability is not in the table (None).
-        served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
-        action: Action | None = None
-        if steps and (doc.templated or not stream.whole):
-            action = "human" if status == "removed" else ""  # apply leaves it as it is (GEN-001, GEN-014)
-        elif steps and _removed(steps[-1].to_api, element, registry, window):
-            action = "human"  # the chain stops short of an API the target serves (GEN-009)
-        elif steps and any(_undecided(s, settings) for s in steps):
-            asking[doc.index] = steps
-        out.append(
-            ScanEntry(
-                filename,
-                doc.index,
-                doc.line,
-                api,
-                kind,
-                doc.name,
-                status,
-                str(life.deprecated_in) if life.deprecated_in else None,
-                str(life.removed_in) if life.removed_in else None,
-                steps[-1].to_api if steps else life.replacement,
-                " -> ".join(s.name for s in steps) or None,
-                doc.templated,
-                namespace=doc.namespace,
-                replacement_served=served,
-                of_component=life.component,
-                action=action,
+        for api, kind, name, namespace, line in _objects(doc):
+            entry = _api_entry(
+                filename, doc, api, kind, name, namespace, line, settings, registry, stream.whole, asking
             )
-        )
+            if entry is not None:
+                out.append(entry)
     if asking:
         decided = _decisions_asked(text, settings, filename, registry, asking)
         out = [
@@ -303,6 +263,95 @@ def _decisions_asked(
             if declared is not None:
                 out.setdefault(f.document, []).append(f"{name}={'|'.join(declared.allowed)}")
     return {index: tuple(dict.fromkeys(found)) for index, found in out.items()}
+
+
+_LIST = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
+"""A document that is a ``List`` (``kubectl get -o yaml``) or a typed list: its items are rows."""
+
+
+def _objects(doc: Document) -> list[tuple[str | None, str | None, str | None, str | None, int]]:
+    """(apiVersion, kind, name, namespace, line) of the document, or of each item of a List."""
+    root = doc.root
+    if isinstance(root, Mapping) and doc.api_version and doc.kind and not doc.templated:
+        items = list_items(root, doc.api_version, doc.kind)
+        if items is not None:
+            return [(api, kind, *_name(item), item.line or doc.line) for item, api, kind in items]
+    return [(doc.api_version, doc.kind, doc.name, doc.namespace, doc.line)]
+
+
+def _name(item: Mapping) -> tuple[str | None, str | None]:
+    meta = item.get("metadata")
+    if not isinstance(meta, Mapping):
+        return None, None
+    name, namespace = meta.get("name"), meta.get("namespace")
+    return (
+        name.value if isinstance(name, Scalar) else None,
+        namespace.value if isinstance(namespace, Scalar) else None,
+    )
+
+
+def _api_entry(
+    filename: str,
+    doc: Document,
+    api: str | None,
+    kind: str | None,
+    name: str | None,
+    namespace: str | None,
+    line: int,
+    settings: Settings,
+    registry: Registry,
+    whole: bool,
+    asking: dict[int, list[Step]],
+) -> ScanEntry | None:
+    """The row of one object on a deprecated or removed API (None for any other); a document whose
+    steps ask for a decision the run does not give is added to ``asking``."""
+    window = settings.window
+    if api is None or kind is None:
+        return None
+    life = registry.lifecycle(api, kind)
+    element = element_kind(kind)
+    if life is None:
+        life = registry.lifecycle(api, element)
+    if life is None:
+        return None
+    status: Status
+    at = window_of(life.component, settings, window).target
+    if life.removed_in is not None and life.removed_in <= at:
+        status = "removed"
+    elif life.deprecated_in is not None and life.deprecated_in <= at:
+        status = "deprecated"
+    else:
+        return None
+    found = plan(api, element, settings, registry, window)
+    steps = found.steps
+    # Served across [--min-version, --target-version]: known where a migration gets there;
+    # a manual replacement's availability is not in the table (None).
+    served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
+    action: Action | None = None
+    if steps and (doc.templated or not whole):
+        action = "human" if status == "removed" else ""  # apply leaves it as it is (GEN-001, GEN-014)
+    elif steps and _removed(steps[-1].to_api, element, registry, window):
+        action = "human"  # the chain stops short of an API the target serves (GEN-009)
+    elif steps and any(_undecided(s, settings) for s in steps):
+        asking[doc.index] = steps
+    return ScanEntry(
+        filename,
+        doc.index,
+        line,
+        api,
+        kind,
+        name,
+        status,
+        str(life.deprecated_in) if life.deprecated_in else None,
+        str(life.removed_in) if life.removed_in else None,
+        steps[-1].to_api if steps else life.replacement,
+        " -> ".join(s.name for s in steps) or None,
+        doc.templated,
+        namespace=namespace,
+        replacement_served=served,
+        of_component=life.component,
+        action=action,
+    )
 
 
 def readiness_entries(

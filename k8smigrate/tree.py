@@ -157,6 +157,9 @@ class Entry:
     head_comments: list[str] = field(default_factory=list)
     eol_comment: str | None = None
     renamed: bool = False
+    carried: bool = False
+    """Its comments are written elsewhere now: it moved into another mapping, or a new entry took
+    them (``set(..., comments_from=)``)."""
 
     @property
     def name(self) -> str:
@@ -180,6 +183,9 @@ class Mapping(Node):
         super().__init__()
         self.entries: list[Entry] = []
         self.flow = flow
+        self.first: Entry | None = None
+        """The entry that was first when the mapping was parsed: the comment lines between the
+        parent's key and it are its head comments, written by whoever writes that gap."""
 
     @classmethod
     def of(cls, pairs: dict[str, Node | Data], flow: bool = False) -> Mapping:
@@ -252,6 +258,8 @@ class Mapping(Node):
         if comments_from is not None:
             entry.head_comments = list(comments_from.head_comments)
             entry.eol_comment = comments_from.eol_comment
+            if isinstance(comments_from, Entry):
+                comments_from.carried = True
         self.insert(entry, after=after, before=before)
         return node
 
@@ -268,6 +276,8 @@ class Mapping(Node):
             self.entries.append(entry)
         else:
             self.entries.insert(at, entry)
+        if entry.src is not None and entry.src.parent_id != id(self):
+            entry.carried = True
         self.dirty = True
 
     def index(self, key: str) -> int | None:
@@ -454,7 +464,7 @@ def _to_data(node: Node, anchors: dict[str, Node], budget: list[int]) -> Data:
     if isinstance(node, Scalar):
         return node.data
     if isinstance(node, Alias):
-        target = anchors.get(node.name)
+        target = anchors.get(node.name, node.target)  # the parser's target: the anchor may be above ``node``
         if target is None:
             raise TreeError(f"unknown alias *{node.name}")
         return _to_data(target, anchors, budget)

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from .render import Renderer, detect_style
-from .scalars import Data
+from .scalars import Data, same_data
 from .tree import Mapping, TreeError
 from .yamlio import directives, read_data
 
@@ -39,7 +39,7 @@ def read_back(root: Mapping, new_text: str, lead: str = "", libyaml: bool = True
         return None, f"the edited document does not parse: {exc}"
     if len(reread) != 1:
         return None, "the edited document does not read back as one document"
-    if reread[0] != want:
+    if reread[0] != want and not same_data(reread[0], want):
         return None, "the edited document does not read back as intended"
     return reread[0], ""
 
@@ -63,8 +63,19 @@ def comments(text: str) -> Counter[str]:
     return found
 
 
-def dropped_comments(old: str, new: str) -> list[str]:
-    """The comments of ``old`` that ``new`` no longer has."""
+def dropped_comments(old: str, new: str) -> list[tuple[str, int]]:
+    """The comments of ``old`` that ``new`` no longer has, each with its 0-based line in ``old``."""
     if "#" not in old:
         return []
-    return list(comments(old) - comments(new))
+    lost = comments(old) - comments(new)
+    if not lost:
+        return []
+    out: list[tuple[str, int]] = []
+    for number, line in enumerate(old.splitlines()):  # which copy of a repeated comment went is unknown: the first
+        for comment in list(lost):
+            if comment in line and comments(line)[comment]:
+                out.append((comment, number))
+                lost[comment] -= 1
+                if not lost[comment]:
+                    del lost[comment]
+    return out

@@ -684,3 +684,225 @@ def mutated(draw: st.DrawFn) -> str:
             end = len(text) if end < 0 else end + 1
             text = text[:end] + text[start:end] + text[end:]
     return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Spellings of apiVersion and kind that YAML allows and a look at the raw text may not read
+# (issue 14 item 3): what the pre-filter must never skip.
+
+SPELLINGS = (
+    "as-is",
+    "next-line",
+    "comment-next-line",
+    "anchor",
+    "tag",
+    "literal",
+    "folded",
+    "escaped-value",
+    "escaped-key",
+    "explicit-key",
+    "alias",
+    "single-quoted",
+)
+
+
+def respell(text: str, key: str, spelling: str) -> str:
+    """The document with its top-level ``key`` written in another valid spelling (same data, or an alias of it)."""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    if text.lstrip().startswith("{"):
+        return _respell_json(text, key, spelling, nl)
+    lines = text.split(nl)
+    for i, line in enumerate(lines):
+        if line.startswith(f"{key}: "):
+            raw = _unquote(line[len(key) + 2 :].split("  #", 1)[0].strip())
+            lines[i] = _spelled(key, raw, spelling, nl)
+            return nl.join(lines)
+    return text
+
+
+def _unquote(value: str) -> str:
+    if value[:1] == "'" and value[-1:] == "'":
+        return value[1:-1].replace("''", "'")
+    if value[:1] == '"' and value[-1:] == '"':
+        return str(json.loads(value))
+    return value
+
+
+def _escaped(raw: str) -> str:
+    """``raw`` in double quotes with a JSON-style ``\\/`` and a ``\\uXXXX`` escape (same string)."""
+    return '"' + f"\\u{ord(raw[0]):04x}" + raw[1:].replace("/", "\\/") + '"'
+
+
+def _spelled(key: str, raw: str, spelling: str, nl: str) -> str:
+    value = json.dumps(raw)
+    if spelling == "next-line":
+        return f"{key}:{nl}  {value}"
+    if spelling == "comment-next-line":
+        return f"{key}:  # {key} below{nl}  {raw}"
+    if spelling == "anchor":
+        return f"{key}: &sp-{key} {raw}"
+    if spelling == "tag":
+        return f"{key}: !!str {raw}"
+    if spelling == "literal":
+        return f"{key}: |-{nl}  {raw}"
+    if spelling == "folded":
+        return f"{key}: >-{nl}  {raw}"
+    if spelling == "escaped-value":
+        return f"{key}: {_escaped(raw)}"
+    if spelling == "escaped-key":
+        return (
+            f'"{key[:3]}\\u{ord(key[3]):04x}{key[4:]}": {raw}'
+            if len(key) > 4
+            else f'"\\u{ord(key[0]):04x}{key[1:]}": {raw}'
+        )
+    if spelling == "explicit-key":
+        return f"? {key}{nl}: {raw}"
+    if spelling == "alias":
+        return f"x-{key.lower()}: &sp-{key} {raw}{nl}{key}: *sp-{key}"
+    if spelling == "single-quoted":
+        return f"{key}: '{raw}'"
+    return f"{key}: {raw}"
+
+
+def _respell_json(text: str, key: str, spelling: str, nl: str) -> str:
+    marker = f'"{key}": '
+    at = text.find(marker)
+    if at < 0:
+        return text
+    end = text.index('"', at + len(marker) + 1) + 1
+    raw = str(json.loads(text[at + len(marker) : end]))
+    if spelling in ("escaped-value", "literal", "folded", "anchor", "tag", "alias"):
+        new = f'"{key}": {_escaped(raw)}'
+    elif spelling in ("escaped-key", "explicit-key"):
+        new = f'"\\u{ord(key[0]):04x}{key[1:]}": {json.dumps(raw)}'
+    elif spelling in ("next-line", "comment-next-line"):
+        new = f'"{key}":{nl}  {json.dumps(raw)}'
+    else:
+        return text
+    return text[:at] + new + text[end:]
+
+
+@st.composite
+def spelled_streams(draw: st.DrawFn) -> list[str]:
+    """Streams of the whole table whose apiVersion and kind lines are written in any valid spelling."""
+    out = []
+    for doc in draw(rich_streams()):
+        for key in ("apiVersion", "kind"):
+            doc = respell(doc, key, draw(st.sampled_from(SPELLINGS)))
+        out.append(doc)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Aliases and merge keys in the parts migrations restructure (issue 14 item 2).
+
+
+def _holders(value: Any, depth: int = 0) -> list[tuple[Any, Any]]:
+    """(container, key) of every non-empty mapping below the top level, in document order."""
+    out: list[tuple[Any, Any]] = []
+    items = (
+        list(value.items()) if isinstance(value, dict) else list(enumerate(value)) if isinstance(value, list) else []
+    )
+    for key, child in items:
+        if isinstance(child, (Anchor, Ref)) or _has_refs(child):
+            continue
+        if isinstance(child, dict) and child and depth >= 1 and "<<" not in child:
+            out.append((value, key))
+        out += _holders(child, depth + 1)
+    return out
+
+
+def _has_refs(value: Any) -> bool:
+    if isinstance(value, (Anchor, Ref)):
+        return True
+    if isinstance(value, dict):
+        return any(_has_refs(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_refs(v) for v in value)
+    return False
+
+
+@st.composite
+def shared_object(draw: st.DrawFn) -> dict[str, Any]:
+    """An object of the table where a mapping it holds is an alias, a merge, or shared with a List
+    item: anchored in an ``x-shared`` key written first, or in the first of two List items."""
+    obj = draw(st.one_of(ingress(), workload(), batch_and_autoscaling(), cluster_objects(), readiness()))
+    holders = _holders(obj)
+    if not holders:
+        return obj
+    container, key = draw(st.sampled_from(holders))
+    value = container[key]
+    how = draw(st.sampled_from(["anchor", "alias", "merge", "merge-override", "list"]))
+    if how == "anchor":
+        container[key] = Anchor("kept", value)
+        return obj
+    if how == "list":
+        twin = json.loads(json.dumps(_plain(obj)))
+        container[key] = anchor = Anchor("twin", value)
+        _replace(twin, anchor)
+        return {"apiVersion": "v1", "kind": "List", "items": [obj, twin]}
+    anchor = Anchor("shared", json.loads(json.dumps(_plain(value))))
+    if how == "alias":
+        container[key] = Ref(anchor)
+    else:
+        merged: dict[str, Any] = {"<<": Ref(anchor)}
+        if how == "merge-override":
+            first = next(iter(value))
+            merged[first] = value[first]
+        container[key] = merged
+    return {"x-shared": anchor, **obj}
+
+
+def _replace(twin: Any, anchor: Anchor) -> None:
+    """Put an alias of ``anchor`` where the twin holds the anchored mapping (the same path)."""
+    target = _plain(anchor.value)
+    stack = [twin]
+    while stack:
+        node = stack.pop()
+        items = (
+            list(node.items()) if isinstance(node, dict) else list(enumerate(node)) if isinstance(node, list) else []
+        )
+        for key, child in items:
+            if child == target:
+                node[key] = Ref(anchor)
+                return
+            stack.append(child)
+
+
+@st.composite
+def shared_streams(draw: st.DrawFn) -> list[str]:
+    """Streams of objects with aliases and merge keys in the parts that migrations edit."""
+    layout = draw(rich_layouts())
+    layout.json_doc = False  # JSON has no aliases
+    out = []
+    for obj in draw(st.lists(shared_object(), min_size=1, max_size=3)):
+        layout.k = layout.n = 0
+        out.append(layout.emit(obj))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Hostile nesting (issue 14 item 16): refused early, at about the cost of a valid document.
+
+HOSTILE_DEPTH = 501  # one more than the tree holds (``yamlio.build.MAX_DEPTH``)
+
+
+@st.composite
+def hostile_streams(draw: st.DrawFn) -> tuple[list[str], int]:
+    """Realistic documents with one hostile document among them, and its index."""
+    docs = draw(rich_streams())
+    depth = draw(st.integers(HOSTILE_DEPTH, 3000))
+    shape = draw(st.sampled_from(["open-seq", "open-map", "closed-seq", "block", "mixed"]))
+    if shape == "open-seq":
+        hostile = "x: " + "[" * depth + "\n"
+    elif shape == "open-map":
+        hostile = "x: " + "{a: " * depth + "\n"
+    elif shape == "closed-seq":
+        hostile = "x: " + "[" * depth + "]" * depth + "\n"
+    elif shape == "block":
+        hostile = "".join(" " * i + "a:\n" for i in range(depth)) + " " * depth + "a: 1\n"
+    else:
+        hostile = "x: " + "[{a: " * (depth // 2) + "\n"
+    at = draw(st.integers(0, len(docs)))
+    docs.insert(at, hostile)
+    return docs, at

@@ -244,8 +244,8 @@ def test_comments_travel_with_restructured_keys() -> None:
         kind: Ingress
         spec:
           defaultBackend:  # default
-            # which service
             service:
+              # which service
               name: web  # the web tier
               port:
                 # which port

@@ -274,7 +274,23 @@ def test_conflicting_discovery_timeouts_are_an_error() -> None:
     assert "K8SM-GEN-003" in codes(result, "error")
 
 
-@pytest.mark.parametrize("args", ["[a, b]", "{v: [1]}", "{v: *x}"])
+def test_an_extra_arg_written_as_an_alias_is_read_through_it_and_stays_an_alias() -> None:
+    """Issue 14 item 2: what an alias stands for is read; the alias is written back as it was."""
+    result = run(
+        """
+        apiVersion: kubeadm.k8s.io/v1beta3
+        kind: ClusterConfiguration
+        clusterName: &x prod
+        scheduler:
+          extraArgs: {v: *x}
+        """,
+        target_version="1.31",
+    )
+    assert "  extraArgs: [{name: v, value: *x}]\n" in result.text
+    assert codes(result, "error") == []
+
+
+@pytest.mark.parametrize("args", ["[a, b]", "{v: [1]}"])
 def test_extra_args_that_are_not_a_flat_map_are_an_error(args: str) -> None:
     result = check_noop(
         f"""

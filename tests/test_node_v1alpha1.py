@@ -128,3 +128,69 @@ def test_v1beta1_is_a_rename() -> None:
 def test_unconvertible_spec_is_an_error(spec: str, code: str) -> None:
     text = "apiVersion: node.k8s.io/v1alpha1\nkind: RuntimeClass\nmetadata:\n  name: x\n" + spec
     assert codes(check_noop(text), "error") == [code]
+
+
+def test_comments_above_the_first_key_of_each_moved_block_travel_with_it() -> None:
+    """``# handler`` sits between ``spec:`` and its first key: it goes with runtimeHandler (issue 14
+    item 6), and so do the comments above podFixed and nodeSelector; nothing is reported lost."""
+    result = check_transformed(
+        """
+        apiVersion: node.k8s.io/v1alpha1
+        kind: RuntimeClass
+        metadata:
+          name: kata
+        spec:
+          # handler
+          runtimeHandler: kata
+          overhead:
+            # fixed overhead
+            podFixed:
+              memory: 120Mi
+          scheduling:
+            # kata nodes only
+            nodeSelector:
+              runtime: kata
+        """,
+        """
+        apiVersion: node.k8s.io/v1
+        kind: RuntimeClass
+        metadata:
+          name: kata
+        # handler
+        handler: kata
+        overhead:
+          # fixed overhead
+          podFixed:
+            memory: 120Mi
+        scheduling:
+          # kata nodes only
+          nodeSelector:
+            runtime: kata
+        """,
+    )
+    assert "K8SM-GEN-004" not in codes(result)
+    validate(result.text)
+
+
+def test_a_comment_between_a_key_and_its_value_on_the_next_line_travels_too() -> None:
+    result = check_transformed(
+        """
+        apiVersion: node.k8s.io/v1alpha1
+        kind: RuntimeClass
+        metadata:
+          name: kata
+        spec:
+          runtimeHandler:
+            # the CRI handler
+            kata
+        """,
+        """
+        apiVersion: node.k8s.io/v1
+        kind: RuntimeClass
+        metadata:
+          name: kata
+        # the CRI handler
+        handler: kata
+        """,
+    )
+    assert "K8SM-GEN-004" not in codes(result)

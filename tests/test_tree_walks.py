@@ -58,16 +58,27 @@ def test_a_key_written_three_times_is_reported_against_each_earlier_line() -> No
     assert ["line 4" in m for _l, m in found] == [True, True, False]
 
 
-def test_plain_scalars_resolve_as_yaml_1_1_reads_them() -> None:
+def test_plain_scalars_resolve_as_kubernetes_reads_them() -> None:
+    """go-yaml v2 (``resolve.go``): YAML 1.1 booleans and octals, Go's number prefixes, no base 60."""
     cases = {
         "web": "web",
         "010": 8,
+        "0o10": 8,
+        "0O10": 8,
+        "0x1F": 31,
+        "0X1F": 31,
+        "0b101": 5,
+        "0B101": 5,
+        "1_000": 1000,
+        "08": 8.0,  # not octal: ParseInt fails, yamlStyleFloat reads it
         "+1": 1,
         "-1.5": -1.5,
         ".5": 0.5,
-        "-.5": "-.5",
+        "-.5": -0.5,
         ".inf": float("inf"),
-        "1:30": 90,
+        "1:30": "1:30",  # base 60 is YAML 1.1 (PyYAML reads 90), go-yaml leaves it a string
+        "1e400": "1e400",  # out of float64's range: ParseFloat fails
+        "0x": "0x",
         "yes": True,
         "~": None,
     }

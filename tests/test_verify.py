@@ -30,7 +30,8 @@ def test_a_text_that_does_not_parse_is_refused() -> None:
     assert data is None and problem.startswith("the edited document does not parse:")
 
 
-def test_a_dropped_comment_is_named_once() -> None:
+def test_each_dropped_copy_of_a_comment_is_named_once_with_its_line() -> None:
     old = "a: 1  # keep\nb: 2  # gone\n# gone\n"
-    assert sorted(dropped_comments(old, "a: 1  # keep\n")) == ["# gone"]
+    assert dropped_comments(old, "a: 1  # keep\n") == [("# gone", 1), ("# gone", 2)]
+    assert dropped_comments(old, "a: 1  # keep\n# gone\n") == [("# gone", 1)]  # which copy went: the first
     assert dropped_comments("a: 1\n", "") == []

@@ -3,9 +3,9 @@
 Used by ``apiextensions_v1beta1``.
 Everything here works on the editable tree in one linear pass over the *structural* part of
 a schema (``properties``, ``items``, ``additionalProperties``); value validations
-(``allOf``/``anyOf``/``oneOf``/``not``) are only read by the checks. YAML aliases are
-followed to their anchored node (``get``, ``data_of``), so a node shared by aliases is
-visited at every place; the caller refuses edits that change a shared node.
+(``allOf``/``anyOf``/``oneOf``/``not``) are only read by the checks. The engine hands
+migrations trees whose aliases are expanded (``k8smigrate.sharing``); ``get`` and ``data_of``
+still follow an alias to its anchored node for a tree read without the engine.
 
 Upstream rules followed (kubernetes/kubernetes, staging/src/k8s.io/apiextensions-apiserver):
 

@@ -64,6 +64,7 @@ def parse_documents(
             doc.root = builder.root if builder.problem is None else None
             doc.problem = builder.problem
             doc.duplicates = builder.duplicates
+            doc.shares = builder.shares
             if doc.root is not None and doc.root.src is not None:
                 doc.line = line_of(text, doc.root.src.start)
             yield doc
@@ -91,12 +92,14 @@ class _Builder:
         self.duplicates: list[Problem] = []
         self.anchors: dict[str, Node] = {}
         self.problem: Problem | None = None
+        self.shares = False
 
     def reset(self) -> None:
         self.root = None
         self.duplicates = []
         self.anchors = {}
         self.problem = None
+        self.shares = False
 
     def feed(self, event: Any, stack: list[Any]) -> None:
         """Build from one event; a construct the tree cannot hold stops this document only."""
@@ -110,7 +113,7 @@ class _Builder:
     def _feed(self, event: Any, stack: list[Any]) -> None:
         if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
             done, _pending, _keys = stack.pop()
-            self._finish(done, event)
+            self._finish(done, event, nested=bool(stack))
             self._attach(done, stack)
             return
         start = event.start_mark.index + self.offset
@@ -132,6 +135,7 @@ class _Builder:
         node: Node
         if isinstance(event, AliasEvent):
             node = Alias(str(event.anchor), self.anchors.get(str(event.anchor)))
+            self.shares = True
         else:
             assert isinstance(event, ScalarEvent)
             style = event.style or None  # libyaml says "" for plain
@@ -166,6 +170,8 @@ class _Builder:
                 raise _Unsupported("complex mapping keys (a collection or alias as key) are not supported", line)
             if node.src is None or node.src.start < 0:
                 raise _Unsupported("an empty mapping key is not supported", line)
+            if node.value == "<<" and node.style is None:
+                self.shares = True  # a merge key
             stack[-1][1] = node
         else:
             assert isinstance(parent, Mapping)
@@ -198,7 +204,7 @@ class _Builder:
             i += 1
         return i if i < len(text) and text[i] == ":" else -1
 
-    def _finish(self, node: Node, event: Any) -> None:
+    def _finish(self, node: Node, event: Any, nested: bool) -> None:
         """Fix the span of a finished collection and record where each entry or item stands."""
         assert node.src is not None
         text = self.text
@@ -209,7 +215,7 @@ class _Builder:
             self._finish_flow(node)
             return
         if isinstance(node, Mapping):
-            self._finish_mapping(node)
+            self._finish_mapping(node, nested)
         elif isinstance(node, Sequence):
             self._finish_sequence(node)
 
@@ -237,15 +243,18 @@ class _Builder:
             node.src.close_start = spans[-1][3]
             node.src.sep = self.text[spans[0][3] : spans[1][0]] if len(spans) > 1 else ""
 
-    def _finish_mapping(self, node: Mapping) -> None:
+    def _finish_mapping(self, node: Mapping, nested: bool) -> None:
         text = self.text
         assert node.src is not None
         if not node.entries:
             return
         first = node.entries[0].key
         assert first.src is not None
+        node.first = node.entries[0]
+        if nested:
+            node.first.head_comments = _lead_comments(text, first.src.start)
         node.src.start = _explicit_indicator(text, first.src.start)
-        node.src.col = first.src.col
+        node.src.col = first.src.col if node.src.start == first.src.start else column_of(text, node.src.start)
         node.line = first.line
         prev_end = node.src.start
         for i, e in enumerate(node.entries):
@@ -276,9 +285,9 @@ class _Builder:
             assert vs is not None
             dash = _find_dash(text, prev_end if i else node.src.start)
             line_start = text.rfind("\n", 0, dash) + 1 if i else dash
-            end = entry_end(text, item.value)
-            if vs.start < 0:  # "- " with nothing after it
+            if vs.start < 0:  # "- " with nothing after it: placed before its end is looked for
                 vs.start = vs.end = dash + 1
+            end = entry_end(text, item.value)
             item.src = EntrySource(
                 id(node), i, prev_end if i else dash, line_start, dash, dash + 1, vs.start, vs.end, end
             )
@@ -292,6 +301,29 @@ class _Builder:
         node.src.col = column_of(text, node.src.start)
         node.line = line_of(text, node.src.start)
         node.src.end = prev_end
+
+
+def _lead_comments(text: str, key_start: int) -> list[str]:
+    """The comment lines right above a nested mapping's first key (below its parent's key or dash).
+
+    They are written in the gap between the parent and the mapping, but belong to the first
+    key: when it moves to another parent, they go with it. None when the key does not start
+    its line (``- key:``, ``? key``).
+    """
+    line_start = text.rfind("\n", 0, key_start) + 1
+    if text[line_start:key_start].strip(" \t"):
+        return []
+    found: list[str] = []
+    end = line_start
+    while end > 0:
+        begin = text.rfind("\n", 0, end - 1) + 1
+        line = text[begin:end].strip()
+        if line and not line.startswith("#"):
+            break
+        if line:
+            found.append(line)
+        end = begin
+    return found[::-1]
 
 
 def _explicit_indicator(text: str, key_start: int) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..tree import Mapping, Node, Scalar, Sequence
+from ..tree import Mapping, Node, Scalar, Sequence, resolve
 from .documents import Document
 
 TEMPLATE_MARKERS = re.compile(r"\{\{|\{%|\{#")
@@ -20,18 +20,22 @@ def classify(text: str, doc: Document) -> None:
     if TEMPLATE_MARKERS.search(body):
         doc.templated = doc.root is None or not _markers_inside_safe_scalars(text, doc)
     if doc.root is not None and not doc.templated and isinstance(doc.root, Mapping):
-        api = doc.root.get("apiVersion")
-        kind = doc.root.get("kind")
-        doc.api_version = api.value if isinstance(api, Scalar) else None
-        doc.kind = kind.value if isinstance(kind, Scalar) else None
+        doc.api_version = text_at(doc.root, "apiVersion")
+        doc.kind = text_at(doc.root, "kind")
         meta = doc.root.get("metadata")
-        name = meta.get("name") if isinstance(meta, Mapping) else None
-        doc.name = name.value if isinstance(name, Scalar) else None
-        namespace = meta.get("namespace") if isinstance(meta, Mapping) else None
-        doc.namespace = namespace.value if isinstance(namespace, Scalar) else None
+        meta = resolve(meta) if meta is not None else None
+        doc.name = text_at(meta, "name") if isinstance(meta, Mapping) else None
+        doc.namespace = text_at(meta, "namespace") if isinstance(meta, Mapping) else None
     else:
         doc.api_version, doc.kind = _regex_api_kind(body)
         doc.name, doc.namespace = _regex_metadata(body)
+
+
+def text_at(mapping: Mapping, key: str) -> str | None:
+    """The string a key holds, as written (an alias followed to its anchored scalar); None for a collection."""
+    node = mapping.get(key)
+    node = resolve(node) if node is not None else None
+    return node.value if isinstance(node, Scalar) else None
 
 
 _METADATA = re.compile(r"^metadata:[ \t]*(?:#[^\n]*)?\r?\n", re.M)

@@ -32,6 +32,8 @@ class Document:
     problem: Problem | None = None
     duplicates: list[Problem] = field(default_factory=list)
     templated: bool = False
+    shares: bool = False
+    """The tree has YAML aliases or merge keys (``sharing`` expands them around the bodies)."""
     api_version: str | None = None
     kind: str | None = None
     name: str | None = None
@@ -50,6 +52,14 @@ class Stream:
     libyaml: bool = False
     """True when libyaml read it; edits are then read back with libyaml too (the two parsers
     disagree on a few corners, such as tabs)."""
+    boms: int = 0
+    """How many byte order marks the text started with (``bom`` says whether any): all are
+    written back."""
+
+    @property
+    def prefix(self) -> str:
+        """The byte order marks that ``text`` was read without."""
+        return BOM * (self.boms or int(self.bom))
 
 
 _NEWLINES: dict[int, tuple[str, list[int]]] = {}

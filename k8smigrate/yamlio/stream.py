@@ -13,9 +13,9 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 
-from .build import parse_documents
+from .build import MAX_DEPTH, parse_documents
 from .classify import TEMPLATE_MARKERS, classify
-from .documents import BOM, Document, Problem, Stream
+from .documents import BOM, EVERY, Document, Problem, Stream
 from .events import LIBYAML, PARSE_ERRORS, MarkedYAMLError, libyaml_accepts, message
 from .lines import line_of
 
@@ -34,12 +34,22 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     (apiVersion, kind). Without libyaml, or when the fast reading disagrees with itself, the
     whole stream is parsed as below.
     """
-    bom = text.startswith(BOM)
-    body = text[1:] if bom else text
-    if wanted is not None and LIBYAML:
-        fast = _read_fast(body, wanted)
-        if fast is not None:
-            return Stream(body, bom, fast, True, libyaml=True)
+    boms = len(text) - len(text.lstrip(BOM))  # libyaml drops a second BOM too, which shifts its marks
+    bom = boms > 0
+    body = text[boms:]
+    if _too_deep(body) is not None:  # both parsers are quadratic in the depth of flow collections
+        read = _read_pieces(body, wanted or EVERY)
+        if read is not None:
+            return Stream(body, bom, read[0], read[1], boms=boms)
+    elif wanted is not None and LIBYAML:
+        if not libyaml_accepts(body):
+            read = _read_pieces(body, wanted)
+            if read is not None:
+                return Stream(body, bom, read[0], False, boms=boms)
+        else:
+            fast = _read_fast(body, wanted)
+            if fast is not None:
+                return Stream(body, bom, fast, True, libyaml=True, boms=boms)
     whole = True
     try:
         documents = list(parse_documents(body, 0, 0))
@@ -48,13 +58,11 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
         whole = False
     for doc in documents:
         classify(body, doc)
-    return Stream(body, bom, documents, whole)
+    return Stream(body, bom, documents, whole, boms=boms)
 
 
 def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | None:
     """The documents of a stream that libyaml accepts, trees only where wanted; None to fall back."""
-    if not libyaml_accepts(text):
-        return None  # any complaint: the careful path reports it precisely
     documents: list[Document] = []
     counted, line = 0, 1  # newlines counted up to ``counted``: no newline table for unparsed documents
     for start, end, content in _pieces(text):
@@ -126,26 +134,116 @@ def _first_content(text: str, start: int, end: int, explicit: bool) -> int | Non
     return None
 
 
-def _parse_pieces(text: str) -> list[Document]:
-    """Fallback for a stream that does not parse: cut at column-0 markers and parse each piece."""
-    cuts = [0] + [m.start() for m in _DOC_MARKER.finditer(text)] + [len(text)]
+def _read_pieces(text: str, wanted: Callable[[str], bool]) -> tuple[list[Document], bool] | None:
+    """The documents of a stream libyaml rejects, piece by piece, and whether the stream is whole
+    (every piece parsed, but for deep ones refused whose brackets balance); None when every
+    piece parses.
+
+    Each piece is read once, by libyaml where it can (a tree only where wanted, as on the fast
+    path); only a piece libyaml rejects goes to ruamel's own parser, for its precise message,
+    unless its nesting is hostile (that parser is quadratic in the depth of flow collections):
+    then it is refused with a finding at once. A broken document costs about what a valid one
+    does. When every piece parses after all (ruamel is more lenient in a few corners, such as
+    tabs), the careful whole-stream reading decides, as it always did.
+    """
     documents: list[Document] = []
+    broken = failed_any = False
+    for start, end in _cuts(text):
+        index = len(documents)
+        piece = text[start:end]
+        found: list[Document] | None = None
+        deep = _too_deep(piece)
+        if deep is not None:
+            content = _first_content(text, start, end, True)
+            line = line_of(text, start + deep)
+            refused = Problem(f"nesting deeper than {MAX_DEPTH} levels; the document is left unchanged", line)
+            refused.code = "K8SM-GEN-011"
+            first = line_of(text, content if content is not None else start)
+            found, broken = [Document(index, start, end, first, problem=refused)], True
+            failed_any = failed_any or not _balanced(piece)
+        elif not LIBYAML:
+            found = None
+        elif wanted(piece) or TEMPLATE_MARKERS.search(piece):
+            try:
+                found = list(parse_documents(text, start, index, fast=True, end=end))
+            except PARSE_ERRORS:
+                found = None
+        elif libyaml_accepts(piece):
+            content = _first_content(text, start, end, False)
+            found = [Document(index, start, end, line_of(text, content if content is not None else start))]
+        if found is None:
+            found, failed = _parse_piece(text, start, end, index)
+            broken, failed_any = broken or failed, failed_any or failed
+        for doc in found:
+            doc.index = len(documents)
+            classify(text, doc)
+            documents.append(doc)
+    return (documents, not failed_any) if broken else None
+
+
+def _too_deep(piece: str) -> int | None:
+    """Where the piece opens flow collections deeper than the tree holds (None: it does not),
+    found in one linear pass without parsing; brackets in quoted scalars and comments do not count."""
+    if piece.count("[") + piece.count("{") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for bracket in _BRACKETS.finditer(_QUOTED_OR_COMMENT.sub(_blank, piece)):
+        if bracket.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return bracket.start()
+        else:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def _balanced(piece: str) -> bool:
+    """Whether every bracket the piece opens is closed (outside quoted scalars and comments)."""
+    depth = 0
+    for bracket in _BRACKETS.findall(_QUOTED_OR_COMMENT.sub(_blank, piece)):
+        depth += 1 if bracket in "[{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group())
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+_QUOTED_OR_COMMENT = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\n]|'')*'|(?:^|(?<=[ \t]))#[^\n]*", re.M)
+
+
+def _cuts(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every piece between column-0 markers that holds more than comments."""
+    cuts = [0] + [m.start() for m in _DOC_MARKER.finditer(text)] + [len(text)]
     for start, end in pairwise(cuts):
         piece = text[start:end]
-        if not piece.strip() or _only_comments_and_markers(piece):
-            continue
-        index = len(documents)
-        try:
-            found = list(parse_documents(text, start, index, end=end))
-        except MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line = mark.line + line_of(text, start) if mark is not None else line_of(text, start)
-            found = [Document(index, start, end, line_of(text, start), problem=Problem(message(exc), line))]
-        except Exception as exc:  # never let one piece stop the file: it becomes a finding
-            position = getattr(exc, "position", None)  # a ReaderError (NUL, control character) has no mark
-            line = line_of(text, start + position if isinstance(position, int) else start)
-            found = [Document(index, start, end, line, problem=Problem(f"{type(exc).__name__}: {exc}", line))]
-        for doc in found:
+        if piece.strip() and not _only_comments_and_markers(piece):
+            yield start, end
+
+
+def _parse_piece(text: str, start: int, end: int, index: int) -> tuple[list[Document], bool]:
+    """The documents of one piece by ruamel's own parser, or one with the problem that stops it
+    (and True: the parser failed)."""
+    try:
+        return list(parse_documents(text, start, index, end=end)), False
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + line_of(text, start) if mark is not None else line_of(text, start)
+        return [Document(index, start, end, line_of(text, start), problem=Problem(message(exc), line))], True
+    except Exception as exc:  # never let one piece stop the file: it becomes a finding
+        position = getattr(exc, "position", None)  # a ReaderError (NUL, control character) has no mark
+        line = line_of(text, start + position if isinstance(position, int) else start)
+        return [Document(index, start, end, line, problem=Problem(f"{type(exc).__name__}: {exc}", line))], True
+
+
+def _parse_pieces(text: str) -> list[Document]:
+    """Fallback for a stream that does not parse: cut at column-0 markers and parse each piece."""
+    documents: list[Document] = []
+    for start, end in _cuts(text):
+        for doc in _parse_piece(text, start, end, len(documents))[0]:
             doc.index = len(documents)
             documents.append(doc)
     return documents

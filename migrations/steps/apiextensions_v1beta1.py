@@ -34,11 +34,11 @@ v1beta1 defaulting (``v1beta1/defaults.go``), so that the CRD behaves as it did:
   listed with its path (K8SM-CRD-003). Any other violation of
   ``pkg/apiserver/schema/validation.go`` is K8SM-CRD-004, listing every one; the document
   is left untouched.
-- YAML aliases in a schema are followed: every place an alias stands for is checked as the
-  API server sees it. Edits are never made through an alias: when a repair or the
-  extension would change a node that an alias shares, the CRD is K8SM-CRD-004 (write the
-  alias out). A version's ``schema`` or ``openAPIV3Schema`` aliasing another version's is
-  the exception: both places need the same edits, made once.
+- YAML aliases and merge keys in a schema are read as the API server reads them: every place
+  an alias stands for is checked and repaired on its own (the engine expands them, see
+  ``k8smigrate/sharing.py``). When the places sharing a node get the same edits (a version's
+  ``schema`` aliasing another version's), the alias is kept; when they would differ, the CRD
+  is left unchanged with K8SM-GEN-017 (write the alias out).
 - Groups ``k8s.io``, ``kubernetes.io`` and their subdomains need the annotation
   ``api-approved.kubernetes.io`` in v1 (K8SM-CRD-020).
 - ``CustomResourceDefinitionList`` items migrate one by one.
@@ -75,8 +75,7 @@ from k8smigrate.kube.crd_schema import (
     repair,
 )
 from k8smigrate.model import Step
-from k8smigrate.scalars import Data
-from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes, resolve
+from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes
 
 APPROVAL = "api-approved.kubernetes.io"
 UNAPPROVED = "unapproved, migrated from apiextensions.k8s.io/v1beta1 without API review"
@@ -202,20 +201,19 @@ def check_conflicts(spec: Mapping, versions: list[Mapping], ctx: Context) -> boo
 
 def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Context) -> bool:
     """Repair, check and preserve every schema; synthesise a permissive one where none exists."""
-    shared = shared_nodes(ctx.root, versions)
     entry = spec.entry("preserveUnknownFields")
     preserve = entry is None or (isinstance(entry.value, Scalar) and entry.value.data is True)
     if entry is not None and not preserve and not (isinstance(entry.value, Scalar) and entry.value.data is False):
         ctx.error("K8SM-CRD-009", f"preserveUnknownFields {entry.value.to_data()!r} is not a boolean", entry.value)
         return False
     schemas: list[tuple[str, Node]] = []
-    top = spec.mapping("validation")
+    top = schema_holder(spec, "validation")
     if top is not None:
-        schemas.append(("spec.validation.openAPIV3Schema", top.get("openAPIV3Schema") or Mapping()))
+        schemas.append(("spec.validation.openAPIV3Schema", schema_root(top)))
     for i, v in enumerate(versions):
-        holder = v.mapping("schema")
+        holder = schema_holder(v, "schema")
         if holder is not None:
-            schemas.append((f"spec.versions[{i}].schema.openAPIV3Schema", holder.get("openAPIV3Schema") or Mapping()))
+            schemas.append((f"spec.versions[{i}].schema.openAPIV3Schema", schema_root(holder)))
     total = SchemaResult()
     for path, schema in schemas:
         total.extend(repair(schema, path))
@@ -228,13 +226,10 @@ def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Cont
             spec,
         )
         return False
-    if not unchanged(shared, ctx, spec):
-        return False
     if total.repairs:
         ctx.warn("K8SM-CRD-003", "structural schema repaired: " + "; ".join(total.repairs), spec)
     if preserve:
-        if not inject(schemas, mode, ctx, spec, shared):
-            return False
+        inject(schemas, mode, ctx, spec)
         if entry is not None:
             spec.pop("preserveUnknownFields")
             carry_comments(entry, schemas[0][1] if schemas else None)
@@ -243,56 +238,40 @@ def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Cont
     return True
 
 
-def shared_nodes(root: Node, versions: list[Mapping]) -> list[tuple[str, Node, Data]]:
-    """Every node of the document that a YAML alias shares, with its data before the edits.
+def schema_holder(parent: Mapping, key: str) -> Mapping | None:
+    """``validation`` (or a version's ``schema``) as a mapping; written as ``null`` it becomes ``{}``."""
+    node = parent.get(key)
+    if isinstance(node, Scalar) and node.data is None:
+        node = parent.set(key, Mapping(flow=True))
+    return node if isinstance(node, Mapping) else None
 
-    Schema edits would show at every place an alias stands for, where they may not fit (a
-    ``type`` inferred at one place, an extension refused at another), so they are refused
-    there. Not counted: a version's ``schema`` or ``openAPIV3Schema`` that aliases another
-    version's, where both places need the same edits.
+
+def schema_root(holder: Mapping) -> Node:
+    """The ``openAPIV3Schema`` of a holder, written into it when it is missing or ``null``.
+
+    ``validation: {}`` and ``openAPIV3Schema: {}`` meant "no validation" in v1beta1; v1 needs
+    a schema object, so the repairs and the extension go into a real (empty) one that the
+    document keeps: ``{type: object, x-kubernetes-preserve-unknown-fields: true}``.
     """
-    holders = [v.get("schema") for v in versions]
-    roots = [h.get("openAPIV3Schema") for h in holders if isinstance(h, Mapping)]
-    places = [{id(n) for n in nodes if n is not None} for nodes in (holders, roots)]
-    out: list[tuple[str, Node, Data]] = []
-    for node in nodes(root):
-        if not isinstance(node, Alias):
-            continue
-        target = resolve(node)
-        if target is not node and not any(id(node) in p and id(target) in p for p in places):
-            out.append((node.name, target, data_of(target)))
-    return out
+    node = holder.get("openAPIV3Schema")
+    if node is None or (isinstance(node, Scalar) and node.data is None):
+        node = holder.set("openAPIV3Schema", Mapping(flow=holder.flow))
+    return node
 
 
-def unchanged(shared: list[tuple[str, Node, Data]], ctx: Context, spec: Mapping) -> bool:
-    changed = sorted({f"*{name}" for name, node, before in shared if data_of(node) != before})
-    if changed:
-        ctx.error(
-            "K8SM-CRD-004",
-            f"the schema edits would change nodes shared through YAML aliases ({', '.join(changed)}), "
-            "where they may not fit every place; write those aliases out",
-            spec,
-        )
-    return not changed
-
-
-def inject(
-    schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mapping, shared: list[tuple[str, Node, Data]]
-) -> bool:
+def inject(schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mapping) -> None:
     if ctx.adopt_new_defaults:
         ctx.info(
             "K8SM-GEN-002",
             f"{PRESERVE} not added: v1 prunes fields the schema does not declare (v1beta1 kept them)",
             spec,
         )
-        return True
+        return
     done = SchemaResult()
     for path, schema in schemas:
         done.extend(preserve_everywhere(schema, path) if mode == "all" else preserve_root(schema, path))
-    if not unchanged(shared, ctx, spec):
-        return False
     if not done.preserved and not done.dropped_true:
-        return True
+        return
     shown = ", ".join(done.preserved[:LISTED]) + (
         f" and {len(done.preserved) - LISTED} more" if len(done.preserved) > LISTED else ""
     )
@@ -306,7 +285,6 @@ def inject(
         message += "; nested unknown fields will be pruned"
     ctx.warn("K8SM-CRD-002", message, spec)
     ctx.note(f"preserveUnknownFields → {PRESERVE} ({mode})")
-    return True
 
 
 def carry_comments(entry: Entry, root: Node | None) -> None:
@@ -485,10 +463,7 @@ MIGRATION = Step(
         Code(
             "K8SM-CRD-004",
             "error",
-            (
-                "the schema is not structural (every violation listed), or an edit would change a node shared"
-                " through a YAML alias"
-            ),
+            "the schema is not structural (every violation listed)",
         ),
         Code("K8SM-CRD-009", "error", "the CRD has no spec, no version, or a field of the wrong type"),
         Code("K8SM-CRD-010", "error", "spec.version names no version of spec.versions"),

@@ -14,7 +14,9 @@ Follows upstream's ``Convert_v1beta1_IngressSpec_To_networking_IngressSpec`` and
 
 Ports: a quoted all-digit ``servicePort: "80"`` would become a port *name* upstream, which
 v1 rejects; k8smigrate writes ``number: 80`` (K8SM-ING-002). An unquoted leading-zero
-number such as ``080`` is read differently by YAML readers (K8SM-ING-008). Zero, empty and
+number such as ``080``, or one in a YAML 1.2 or 1.1-only form (``0o120``, ``0b1010``, ``1_000``,
+``0x50``), is read differently by YAML readers: it is written as the decimal number Kubernetes
+(go-yaml v2, YAML 1.1) reads (K8SM-ING-008). Zero, empty and
 out-of-range ports and templated ports cannot be converted (K8SM-ING-004, K8SM-ING-003).
 
 Templates (Helm charts): ``servicePort: {{ .Values.service.port }}`` is resolved from the
@@ -41,6 +43,7 @@ from k8smigrate.yamlio import TEMPLATE_MARKERS
 
 CLASS_ANNOTATION = "kubernetes.io/ingress.class"
 _LEADING_ZERO = re.compile(r"^0[0-9]+$")
+_DECIMAL = re.compile(r"^[-+]?[0-9]+$")
 _PORT_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
 
 
@@ -174,6 +177,14 @@ def literal_port(value: Node, node: Scalar, ctx: Context) -> tuple[str, Node | i
             node,
         )
         return check_number(number, node, ctx)
+    if node.style is None and isinstance(data, int) and not isinstance(data, bool) and not _DECIMAL.match(node.value):
+        ctx.warn(
+            "K8SM-ING-008",
+            f"servicePort {node.value} is not a plain decimal number; Kubernetes (YAML 1.1) reads it as {data}, "
+            f"other YAML readers may not; written as number: {data}",
+            node,
+        )
+        return check_number(data, node, ctx)
     if isinstance(data, bool) or data is None or isinstance(data, float):
         ctx.error("K8SM-ING-004", f"servicePort {node.value!r} is neither a port number nor a name", node)
         return None
@@ -242,7 +253,11 @@ MIGRATION = Step(
         Code("K8SM-ING-005", "info", "only the ingress-class annotation is set; kept, ingressClassName not invented"),
         Code("K8SM-ING-006", "error", "ingress-class annotation and spec.ingressClassName differ"),
         Code("K8SM-ING-007", "error", "both spec.backend and spec.defaultBackend"),
-        Code("K8SM-ING-008", "warning", "an unquoted servicePort with a leading zero"),
+        Code(
+            "K8SM-ING-008",
+            "warning",
+            "an unquoted servicePort with a leading zero, or in another form than decimal (0o120, 0x50, 1_000)",
+        ),
         Code("K8SM-ING-009", "warning", "a servicePort name that v1 validation rejects"),
         Code("K8SM-ING-010", "warning", "an empty serviceName/servicePort beside a resource backend dropped"),
         Code("K8SM-ING-011", "info", "a templated servicePort resolved with the chart's values.yaml default"),
