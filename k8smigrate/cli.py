@@ -27,6 +27,7 @@ from . import __version__
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .engine import migrate_stream
 from .files import InputError, Skipped, decode, iter_entries
+from .kustomize.run import TreeRun, migrate_trees
 from .parallel import Worker, parallel_map, progress
 from .registry import Migration, Registry, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
@@ -226,8 +227,12 @@ def _files(raw: str) -> list[Path | Skipped] | None:
 def _migrate(
     paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
 ) -> list[FileOutcome]:
-    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
-    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome)
+    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores).
+
+    Kustomize trees under the folders given are migrated as wholes first (``kustomize``).
+    """
+    trees = partial(migrate_trees, registry=default_registry(), in_place=in_place)
+    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome, trees)
 
 
 def _run_files(
@@ -237,10 +242,13 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    trees: Callable[..., TreeRun] | None = None,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
     ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
+    ``trees``: what decides for the files of kustomize trees under the folders given (they
+    are not given to ``worker``).
     """
     todo: list[Path | Skipped | FileOutcome] = []
     for raw in paths:
@@ -249,18 +257,28 @@ def _run_files(
             continue
         files = _files(raw)
         todo += [_missing(raw)] if files is None else files
-    work = [t for t in todo if isinstance(t, Path)]
+    folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
+    tree = trees(folders, settings) if trees is not None and folders else TreeRun()
+    for owned in tree.outcomes.values():
+        if keep != "all" and owned.result is not None:
+            owned.result.slim(keep_diff=keep == "diff")
+    work = [t for t in todo if isinstance(t, Path) and t.resolve() not in tree.owned]
     done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
     outcomes: list[FileOutcome] = []
+    listed: set[Path] = set()
     with progress(len(work)) as advance:
         for item in todo:
             if isinstance(item, FileOutcome):
                 outcomes.append(item)
             elif isinstance(item, Skipped):
                 outcomes.append(skipped_outcome(item))
+            elif item.resolve() in tree.owned:
+                listed.add(item.resolve())
+                outcomes.append(tree.outcomes[item.resolve()])
             else:
                 outcomes.append(next(done))
                 advance()
+    outcomes += [o for path, o in sorted(tree.outcomes.items()) if path not in listed]
     return outcomes
 
 

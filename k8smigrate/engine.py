@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -142,11 +142,14 @@ def migrate_stream(
     registry: Registry | None = None,
     *,
     report_only: bool = False,
+    hold: Collection[int] = (),
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
     With ``report_only`` the bodies run and report, and each document says what would be
     applied, but nothing is rendered: the text stays as it is and there are no patches.
+    The documents whose index is in ``hold`` stay as they are, unread by any step: the
+    caller (kustomize trees, where a base and its patches move together) reports why.
     """
     settings = settings or Settings()
     registry = registry or default_registry()
@@ -159,6 +162,9 @@ def migrate_stream(
     for doc in stream.documents:
         run = _DocRun(filename, doc)
         doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name, namespace=doc.namespace)
+        if doc.index in hold:
+            result.documents.append(doc_result)
+            continue
         try:
             new_root = _migrate_document(
                 stream, doc, run, doc_result, settings, registry, window, siblings, report_only
@@ -314,6 +320,32 @@ def _migrate_document(
     if isinstance(after, dict):
         doc_result.new_api_version = str(after.get("apiVersion"))
     return new_text
+
+
+def migrate_root(
+    root: Mapping,
+    api_version: str,
+    kind: str,
+    settings: Settings,
+    registry: Registry,
+    *,
+    filename: str = "<string>",
+    index: int = 0,
+    line: int = 1,
+    text: str = "",
+) -> tuple[DocumentResult, list[Finding]]:
+    """Run the plan of ``(api_version, kind)`` on a tree built by the caller, editing it in place.
+
+    Nothing is rendered: the caller owns the tree (kustomize merges a patch with its base and
+    keeps the patch's part). ``text`` is what fixers' triggers are searched in. The result
+    lists the steps applied (``summary`` holds the change notes), beside the findings.
+    """
+    doc = Document(index, 0, len(text), line, root=root, api_version=api_version, kind=kind)
+    run = _DocRun(filename, doc)
+    doc_result = DocumentResult(index, line, api_version, kind)
+    stream = Stream(text, False, [doc])
+    _migrate_document(stream, doc, run, doc_result, settings, registry, settings.window, None, True)
+    return doc_result, run.findings
 
 
 def _data_of(text: str) -> Data:

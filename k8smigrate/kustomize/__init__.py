@@ -1,0 +1,20 @@
+"""Kustomize trees: bases, overlays, components and patches migrated together.
+
+A plain manifest can be migrated on its own; a kustomize tree cannot. A patch is a partial
+object or a list of JSON operations that must keep matching the object it targets (same
+group, version and kind, same field paths), and ``vars``, ``replacements`` and transformer
+configurations name objects and fields too. This package reads a tree as a graph
+(``graph``), migrates each patch through its targets (``partial``, with ``smp`` and
+``pointer``), makes references follow (``references``, ``fieldpaths``, ``selectors``),
+and holds back together whatever must move together (``run``). See docs/kustomize.md.
+"""
+
+from __future__ import annotations
+
+CODES = {
+    "K8SM-KUS-001": "error: a kustomization file that is not one YAML mapping",
+    "K8SM-KUS-002": "error/warning: left as it is with the patches, references or objects that must move with it",
+    "K8SM-KUS-003": "error: an inline patch that could not be rewritten in its block scalar",
+    "K8SM-KUS-005": "info: a JSON patch operation's path moved with its field",
+}
+"""Finding codes of the kustomize part (the migrations' own codes appear in patches too)."""

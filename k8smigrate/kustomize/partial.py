@@ -1,0 +1,379 @@
+"""Migrating a patch together with the object it targets.
+
+A patch is not an object: a strategic merge patch is a *partial* object (it lacks on purpose
+what the base sets), a JSON patch is a list of operations on paths. Neither can be migrated
+on its own without guessing; both can be migrated *through* their target:
+
+- strategic merge: the patch's tree is merged with the target's data (``smp.merge``), the
+  object's whole migration runs on that, as it would on the built object; what the patch
+  held keeps its (possibly renamed, moved, rewritten) place, defaults land in the patch only
+  where the merged object lacked them and the migrated base does not already carry them
+  (``smp.project``, ``smp.prune``), and nothing is invented for what the patch leaves to the
+  base (no "missing field" errors: the base has the field). The migrated base with the
+  migrated patch must build the migrated merged object, or the patch is held back.
+- JSON 6902: the operations are applied to a copy of the target, each ``add``/``replace``
+  value being the patch's own node; the migration runs, and every operation's new path is
+  where its node went (``pointer.locate``), a removed path's where the removed node goes
+  when the target is migrated alone. A node that no longer exists is a path with no
+  equivalent: an error, and the patch and its target stay as they are. The new operations,
+  applied to the migrated target, must give the migrated patched object.
+
+So the field moves are the migration bodies' own: nothing is declared twice, and a step
+added to the registry (an add-on's, say) moves patches without a table to keep in step.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import jsonpatch
+
+from ..engine import migrate_root, plan
+from ..registry import Registry
+from ..render import Renderer, detect_style
+from ..results import Finding
+from ..scalars import Data
+from ..settings import Settings
+from ..tree import Mapping, Node, Scalar, Sequence, TreeError, from_data
+from ..yamlio import EVERY, Stream, directives, read_data, read_stream
+from . import pointer, smp
+
+
+@dataclass
+class Base:
+    """An object a patch targets, before and after its own migration."""
+
+    file: str
+    index: int
+    api_version: str
+    kind: str
+    before: Data
+    after: Data
+    text: str
+    """The document's text (for fixers' triggers)."""
+
+    @property
+    def new_api(self) -> str:
+        api = self.after.get("apiVersion") if isinstance(self.after, dict) else None
+        return str(api) if api is not None else self.api_version
+
+    @property
+    def known_schema(self) -> bool:
+        return smp.group_of(self.api_version) in smp.BUILTIN_GROUPS
+
+
+@dataclass
+class Outcome:
+    """What migrating one patch document (or one JSON patch) through its targets gave."""
+
+    ok: bool = True
+    text: str | None = None
+    """The new text of the patch document's root node (None: unchanged)."""
+    findings: list[Finding] = field(default_factory=list)
+    reason: str = ""
+    """Why it failed, for the finding that names the patch and its target."""
+    moves: list[tuple[str, str]] = field(default_factory=list)
+    """``(old path, new path)`` of every JSON patch operation that moved (for scan)."""
+    applied: list[str] = field(default_factory=list)
+    """The migrations that ran on the merged object."""
+
+    def fail(self, reason: str) -> Outcome:
+        self.ok = False
+        self.reason = reason
+        return self
+
+
+def needs_migration(base: Base, settings: Settings, registry: Registry) -> bool:
+    """Whether the target's migration would touch anything (a step, or a pass to run)."""
+    p = plan(base.api_version, base.kind, settings, registry, settings.window)
+    return bool(p.steps or p.passes)
+
+
+def _errors(findings: list[Finding]) -> list[Finding]:
+    return [f for f in findings if f.level == "error"]
+
+
+def render_root(stream: Stream, root: Node) -> str | None:
+    """The new text of an edited document root, or None when it would not read back as edited."""
+    assert root.src is not None
+    new = Renderer(stream.text, detect_style(stream.text, root)).document(root)
+    lead = directives(stream.text, root.src.start)
+    try:
+        reread = read_data(lead + " " * root.src.col + new, stream.libyaml)
+        want = root.to_data()
+    except (TreeError, RecursionError, ValueError):
+        return None
+    return new if len(reread) == 1 and reread[0] == want else None
+
+
+def _has_directive(data: Data) -> bool:
+    if isinstance(data, dict):
+        return any(str(k).startswith("$") or _has_directive(v) for k, v in data.items())
+    if isinstance(data, list):
+        return any(_has_directive(v) for v in data)
+    return False
+
+
+# ------------------------------------------------------------------ strategic merge
+
+
+def migrate_smp(
+    text: str, index: int, filename: str, bases: list[Base], settings: Settings, registry: Registry
+) -> Outcome:
+    """Migrate document ``index`` of the strategic merge patch ``text`` through every target."""
+    out = Outcome()
+    results: list[str | None] = []
+    for base in bases:
+        if not needs_migration(base, settings, registry):
+            results.append(None)
+            continue
+        one = _smp_one(text, index, filename, base, settings, registry)
+        out.findings += [f for f in one.findings if f not in out.findings]
+        out.applied += [a for a in one.applied if a not in out.applied]
+        if not one.ok:
+            return out.fail(one.reason)
+        results.append(one.text)
+    changed = {r for r in results if r is not None}
+    if len(changed) > 1 or (changed and None in results):
+        return out.fail("it targets several objects that would need different edits")
+    out.text = changed.pop() if changed else None
+    return out
+
+
+def _smp_one(
+    text: str, index: int, filename: str, base: Base, settings: Settings, registry: Registry
+) -> Outcome:
+    out = Outcome()
+    for prune in (True, False):
+        stream = read_stream(text, wanted=EVERY)
+        doc = stream.documents[index]
+        root = doc.root
+        if not isinstance(root, Mapping) or doc.templated:
+            return out.fail("the patch is not a YAML mapping")
+        try:
+            own = root.to_data()
+        except (TreeError, RecursionError) as exc:
+            return out.fail(f"the patch cannot be read: {exc}")
+        if _has_directive(own):
+            return out.fail("the patch holds $patch directives, which this tool does not migrate")
+        merged = smp.merge(root, base.before, base.known_schema)
+        result, findings = migrate_root(
+            root,
+            base.api_version,
+            base.kind,
+            settings,
+            registry,
+            filename=filename,
+            index=index,
+            line=doc.line,
+            text=base.text + "\n" + text[doc.start : doc.end],
+        )
+        if _errors(findings):
+            out.findings = _errors(findings)
+            return out.fail("; ".join(f"{f.code} {f.message}" for f in out.findings))
+        built = root.to_data()
+        smp.project(root, merged)
+        if prune:
+            smp.prune(root, base.after, base.known_schema)
+        mine = root.to_data()
+        if smp.merge_data(base.after, mine, base.known_schema) != built:
+            continue
+        out.findings = _kept(findings, mine)
+        out.applied = result.applied
+        if root.pristine():
+            return out
+        rendered = render_root(stream, root)
+        if rendered is None:
+            return out.fail("the migrated patch does not read back as intended (a bug)")
+        out.text = rendered
+        return out
+    return out.fail("the migrated patch and its migrated target would not build the migrated object")
+
+
+def _kept(findings: list[Finding], patch: Data) -> list[Finding]:
+    """The findings about the patch's own part (a finding about the base is the base's)."""
+    return [f for f in findings if _has_path(patch, f.path)]
+
+
+def _has_path(data: Data, dotted: str) -> bool:
+    if not dotted:
+        return True
+    node: Data = data
+    for part in dotted.replace("[", ".[").split("."):
+        if not part:
+            continue
+        if part.startswith("[") and isinstance(node, list):
+            i = int(part[1:-1])
+            if i >= len(node):
+                return False
+            node = node[i]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ JSON 6902
+
+
+@dataclass
+class _ReadOp:
+    node: Mapping
+    op: str
+    path_node: Scalar
+    path: list[str]
+    value: Node | None
+    from_node: Scalar | None
+    source: list[str] | None
+
+
+def read_ops(root: Node) -> list[_ReadOp] | str:
+    """The operations of a JSON patch's tree, or why it is not one."""
+    if not isinstance(root, Sequence):
+        return "a JSON patch is a list of operations"
+    ops: list[_ReadOp] = []
+    for item in root:
+        if not isinstance(item, Mapping):
+            return "an operation is not a mapping"
+        op = item.get("op")
+        path = item.get("path")
+        if not (isinstance(op, Scalar) and isinstance(path, Scalar) and isinstance(path.data, str)):
+            return "an operation without op or path"
+        source = item.get("from")
+        try:
+            ops.append(
+                _ReadOp(
+                    item,
+                    str(op.data),
+                    path,
+                    pointer.parse(path.data),
+                    item.get("value"),
+                    source if isinstance(source, Scalar) else None,
+                    pointer.parse(str(source.data)) if isinstance(source, Scalar) else None,
+                )
+            )
+        except pointer.PointerError as exc:
+            return str(exc)
+    return ops
+
+
+def migrate_json6902(
+    text: str, filename: str, bases: list[Base], settings: Settings, registry: Registry
+) -> Outcome:
+    """Migrate the JSON patch ``text`` (YAML or JSON) through every target."""
+    out = Outcome()
+    results: list[str | None] = []
+    for base in bases:
+        if not needs_migration(base, settings, registry):
+            results.append(None)
+            continue
+        one = _json_one(text, filename, base, settings, registry)
+        out.findings += [f for f in one.findings if f not in out.findings]
+        out.moves += [m for m in one.moves if m not in out.moves]
+        out.applied += [a for a in one.applied if a not in out.applied]
+        if not one.ok:
+            return out.fail(one.reason)
+        results.append(one.text)
+    changed = {r for r in results if r is not None}
+    if len(changed) > 1 or (changed and None in results):
+        return out.fail("it targets several objects that would need different edits")
+    out.text = changed.pop() if changed else None
+    return out
+
+
+def _probe(base: Base, ops: list[_ReadOp], upto: int, tokens: list[str], settings: Settings, registry: Registry) -> str:
+    """Where the node at ``tokens`` goes when the target (with the operations before ``upto``
+    applied) is migrated: its new pointer, or ``PointerError``."""
+    tree = from_data(base.before)
+    for earlier in ops[:upto]:
+        copy = from_data(earlier.value.to_data()) if earlier.value is not None else None
+        pointer.apply(tree, pointer.Op(earlier.op, earlier.path, copy, earlier.source))
+    node, _path = pointer.resolve(tree, tokens)
+    assert isinstance(tree, Mapping)
+    _r, findings = migrate_root(tree, base.api_version, base.kind, settings, registry, text=base.text)
+    if _errors(findings):
+        raise pointer.PointerError("the target cannot be migrated: " + _errors(findings)[0].message)
+    found = pointer.locate(tree, node)
+    if found is None:
+        raise pointer.PointerError("the field has no equivalent in " + base.new_api)
+    return pointer.format_pointer(found)
+
+
+def _json_one(text: str, filename: str, base: Base, settings: Settings, registry: Registry) -> Outcome:
+    out = Outcome()
+    stream = read_stream(text, wanted=EVERY)
+    docs = [d for d in stream.documents if d.root is not None]
+    if len(docs) != 1 or docs[0].templated:
+        return out.fail("the JSON patch is not one YAML document")
+    root = docs[0].root
+    assert root is not None
+    ops = read_ops(root)
+    if isinstance(ops, str):
+        return out.fail(ops)
+    try:
+        original = [json.loads(json.dumps(o.node.to_data())) for o in ops]
+        jsonpatch.apply_patch(base.before, original)
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TreeError) as exc:
+        return out.fail(f"the JSON patch does not apply to the target as written in the tree: {exc}")
+    tree = from_data(base.before)
+    assert isinstance(tree, Mapping)
+    placed: list[Node | None] = []
+    new_paths: list[str | None] = [None] * len(ops)
+    new_from: list[str | None] = [None] * len(ops)
+    for i, op in enumerate(ops):
+        try:
+            if op.op in ("remove", "test") or op.source is not None:
+                where = op.source if op.source is not None else op.path
+                moved = _probe(base, ops, i, where, settings, registry)
+                if op.source is not None:
+                    new_from[i] = moved
+                else:
+                    new_paths[i] = moved
+            placed.append(pointer.apply(tree, pointer.Op(op.op, op.path, op.value, op.source)))
+        except pointer.PointerError as exc:
+            return out.fail(f"{op.op} {op.path_node.data}: {exc}")
+    result, findings = migrate_root(
+        tree, base.api_version, base.kind, settings, registry, filename=filename, text=base.text + "\n" + text
+    )
+    out.applied = result.applied
+    if _errors(findings):
+        out.findings = _errors(findings)
+        return out.fail("; ".join(f"{f.code} {f.message}" for f in out.findings))
+    built = tree.to_data()
+    for i, op in enumerate(ops):
+        node = placed[i]
+        if op.op in ("add", "replace", "move", "copy") and node is not None:
+            found = pointer.locate(tree, node)
+            if found is None:
+                return out.fail(f"{op.op} {op.path_node.data}: the value has no place in {base.new_api}")
+            new = pointer.format_pointer(found)
+            if op.path and op.path[-1] == "-" and _last_item(tree, found):
+                new = pointer.format_pointer(found[:-1]) + "/-"
+            new_paths[i] = new
+        for scalar, new_text in ((op.path_node, new_paths[i]), (op.from_node, new_from[i])):
+            if scalar is not None and new_text is not None and new_text != scalar.data:
+                out.moves.append((str(scalar.data), new_text))
+                scalar.set(new_text)
+    try:
+        result = jsonpatch.apply_patch(base.after, json.loads(json.dumps(root.to_data())))
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as exc:
+        return out.fail(f"the migrated JSON patch does not apply to the migrated target: {exc}")
+    if result != built:
+        return out.fail("the migrated JSON patch and its migrated target would not build the migrated object")
+    out.findings = [f for f in findings if f.level != "info"]
+    if not root.pristine():
+        rendered = render_root(stream, root)
+        if rendered is None:
+            return out.fail("the migrated JSON patch does not read back as intended (a bug)")
+        out.text = rendered
+    return out
+
+
+def _last_item(tree: Node, path: pointer.Path) -> bool:
+    try:
+        parent, _p = pointer.resolve(tree, [str(p) for p in path[:-1]])
+    except pointer.PointerError:
+        return False
+    return isinstance(parent, Sequence) and isinstance(path[-1], int) and path[-1] == len(parent) - 1

@@ -1,0 +1,609 @@
+"""Migrating kustomize trees as wholes: bases, overlays, components and patches together.
+
+``migrate_trees`` finds the kustomizations under the run's folders, migrates every object
+they use (``resources``/``bases``/``components``) as ``apply`` would, then each patch
+through the objects it targets (``partial``), each reference by kind and field path
+(patch ``target``\\ s, ``vars``, ``replacements``, ``configurations``) through the objects it
+selects (``references``). Then *all or nothing per object identity*: an object and every
+patch or reference that must change with it form a group; when one member is held back (an
+error, a decision not given, a template, a patch that cannot follow), the whole group stays
+as it is, with a finding that names the files. A tree never builds worse than before.
+
+Files the kustomizations read as data (generator inputs, plugin configurations, ``crds``)
+are never migrated as manifests. Files in the folders that no kustomization references are
+left to the ordinary per-file run.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..api import UNREADABLE_CODES, FileOutcome
+from ..engine import element_kind, migrate_stream, plan
+from ..files import InputError, Loaded, write_atomic
+from ..registry import Registry
+from ..results import DocumentResult, FileResult, Finding, Level
+from ..scalars import Data
+from ..settings import Settings
+from ..tree import Mapping, Node, Scalar, Sequence, TreeError
+from ..versions import lifecycle
+from ..yamlio import BOM, EVERY, Stream, read_stream
+from . import partial, pointer
+from .graph import NAMES, DocRef, Graph, Kustomization, PatchEntry, Source, object_id, widen
+from .inline import splice_block
+from .partial import Base, Outcome
+from .references import Edits, ReferenceWork, configuration_work, replacement_work, var_work
+from .selectors import ObjectId, Selector
+
+MemberKey = tuple[object, ...]
+
+
+def find_kustomizations(paths: Iterable[Path]) -> list[Path]:
+    """Every kustomization file at or below the given folders (hidden folders skipped)."""
+    found: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            continue
+        for folder, dirs, files in os.walk(path, followlinks=False):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            names = [n for n in NAMES if n in files]
+            if names:
+                found.append(Path(folder, names[0]))
+    return sorted(found)
+
+
+@dataclass
+class _Doc:
+    """One object of a resource file, before and after its own migration."""
+
+    ref: DocRef
+    source: Source
+    api_version: str
+    kind: str
+    before: Data
+    after: Data
+    failure: str | None
+    """Why the object stays as it is (its own error, a template), or None."""
+
+    @property
+    def changes(self) -> bool:
+        return self.after != self.before
+
+    def base(self) -> Base:
+        doc = self.source.document(self.ref.index)
+        return Base(
+            str(self.source.path),
+            self.ref.index,
+            self.api_version,
+            self.kind,
+            self.before,
+            self.after,
+            self.source.stream.text[doc.start : doc.end],
+        )
+
+
+@dataclass
+class _PatchWork:
+    """A patch document (or a JSON patch) of one kustomization, and what migrating it gave."""
+
+    key: MemberKey
+    entry: PatchEntry
+    doc_index: int | None
+    outcome: Outcome
+    bases: list[DocRef]
+    target_edits: Edits = field(default_factory=Edits)
+    api: tuple[str, str] | None = None
+    """The patch's own (apiVersion, kind), for a strategic merge patch."""
+
+    @property
+    def where(self) -> str:
+        if self.entry.file is not None:
+            return f"{self.entry.file}" + (f" (document {self.doc_index})" if self.doc_index else "")
+        return self.entry.where()
+
+
+class _Groups:
+    """Union-find over members (objects, patches, references)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[MemberKey, MemberKey] = {}
+
+    def find(self, key: MemberKey) -> MemberKey:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: MemberKey, b: MemberKey) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+@dataclass
+class TreeRun:
+    """What the kustomize part of a run did: one outcome per file it owns."""
+
+    outcomes: dict[Path, FileOutcome] = field(default_factory=dict)
+    """By resolved path."""
+    owned: set[Path] = field(default_factory=set)
+    """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
+    patch_rows: list[tuple[Path, int, Finding]] = field(default_factory=list)
+
+
+class _Run:
+    def __init__(self, roots: list[Path], settings: Settings, registry: Registry) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.graph = Graph(roots)
+        self.docs: dict[DocRef, _Doc] = {}
+        self.results: dict[Path, FileResult] = {}
+        self.patches: list[_PatchWork] = []
+        self.references: list[ReferenceWork] = []
+        self.groups = _Groups()
+        self.failures: dict[MemberKey, tuple[str, str]] = {}
+        """member → (where, why) for members held back on their own."""
+        self.extra: dict[Path, list[Finding]] = {}
+        self._scopes: dict[int, list[tuple[DocRef, ObjectId]]] = {}
+        self._includers: dict[int, list[Kustomization]] = {}
+
+    # ------------------------------------------------------------------ phase 1: objects
+
+    def load(self, files: list[Path]) -> None:
+        for f in files:
+            self.graph.load(self.graph.remember(f))
+        for k in list(self.graph.kustomizations.values()):
+            for comp in k.components:
+                self._includers.setdefault(id(comp), []).append(k)
+
+    def resource_files(self) -> list[Path]:
+        seen: dict[Path, None] = {}
+        for k in self.graph.kustomizations.values():
+            for f in k.resource_files:
+                seen.setdefault(f)
+        return list(seen)
+
+    def migrate_objects(self) -> None:
+        for path in self.resource_files():
+            source = self.graph.source(path)
+            if source is None:
+                continue
+            result = migrate_stream(source.text, self.settings, str(source.path), self.registry)
+            self.results[path] = result
+            after_stream = read_stream(result.text, wanted=EVERY) if result.changed else source.stream
+            failed_docs = {f.document for f in result.findings if f.level == "error"}
+            for doc in source.stream.documents:
+                if doc.root is None or not isinstance(doc.root, Mapping) or not doc.api_version or not doc.kind:
+                    continue
+                try:
+                    before = doc.root.to_data()
+                    after_doc = after_stream.documents[doc.index]
+                    after = after_doc.root.to_data() if after_doc.root is not None else before
+                except (TreeError, RecursionError, IndexError):
+                    continue
+                failure = None
+                if doc.index in failed_docs:
+                    errors = [f for f in result.findings if f.level == "error" and f.document == doc.index]
+                    failure = "; ".join(f"{f.code} {f.message}" for f in errors[:2])
+                ref = DocRef(path, doc.index)
+                self.docs[ref] = _Doc(ref, source, doc.api_version, doc.kind, before, after, failure)
+                if failure is not None:
+                    self.failures[self._doc_key(ref)] = (f"{source.path}:{doc.line}", failure)
+
+    @staticmethod
+    def _doc_key(ref: DocRef) -> MemberKey:
+        return ("doc", ref.file, ref.index)
+
+    # ------------------------------------------------------------------ scopes
+
+    def scope(self, k: Kustomization, visiting: frozenset[int] = frozenset()) -> list[tuple[DocRef, ObjectId]]:
+        """The objects ``k`` accumulates before its own transformers run, with the ids inner
+        kustomizations gave them."""
+        if id(k) in self._scopes:
+            return self._scopes[id(k)]
+        if id(k) in visiting:
+            return []
+        visiting = visiting | {id(k)}
+        out: list[tuple[DocRef, ObjectId]] = []
+        for f in k.resource_files:
+            out += [(ref, object_id(d.before, d.api_version, d.kind)) for ref, d in self._docs_of(f)]
+        for child in [*k.children, *k.components]:
+            out += [(ref, widen(obj, child)) for ref, obj in self.scope(child, visiting)]
+        self._scopes[id(k)] = out
+        return out
+
+    def _docs_of(self, path: Path) -> list[tuple[DocRef, _Doc]]:
+        return [(ref, d) for ref, d in self.docs.items() if ref.file == path]
+
+    def patch_scope(self, k: Kustomization) -> list[tuple[DocRef, ObjectId]]:
+        """What ``k``'s patches may target: its objects (a component's: those of every
+        kustomization that includes it, too), with ``k``'s own names as well."""
+        objs = [(ref, widen(obj, k)) for ref, obj in self.scope(k)]
+        for includer in self._includers.get(id(k), []):
+            objs += [(ref, widen(obj, includer)) for ref, obj in self.scope(includer)]
+        return objs
+
+    # ------------------------------------------------------------------ phase 2: patches
+
+    def migrate_patches(self) -> None:
+        for k in self.graph.kustomizations.values():
+            objs = self.patch_scope(k)
+            for entry in k.patches:
+                self._patch(entry, objs)
+
+    def _patch_text(self, entry: PatchEntry) -> tuple[str, str] | None:
+        if entry.inline is not None:
+            return str(entry.inline.data), str(entry.owner.path)
+        assert entry.file is not None
+        source = self.graph.source(entry.file)
+        return (source.text, str(source.path)) if source is not None else None
+
+    def _patch(self, entry: PatchEntry, objs: list[tuple[DocRef, ObjectId]]) -> None:
+        found = self._patch_text(entry)
+        if found is None:
+            return
+        text, label = found
+        stream = read_stream(text, wanted=EVERY)
+        roots = [d for d in stream.documents if d.root is not None]
+        json6902 = entry.json6902
+        if json6902 is None:
+            json6902 = bool(roots) and isinstance(roots[0].root, Sequence)
+        ident: tuple[object, ...] = (entry.file,) if entry.file is not None else (entry.owner.path, entry.field, entry.index)
+        selector = Selector.of(entry.target.to_data()) if entry.target is not None else None
+        if json6902:
+            refs = [ref for ref, obj in objs if selector is not None and selector.matches(obj)]
+            bases = [self.docs[r].base() for r in refs]
+            outcome = partial.migrate_json6902(text, label, bases, self.settings, self.registry)
+            self._add(_PatchWork(("patch", *ident, id(entry)), entry, None, outcome, refs), bases)
+            return
+        for doc in stream.documents:
+            if not isinstance(doc.root, Mapping) or doc.templated:
+                continue
+            api, kind = doc.api_version or "", doc.kind or ""
+            if selector is not None:
+                refs = [ref for ref, obj in objs if selector.matches(obj)]
+            else:
+                refs = [
+                    ref
+                    for ref, obj in objs
+                    if obj.api_version == api
+                    and obj.kind == kind
+                    and (doc.name in obj.names or not doc.name)
+                    and (not doc.namespace or not obj.namespaces or doc.namespace in obj.namespaces)
+                ]
+            key = ("patch", *ident, doc.index, id(entry))
+            if not refs:
+                self._unresolved(key, entry, doc.index, api, kind, objs)
+                continue
+            bases = [self.docs[r].base() for r in refs]
+            outcome = partial.migrate_smp(text, doc.index, label, bases, self.settings, self.registry)
+            self._add(_PatchWork(key, entry, doc.index, outcome, refs, api=(api, kind)), bases)
+
+    def _unresolved(
+        self, key: MemberKey, entry: PatchEntry, index: int, api: str, kind: str, objs: list[tuple[DocRef, ObjectId]]
+    ) -> None:
+        """A strategic merge patch whose object is not in the run: it stays; if it needs
+        migrating, so do the objects of its kind it might be meant for."""
+        if not api or not kind or not plan(api, element_kind(kind), self.settings, self.registry, self.settings.window).steps:
+            return
+        outcome = Outcome().fail(
+            f"no object of the run is {api} {kind} of that name (is it in a remote base, made by a generator, "
+            "or outside the folders given?)"
+        )
+        refs = [ref for ref, obj in objs if obj.kind == kind]
+        self._add(_PatchWork(key, entry, index, outcome, refs, api=(api, kind)), [])
+
+    def _add(self, work: _PatchWork, bases: list[Base]) -> None:
+        entry = work.entry
+        if entry.target is not None and work.outcome.ok and bases:
+            edits = Edits()
+            problem = edits.retarget(entry.target, bases)
+            if problem:
+                work.outcome.fail(f"its target cannot name the migrated objects: {problem}")
+            else:
+                work.target_edits = edits
+        self.patches.append(work)
+        if not work.outcome.ok:
+            self.failures[work.key] = (work.where, work.outcome.reason)
+        if not work.outcome.ok or work.outcome.text is not None or work.target_edits:
+            for ref in work.bases:
+                self.groups.union(work.key, self._doc_key(ref))
+
+    # ------------------------------------------------------------------ references
+
+    def migrate_references(self) -> None:
+        for k in self.graph.kustomizations.values():
+            objs = self.patch_scope(k)
+            bases = {ref: self.docs[ref].base() for ref, _o in objs}
+            for var in k.vars:
+                self._reference(var_work(var, objs, bases, self.settings, self.registry))
+            for repl in k.replacements:
+                self._reference(replacement_work(repl, objs, bases, self.settings, self.registry))
+        every = {ref: d.base() for ref, d in self.docs.items()}
+        every_obj = [(ref, object_id(d.before, d.api_version, d.kind)) for ref, d in self.docs.items()]
+        configs: dict[Path, None] = {}
+        for k in self.graph.kustomizations.values():
+            for path in k.configurations:
+                configs.setdefault(path)
+        for path in configs:
+            source = self.graph.source(path)
+            if source is not None:
+                for work in configuration_work(source, every_obj, every, self.settings, self.registry):
+                    self._reference(work)
+
+    def _reference(self, work: ReferenceWork) -> None:
+        self.references.append(work)
+        if work.problem:
+            self.failures[work.key] = (work.where, work.problem)
+        if work.problem or work.edits:
+            for ref in work.refs:
+                self.groups.union(work.key, self._doc_key(ref))
+
+    # ------------------------------------------------------------------ phase 3: groups
+
+    def held(self) -> dict[MemberKey, list[tuple[str, str]]]:
+        """Every member of a group with a member held back → the reasons (where, why)."""
+        by_group: dict[MemberKey, list[tuple[str, str]]] = {}
+        for key, reason in self.failures.items():
+            by_group.setdefault(self.groups.find(key), []).append(reason)
+        out: dict[MemberKey, list[tuple[str, str]]] = {}
+        for key in list(self.groups.parent):
+            reasons = by_group.get(self.groups.find(key))
+            if reasons:
+                out[key] = reasons
+        for key, reason in self.failures.items():
+            out.setdefault(key, [reason])
+        return out
+
+
+def _level(api: str | None, kind: str | None, settings: Settings) -> Level:
+    life = lifecycle(api, element_kind(kind)) if api and kind else None
+    removed = life is not None and life.removed_in is not None and life.removed_in <= settings.window.target
+    return "error" if removed else "warning"
+
+
+def _why(reasons: list[tuple[str, str]], own: str) -> str:
+    others = [f"{where}: {why}" for where, why in reasons if where != own]
+    return "; ".join(others[:3]) + (f"; and {len(others) - 3} more" if len(others) > 3 else "")
+
+
+def migrate_trees(
+    paths: list[Path], settings: Settings, registry: Registry, *, in_place: bool = False
+) -> TreeRun:
+    """Migrate every kustomize tree under ``paths`` (folders); files outside them are not touched."""
+    out = TreeRun()
+    files = find_kustomizations(paths)
+    if not files:
+        return out
+    run = _Run([p for p in paths if p.is_dir()], settings, registry)
+    run.load(files)
+    run.migrate_objects()
+    run.migrate_patches()
+    run.migrate_references()
+    held = run.held()
+    texts: dict[Path, str] = {}
+    findings: dict[Path, list[Finding]] = {}
+    documents: dict[Path, list[DocumentResult]] = {}
+
+    # objects
+    for path, result in run.results.items():
+        hold = {
+            ref.index
+            for ref, d in run.docs.items()
+            if ref.file == path and d.changes and d.failure is None and run._doc_key(ref) in held
+        }
+        if hold:
+            source = run.graph.source(path)
+            assert source is not None
+            result = migrate_stream(source.text, settings, str(source.path), registry, hold=hold)
+            for index in sorted(hold):
+                d = run.docs[DocRef(path, index)]
+                doc = source.document(index)
+                why = _why(held[run._doc_key(d.ref)], "")
+                result.findings.append(
+                    Finding(
+                        _level(d.api_version, d.kind, settings),
+                        "K8SM-KUS-002",
+                        f"{d.api_version} {d.kind} left as it is with the patches and references that must "
+                        f"move with it: {why}",
+                        None,
+                        str(source.path),
+                        index,
+                        doc.line,
+                    )
+                )
+        run.results[path] = result
+
+    # patches
+    by_file: dict[Path, dict[int, str]] = {}
+    inline: dict[tuple[Path, int], str] = {}
+    for work in run.patches:
+        entry = work.entry
+        owner = entry.owner.path
+        where_file = entry.file if entry.file is not None else entry.owner.source.loaded.path
+        resolved = entry.file if entry.file is not None else owner.resolve()
+        key_held = held.get(work.key)
+        if key_held:
+            api, kind = work.api if work.api else (None, None)
+            if work.api is None and work.bases:
+                d = run.docs[work.bases[0]]
+                api, kind = d.api_version, d.kind
+            line = entry.line
+            if entry.file is not None and work.doc_index is not None:
+                source = run.graph.source(entry.file)
+                line = source.document(work.doc_index).line if source is not None else 0
+            own = work.where if work.key in run.failures else ""
+            reason = work.outcome.reason if work.key in run.failures else _why(key_held, own)
+            findings.setdefault(resolved, []).append(
+                Finding(
+                    _level(api, kind, settings),
+                    "K8SM-KUS-002",
+                    f"patch left as it is, with the objects it targets ({', '.join(_shown(run, work.bases))}): {reason}",
+                    None,
+                    str(where_file),
+                    work.doc_index or 0,
+                    line,
+                )
+            )
+            continue
+        findings.setdefault(resolved, []).extend(
+            _relocated(f, str(where_file), entry) for f in work.outcome.findings
+        )
+        for old, new in work.outcome.moves:
+            findings.setdefault(resolved, []).append(
+                Finding("info", "K8SM-KUS-005", f"JSON patch path {old} → {new}", None, str(where_file), 0, entry.line)
+            )
+        if work.outcome.text is not None:
+            if entry.inline is not None:
+                inline[(resolved, id(entry))] = work.outcome.text
+            else:
+                by_file.setdefault(resolved, {})[work.doc_index if work.doc_index is not None else -1] = work.outcome.text
+        for scalar, value in work.target_edits.items:
+            scalar.set(value)
+    # references
+    for ref_work in run.references:
+        if held.get(ref_work.key):
+            continue
+        for scalar, value in ref_work.edits.items:
+            scalar.set(value)
+    # TODO: inline patch texts, patch files, kustomization rendering (below)
+    del texts, documents
+    _assemble(run, out, by_file, inline, findings, settings, in_place)
+    return out
+
+
+def _shown(run: _Run, refs: list[DocRef]) -> list[str]:
+    out = []
+    for ref in refs[:3]:
+        source = run.graph.source(ref.file)
+        if source is not None:
+            out.append(f"{source.path}:{source.document(ref.index).line}")
+    return out + ([f"{len(refs) - 3} more"] if len(refs) > 3 else [])
+
+
+def _relocated(f: Finding, filename: str, entry: PatchEntry) -> Finding:
+    if entry.inline is None:
+        return Finding(f.level, f.code, f.message, f.migration, filename, f.document, f.line, f.path)
+    return Finding(f.level, f.code, f.message, f.migration, filename, 0, entry.line + f.line, f.path)
+
+
+def _assemble(
+    run: _Run,
+    out: TreeRun,
+    by_file: dict[Path, dict[int, str]],
+    inline: dict[tuple[Path, int], str],
+    findings: dict[Path, list[Finding]],
+    settings: Settings,
+    in_place: bool,
+) -> None:
+    graph = run.graph
+    for path, result in run.results.items():
+        _outcome(out, path, graph, result, in_place)
+    kust_paths = {k.source.loaded.path.resolve(): k for k in graph.kustomizations.values()}
+    owned: set[Path] = set(run.results)
+    for k in graph.kustomizations.values():
+        owned.add(k.path.resolve())
+        owned.update(p.file for p in k.patches if p.file is not None)
+        owned.update(k.configurations)
+        owned.update(k.data_files)
+    for path in owned:
+        if path in out.outcomes or path in kust_paths:
+            continue
+        source = graph.source(path)
+        if source is None:
+            continue
+        text = source.text
+        edits = by_file.get(path, {})
+        if edits:
+            text = _splice(source, edits)
+        touched = _render_edited(source)
+        if touched is not None and not edits:
+            text = touched
+        result = FileResult(str(source.path), source.text, text, findings.get(path, []))
+        result.documents = [DocumentResult(d.index, d.line, d.api_version, d.kind, d.name) for d in source.stream.documents]
+        _outcome(out, path, graph, result, in_place)
+    for path, k in kust_paths.items():
+        source = k.source
+        text = _render_edited(source) or source.text
+        blocks = [(e, inline[(path, id(e))]) for e in k.patches if (path, id(e)) in inline]
+        problems: list[Finding] = list(findings.get(path, []))
+        if blocks:
+            new_stream = read_stream(text, wanted=EVERY)
+            new_root = new_stream.documents[0].root if new_stream.documents else None
+            for entry, value in sorted(blocks, key=lambda b: -(b[0].inline.src.start if b[0].inline and b[0].inline.src else 0)):
+                assert entry.inline is not None
+                located = pointer.locate(k.root, entry.inline)
+                node: Node | None = None
+                if located is not None and new_root is not None:
+                    try:
+                        node, _p = pointer.resolve(new_root, [str(p) for p in located])
+                    except pointer.PointerError:
+                        node = None
+                spliced = splice_block(text, node, value) if isinstance(node, Scalar) else None
+                if spliced is None:
+                    problems.append(
+                        Finding("error", "K8SM-KUS-003", "the inline patch could not be rewritten in place", None, str(source.path), 0, entry.line)
+                    )
+                    continue
+                text = spliced
+        result = FileResult(str(source.path), source.text, text, problems)
+        _outcome(out, path, graph, result, in_place)
+    out.owned = set(out.outcomes)
+    for problem in graph.problems:
+        resolved = problem.path.resolve()
+        o = out.outcomes.get(resolved)
+        f = Finding(problem.level, problem.code, problem.message, None, str(problem.path), 0, problem.line)  # type: ignore[arg-type]
+        if o is not None and o.result is not None:
+            o.result.findings.append(f)
+        else:
+            out.outcomes[resolved] = FileOutcome(problem.path, error=f)
+            out.owned.add(resolved)
+
+
+def _render_edited(source: Source) -> str | None:
+    """The text of a file whose trees were edited in place (targets, paths), or None."""
+    pieces: list[str] = []
+    pos = 0
+    stream = source.stream
+    for doc in stream.documents:
+        root = doc.root
+        if root is None or root.src is None or root.pristine():
+            continue
+        new = partial.render_root(stream, root)
+        if new is None:
+            return None
+        pieces += [stream.text[pos : root.src.start], new]
+        pos = root.src.end
+    if not pieces:
+        return None
+    return (BOM if stream.bom else "") + "".join(pieces) + stream.text[pos:]
+
+
+def _splice(source: Source, edits: dict[int, str]) -> str:
+    stream: Stream = source.stream
+    pieces: list[str] = []
+    pos = 0
+    for doc in stream.documents:
+        new = edits.get(doc.index, edits.get(-1) if doc.index == 0 else None)
+        root = doc.root
+        if new is None or root is None or root.src is None:
+            continue
+        pieces += [stream.text[pos : root.src.start], new]
+        pos = root.src.end
+    return (BOM if stream.bom else "") + "".join(pieces) + stream.text[pos:]
+
+
+def _outcome(out: TreeRun, path: Path, graph: Graph, result: FileResult, in_place: bool) -> None:
+    source = graph.source(path)
+    outcome = FileOutcome(Path(result.filename), result)
+    unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
+    if in_place and result.changed and not unreadable and source is not None:
+        try:
+            outcome.written = write_atomic(Loaded(path, source.loaded.text, source.loaded.raw), result.text)
+        except (InputError, OSError) as exc:
+            from ..api import input_error
+
+            outcome.error = input_error(result.filename, str(exc))
+    out.outcomes[path] = outcome
