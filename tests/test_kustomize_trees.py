@@ -1,0 +1,512 @@
+"""Kustomize trees migrated as wholes, each checked with the real ``kubectl kustomize``:
+the migrated tree must build, and build what migrating the original build gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .kustomize_helpers import build, check_builds_the_same, findings, migrate, objects, texts, write_tree
+
+INGRESS_BASE = {
+    "base/kustomization.yaml": """
+        resources:
+        - ingress.yaml
+        - service.yaml
+    """,
+    "base/ingress.yaml": """
+        apiVersion: extensions/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          backend:
+            serviceName: web
+            servicePort: 80
+          rules:
+          - host: example.com
+            http:
+              paths:
+              - path: /
+                backend:
+                  serviceName: web
+                  servicePort: 80
+    """,
+    "base/service.yaml": """
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: web
+        spec:
+          ports:
+          - port: 80
+    """,
+}
+
+# ------------------------------------------------------------------ no-op
+
+
+def test_a_tree_on_current_apis_is_left_byte_identical(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "base/kustomization.yaml": "resources:\n- deploy.yaml\n",
+            "base/deploy.yaml": """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  selector:
+                    matchLabels: {app: a}
+                  template:
+                    metadata:
+                      labels: {app: a}
+                    spec:
+                      containers:
+                      - name: app
+                        image: nginx
+            """,
+            "prod/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: replicas.yaml\n",
+            "prod/replicas.yaml": """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  replicas: 3
+            """,
+        },
+    )
+    before = texts(tmp_path)
+    run = migrate(tmp_path)
+    assert texts(tmp_path) == before
+    assert not findings(run)
+
+
+# ------------------------------------------------------------------ strategic merge patches
+
+
+def test_a_strategic_merge_patch_moves_with_its_base(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **INGRESS_BASE,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                patchesStrategicMerge:
+                - ingress.yaml  # the production host
+            """,
+            "prod/ingress.yaml": """
+                apiVersion: extensions/v1beta1
+                kind: Ingress
+                metadata:
+                  name: web
+                spec:
+                  backend:
+                    serviceName: web-prod  # the production service
+                  rules:
+                  - host: prod.example.com
+                    http:
+                      paths:
+                      - path: /
+                        backend:
+                          serviceName: web-prod
+                          servicePort: 8080
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["base", "prod"])
+    assert (tmp_path / "prod/ingress.yaml").read_text() == (
+        "apiVersion: networking.k8s.io/v1\n"
+        "kind: Ingress\n"
+        "metadata:\n"
+        "  name: web\n"
+        "spec:\n"
+        "  defaultBackend:\n"
+        "    service:\n"
+        "      name: web-prod  # the production service\n"
+        "  rules:\n"
+        "  - host: prod.example.com\n"
+        "    http:\n"
+        "      paths:\n"
+        "      - path: /\n"
+        "        pathType: ImplementationSpecific\n"
+        "        backend:\n"
+        "          service:\n"
+        "            name: web-prod\n"
+        "            port:\n"
+        "              number: 8080\n"
+    )
+
+
+def test_a_json_patch_gets_its_target_and_paths_moved(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **INGRESS_BASE,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                patchesJson6902:
+                - target:
+                    group: extensions
+                    version: v1beta1
+                    kind: Ingress
+                    name: web
+                  path: ingress-patch.yaml
+            """,
+            "prod/ingress-patch.yaml": """
+                - op: replace
+                  path: /spec/backend/serviceName
+                  value: web-prod
+                - op: replace
+                  path: /spec/rules/0/http/paths/0/backend/servicePort
+                  value: 8080
+            """,
+        },
+    )
+    run = check_builds_the_same(tmp_path, ["prod"])
+    assert "group: networking.k8s.io\n    version: v1\n" in (tmp_path / "prod/kustomization.yaml").read_text()
+    assert (tmp_path / "prod/ingress-patch.yaml").read_text() == (
+        "- op: replace\n"
+        "  path: /spec/defaultBackend/service/name\n"
+        "  value: web-prod\n"
+        "- op: replace\n"
+        "  path: /spec/rules/0/http/paths/0/backend/service/port/number\n"
+        "  value: 8080\n"
+    )
+    assert any("/spec/backend/serviceName → /spec/defaultBackend/service/name" in f.message for f in findings(run))
+
+
+def test_inline_patches_are_rewritten_inside_their_block(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **INGRESS_BASE,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                patches:
+                - patch: |-
+                    apiVersion: extensions/v1beta1
+                    kind: Ingress
+                    metadata:
+                      name: web
+                    spec:
+                      backend:
+                        serviceName: web-prod
+                - target:
+                    kind: Ingress
+                    version: v1beta1
+                  patch: |-
+                    - op: add
+                      path: /spec/rules/0/http/paths/-
+                      value:
+                        path: /api
+                        backend:
+                          serviceName: api
+                          servicePort: http
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["prod"])
+    kustomization = (tmp_path / "prod/kustomization.yaml").read_text()
+    assert "apiVersion: networking.k8s.io/v1\n" in kustomization
+    assert "    version: v1\n" in kustomization
+    assert "  patch: |-\n    - op: add\n      path: /spec/rules/0/http/paths/-\n" in kustomization
+    assert "            name: http\n" in kustomization
+
+
+def test_a_component_patches_what_its_includer_accumulates(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **INGRESS_BASE,
+            "prod/kustomization.yaml": "resources:\n- ../base\ncomponents:\n- ../tls\n",
+            "tls/kustomization.yaml": """
+                apiVersion: kustomize.config.k8s.io/v1alpha1
+                kind: Component
+                patches:
+                - path: tls.yaml
+            """,
+            "tls/tls.yaml": """
+                apiVersion: extensions/v1beta1
+                kind: Ingress
+                metadata:
+                  name: web
+                spec:
+                  tls:
+                  - hosts: [example.com]
+                    secretName: web-tls
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["prod"])
+    assert (tmp_path / "tls/tls.yaml").read_text().startswith("apiVersion: networking.k8s.io/v1\n")
+
+
+# ------------------------------------------------------------------ all or nothing
+
+WEBHOOK = {
+    "base/kustomization.yaml": "resources:\n- webhook.yaml\n",
+    "base/webhook.yaml": """
+        apiVersion: admissionregistration.k8s.io/v1beta1
+        kind: MutatingWebhookConfiguration
+        metadata:
+          name: hook
+        webhooks:
+        - name: hook.example.com
+          clientConfig:
+            service:
+              name: hook
+              namespace: default
+          rules:
+          - apiGroups: [""]
+            apiVersions: [v1]
+            operations: [CREATE]
+            resources: [pods]
+    """,
+    "overlay/kustomization.yaml": "resources:\n- ../base\npatchesStrategicMerge:\n- webhook.yaml\n",
+    "overlay/webhook.yaml": """
+        apiVersion: admissionregistration.k8s.io/v1beta1
+        kind: MutatingWebhookConfiguration
+        metadata:
+          name: hook
+          annotations:
+            cert-manager.io/inject-ca-from: default/hook-cert
+    """,
+}
+
+
+def test_a_patch_stays_with_a_base_held_back_by_a_decision(tmp_path: Path) -> None:
+    write_tree(tmp_path, WEBHOOK)
+    before = texts(tmp_path)
+    run = migrate(tmp_path)
+    assert texts(tmp_path) == before
+    build(tmp_path / "overlay")
+    held = findings(run, "K8SM-KUS-002")
+    assert len(held) == 1
+    assert held[0].filename.endswith("overlay/webhook.yaml") and held[0].level == "error"
+    assert "base/webhook.yaml" in held[0].message and "sideEffects" in held[0].message
+
+
+def test_with_the_decision_given_base_and_patch_move_together(tmp_path: Path) -> None:
+    write_tree(tmp_path, WEBHOOK)
+    check_builds_the_same(tmp_path, ["overlay"], decisions={"sideEffects": "None"})
+    assert (tmp_path / "overlay/webhook.yaml").read_text().startswith("apiVersion: admissionregistration.k8s.io/v1\n")
+
+
+def test_old_defaults_land_in_a_patch_only_where_the_base_lacks_them(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **WEBHOOK,
+            "overlay/webhook.yaml": """
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingWebhookConfiguration
+                metadata:
+                  name: hook
+                webhooks:
+                - name: hook.example.com
+                  timeoutSeconds: 5
+                - name: second.example.com
+                  clientConfig:
+                    service:
+                      name: second
+                      namespace: default
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["overlay"], decisions={"sideEffects": "None"})
+    patch = (tmp_path / "overlay/webhook.yaml").read_text()
+    first, second = patch.split("- name: second.example.com")
+    assert "failurePolicy" not in first and "sideEffects" not in first  # the base has them now
+    assert "failurePolicy: Ignore" in second and "sideEffects: None" in second
+
+
+def test_a_json_patch_path_with_no_equivalent_holds_base_and_patch(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "base/kustomization.yaml": "resources:\n- deploy.yaml\n",
+            "base/deploy.yaml": """
+                apiVersion: extensions/v1beta1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  rollbackTo:
+                    revision: 2
+                  template:
+                    metadata:
+                      labels: {app: a}
+                    spec:
+                      containers:
+                      - name: app
+                        image: nginx
+            """,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                patches:
+                - target: {kind: Deployment, name: app}
+                  patch: |-
+                    - op: replace
+                      path: /spec/rollbackTo/revision
+                      value: 3
+            """,
+        },
+    )
+    before = texts(tmp_path)
+    run = migrate(tmp_path, target_version="1.16")
+    assert texts(tmp_path) == before
+    held = findings(run, "K8SM-KUS-002")
+    assert {Path(f.filename).name for f in held} == {"deploy.yaml", "kustomization.yaml"}
+    assert all("/spec/rollbackTo/revision" in f.message or "kustomization.yaml" in f.message for f in held)
+    assert objects(build(tmp_path / "prod"))
+
+
+# ------------------------------------------------------------------ references
+
+HPA = {
+    "base/kustomization.yaml": "resources:\n- hpa.yaml\n",
+    "base/hpa.yaml": """
+        apiVersion: autoscaling/v2beta1
+        kind: HorizontalPodAutoscaler
+        metadata:
+          name: web
+        spec:
+          scaleTargetRef:
+            apiVersion: apps/v1
+            kind: Deployment
+            name: web
+          minReplicas: 1
+          maxReplicas: 5
+          metrics:
+          - type: Resource
+            resource:
+              name: cpu
+              targetAverageUtilization: 80
+    """,
+}
+
+
+def test_hpa_metric_targets_move_in_smp_and_json_patches(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **HPA,
+            "smp/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: hpa.yaml\n",
+            "smp/hpa.yaml": """
+                apiVersion: autoscaling/v2beta1
+                kind: HorizontalPodAutoscaler
+                metadata:
+                  name: web
+                spec:
+                  metrics:
+                  - type: Resource
+                    resource:
+                      name: memory
+                      targetAverageValue: 500Mi
+            """,
+            "json/kustomization.yaml": """
+                resources:
+                - ../base
+                patches:
+                - target: {group: autoscaling, version: v2beta1, kind: HorizontalPodAutoscaler}
+                  patch: |-
+                    - op: replace
+                      path: /spec/metrics/0/resource/targetAverageUtilization
+                      value: 60
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["smp", "json"])
+    assert "averageValue: 500Mi" in (tmp_path / "smp/hpa.yaml").read_text()
+    assert "path: /spec/metrics/0/resource/target/averageUtilization" in (
+        tmp_path / "json/kustomization.yaml"
+    ).read_text()
+
+
+def test_vars_replacements_and_field_specs_follow_their_objects(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **INGRESS_BASE,
+            "prod/config.yaml": """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: settings
+                data:
+                  host: placeholder
+                  backend: placeholder
+            """,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                - config.yaml
+                vars:
+                - name: BACKEND
+                  objref:
+                    apiVersion: extensions/v1beta1
+                    kind: Ingress
+                    name: web
+                  fieldref:
+                    fieldpath: spec.backend.serviceName
+                replacements:
+                - source:
+                    kind: Ingress
+                    group: extensions
+                    version: v1beta1
+                    name: web
+                    fieldPath: spec.rules.0.http.paths.0.backend.serviceName
+                  targets:
+                  - select:
+                      kind: ConfigMap
+                    fieldPaths:
+                    - data.backend
+                configurations:
+                - params.yaml
+            """,
+            "prod/params.yaml": """
+                varReference:
+                - path: spec/rules/host
+                  kind: Ingress
+            """,
+        },
+    )
+    (tmp_path / "base/ingress.yaml").write_text(
+        (tmp_path / "base/ingress.yaml").read_text().replace("host: example.com", "host: $(BACKEND).example.com")
+    )
+    check_builds_the_same(tmp_path, ["prod"])
+    kustomization = (tmp_path / "prod/kustomization.yaml").read_text()
+    assert "apiVersion: networking.k8s.io/v1\n" in kustomization
+    assert "fieldpath: spec.defaultBackend.service.name\n" in kustomization
+    assert "fieldPath: spec.rules.0.http.paths.0.backend.service.name\n" in kustomization
+    assert "group: networking.k8s.io\n    version: v1\n" in kustomization
+
+
+def test_generator_inputs_are_data_even_when_they_look_like_manifests(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": """
+                configMapGenerator:
+                - name: examples
+                  files:
+                  - ingress.yaml
+            """,
+            "app/ingress.yaml": """
+                apiVersion: extensions/v1beta1
+                kind: Ingress
+                metadata:
+                  name: example
+            """,
+        },
+    )
+    before = texts(tmp_path)
+    migrate(tmp_path)
+    assert texts(tmp_path) == before
