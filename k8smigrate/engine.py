@@ -438,10 +438,13 @@ def _comments(text: str) -> Counter[str]:
     return found
 
 
+def dropped_comments(old: str, new: str) -> list[str]:
+    """The comments of ``old`` that ``new`` no longer has (K8SM-GEN-004)."""
+    return list(_comments(old) - _comments(new)) if "#" in old else []
+
+
 def _check_comments(old: str, new: str, run: _DocRun) -> None:
-    if "#" not in old:
-        return
-    for comment in _comments(old) - _comments(new):
+    for comment in dropped_comments(old, new):
         run.add("warning", "K8SM-GEN-004", f"comment dropped with a removed field: {comment}")
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import jsonpatch
 
-from ..engine import migrate_root, plan
+from ..engine import dropped_comments, migrate_root, plan
 from ..registry import Registry
 from ..render import Renderer, detect_style
 from ..results import Finding
@@ -52,6 +52,8 @@ class Base:
     after: Data
     text: str
     """The document's text (for fixers' triggers)."""
+    reported: frozenset[tuple[str, str]] = frozenset()
+    """``(code, message)`` of the findings its own migration gave (the patch does not repeat them)."""
 
     @property
     def new_api(self) -> str:
@@ -179,7 +181,7 @@ def _smp_one(
         mine = root.to_data()
         if smp.merge_data(base.after, mine, base.known_schema) != built:
             continue
-        out.findings = _kept(findings, mine)
+        out.findings = [f for f in findings if _has_path(mine, f.path) and (f.code, f.message) not in base.reported]
         out.applied = result.applied
         if root.pristine():
             return out
@@ -187,13 +189,9 @@ def _smp_one(
         if rendered is None:
             return out.fail("the migrated patch does not read back as intended (a bug)")
         out.text = rendered
+        out.findings += _comment_findings(text[doc.start : doc.end], rendered, filename, index, doc.line)
         return out
     return out.fail("the migrated patch and its migrated target would not build the migrated object")
-
-
-def _kept(findings: list[Finding], patch: Data) -> list[Finding]:
-    """The findings about the patch's own part (a finding about the base is the base's)."""
-    return [f for f in findings if _has_path(patch, f.path)]
 
 
 def _has_path(data: Data, dotted: str) -> bool:
@@ -362,13 +360,21 @@ def _json_one(text: str, filename: str, base: Base, settings: Settings, registry
         return out.fail(f"the migrated JSON patch does not apply to the migrated target: {exc}")
     if result != built:
         return out.fail("the migrated JSON patch and its migrated target would not build the migrated object")
-    out.findings = [f for f in findings if f.level != "info"]
+    out.findings = [f for f in findings if f.level != "info" and (f.code, f.message) not in base.reported]
     if not root.pristine():
         rendered = render_root(stream, root)
         if rendered is None:
             return out.fail("the migrated JSON patch does not read back as intended (a bug)")
         out.text = rendered
+        out.findings += _comment_findings(text, rendered, filename, 0, 1)
     return out
+
+
+def _comment_findings(old: str, new: str, filename: str, index: int, line: int) -> list[Finding]:
+    return [
+        Finding("warning", "K8SM-GEN-004", f"comment dropped with a removed field: {c}", None, filename, index, line)
+        for c in dropped_comments(old, new)
+    ]
 
 
 def _last_item(tree: Node, path: pointer.Path) -> bool:

@@ -67,6 +67,7 @@ class _Doc:
     after: Data
     failure: str | None
     """Why the object stays as it is (its own error, a template), or None."""
+    reported: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def changes(self) -> bool:
@@ -82,6 +83,7 @@ class _Doc:
             self.before,
             self.after,
             self.source.stream.text[doc.start : doc.end],
+            self.reported,
         )
 
 
@@ -188,7 +190,8 @@ class _Run:
                     errors = [f for f in result.findings if f.level == "error" and f.document == doc.index]
                     failure = "; ".join(f"{f.code} {f.message}" for f in errors[:2])
                 ref = DocRef(path, doc.index)
-                self.docs[ref] = _Doc(ref, source, doc.api_version, doc.kind, before, after, failure)
+                reported = frozenset((f.code, f.message) for f in result.findings if f.document == doc.index)
+                self.docs[ref] = _Doc(ref, source, doc.api_version, doc.kind, before, after, failure, reported)
                 if failure is not None:
                     self.failures[self._doc_key(ref)] = (f"{source.path}:{doc.line}", failure)
 

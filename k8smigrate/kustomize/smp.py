@@ -265,11 +265,19 @@ def project(root: Mapping, merged: Merged) -> None:
     def only_foreign(node: Node) -> bool:
         return all(id(n) in foreign for n in nodes(node))
 
-    for node in list(nodes(root)):
+    def keep(child: Entry | Item) -> bool:
+        if id(child) not in foreign:
+            walk(child.value)  # the patch's own: look inside
+            return True
+        return not only_foreign(child.value)  # kept whole: a list may be replaced by it
+
+    def walk(node: Node) -> None:
         if isinstance(node, Mapping):
-            node.entries = [e for e in node.entries if not (id(e) in foreign and only_foreign(e.value))]
+            node.entries = [e for e in node.entries if keep(e)]
         elif isinstance(node, Sequence):
-            node.items = [i for i in node.items if not (id(i) in foreign and only_foreign(i.value))]
+            node.items = [i for i in node.items if keep(i)]
+
+    walk(root)
     for mapping, index, entry in reversed(merged.nulls):
         mapping.entries.insert(min(index, len(mapping.entries)), entry)
     for collection, dirty, children in merged.touched:
