@@ -425,9 +425,9 @@ def test_hpa_metric_targets_move_in_smp_and_json_patches(tmp_path: Path) -> None
     )
     check_builds_the_same(tmp_path, ["smp", "json"])
     assert "averageValue: 500Mi" in (tmp_path / "smp/hpa.yaml").read_text()
-    assert "path: /spec/metrics/0/resource/target/averageUtilization" in (
-        tmp_path / "json/kustomization.yaml"
-    ).read_text()
+    assert (
+        "path: /spec/metrics/0/resource/target/averageUtilization" in (tmp_path / "json/kustomization.yaml").read_text()
+    )
 
 
 def test_vars_replacements_and_field_specs_follow_their_objects(tmp_path: Path) -> None:

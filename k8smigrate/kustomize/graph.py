@@ -383,10 +383,9 @@ class Graph:
         for name in ("crds", "generators", "transformers", "validators"):
             raws += [(raw, node) for _i, node, raw in _strings(k.get(name))]
         openapi = k.get("openapi")
-        if isinstance(openapi, Mapping) and isinstance(openapi.get("path"), Scalar):
-            node = openapi.get("path")
-            assert node is not None
-            raws.append((_text(node), node))
+        path_node = openapi.get("path") if isinstance(openapi, Mapping) else None
+        if isinstance(path_node, Scalar):
+            raws.append((_text(path_node), path_node))
         for raw, node in raws:
             target = self._resolve(k, folder, raw, node)
             if target is not None and target.is_file():

@@ -143,9 +143,7 @@ def migrate_smp(
     return out
 
 
-def _smp_one(
-    text: str, index: int, filename: str, base: Base, settings: Settings, registry: Registry
-) -> Outcome:
+def _smp_one(text: str, index: int, filename: str, base: Base, settings: Settings, registry: Registry) -> Outcome:
     out = Outcome()
     for prune in (True, False):
         stream = read_stream(text, wanted=EVERY)
@@ -257,9 +255,7 @@ def read_ops(root: Node) -> list[_ReadOp] | str:
     return ops
 
 
-def migrate_json6902(
-    text: str, filename: str, bases: list[Base], settings: Settings, registry: Registry
-) -> Outcome:
+def migrate_json6902(text: str, filename: str, bases: list[Base], settings: Settings, registry: Registry) -> Outcome:
     """Migrate the JSON patch ``text`` (YAML or JSON) through every target."""
     out = Outcome()
     results: list[str | None] = []

@@ -32,16 +32,21 @@ MemberKey = tuple[object, ...]
 class Edits:
     """Scalars to set, once the group they belong to is known to move."""
 
-    items: list[tuple[Scalar, str]] = field(default_factory=list)
+    items: list[tuple[Scalar, str, str]] = field(default_factory=list)
+    """``(scalar, new value, what it is)``."""
 
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def add(self, node: Node | None, value: str) -> None:
+    def add(self, node: Node | None, value: str, what: str) -> None:
         if isinstance(node, Scalar) and node.data != value:
-            self.items.append((node, value))
+            self.items.append((node, value, what))
 
-    def retarget(self, selector: Mapping, bases: list[Base]) -> str:
+    def apply(self) -> None:
+        for node, value, _what in self.items:
+            node.set(value)
+
+    def retarget(self, selector: Mapping, bases: list[Base], what: str = "target") -> str:
         """Make ``selector`` name the migrated objects it selected; "" or why it cannot."""
         moving = [b for b in bases if b.new_api != b.api_version]
         if not moving:
@@ -51,7 +56,7 @@ class Edits:
         if isinstance(api_node, Scalar) and api_node.data:
             if len(news) > 1:
                 return f"its objects move to different APIs ({', '.join(sorted(news))})"
-            self.add(api_node, news.pop())
+            self.add(api_node, news.pop(), f"{what} apiVersion")
             return ""
         group_node, version_node = selector.get("group"), selector.get("version")
         named = [n for n in (group_node, version_node) if isinstance(n, Scalar) and n.data not in (None, "")]
@@ -68,7 +73,7 @@ class Edits:
                 continue
             pattern = str(node.data)
             if is_literal(pattern):
-                self.add(node, values[name])
+                self.add(node, values[name], f"{what} {name}")
                 result[name] = values[name]
             elif re.fullmatch(f"(?:{pattern})", values[name]) is None:
                 return f"its {name} pattern {pattern!r} does not match {values[name]!r}"
@@ -130,7 +135,13 @@ def move_path(
 
 
 def _path_edit(
-    node: Node | None, style: str, bases: list[Base], work: ReferenceWork, settings: Settings, registry: Registry
+    node: Node | None,
+    style: str,
+    bases: list[Base],
+    work: ReferenceWork,
+    settings: Settings,
+    registry: Registry,
+    what: str,
 ) -> None:
     if not isinstance(node, Scalar) or not isinstance(node.data, str) or work.problem:
         return
@@ -138,7 +149,7 @@ def _path_edit(
     if problem:
         work.problem = problem
     elif new is not None:
-        work.edits.add(node, new)
+        work.edits.add(node, new, what)
 
 
 def _exact(selector: Mapping | None, obj: ObjectId) -> bool:
@@ -157,7 +168,11 @@ def _exact(selector: Mapping | None, obj: ObjectId) -> bool:
 
 
 def var_work(
-    var: VarEntry, objs: list[tuple[DocRef, ObjectId]], bases: dict[DocRef, Base], settings: Settings, registry: Registry
+    var: VarEntry,
+    objs: list[tuple[DocRef, ObjectId]],
+    bases: dict[DocRef, Base],
+    settings: Settings,
+    registry: Registry,
 ) -> ReferenceWork:
     work = ReferenceWork(("var", var.owner.path, var.index), f"{var.owner.path}:{var.node.line} (vars[{var.index}])")
     objref = var.node.get("objref")
@@ -165,11 +180,12 @@ def var_work(
         return work
     work.refs = [ref for ref, obj in objs if _exact(objref, obj)]
     chosen = [bases[r] for r in work.refs]
-    work.problem = work.edits.retarget(objref, chosen)
+    label = f"vars[{var.index}]"
+    work.problem = work.edits.retarget(objref, chosen, f"{label} objref")
     fieldref = var.node.get("fieldref")
     if isinstance(fieldref, Mapping):
         path_node = fieldref.get("fieldpath") or fieldref.get("fieldPath")
-        _path_edit(path_node, fieldpaths.DOTTED, chosen, work, settings, registry)
+        _path_edit(path_node, fieldpaths.DOTTED, chosen, work, settings, registry, f"{label} fieldref.fieldpath")
     return work
 
 
@@ -187,10 +203,12 @@ def replacement_work(
         refs = [ref for ref, obj in objs if _exact(source, obj)]
         work.refs += refs
         chosen = [bases[r] for r in refs]
-        work.problem = work.edits.retarget(source, chosen)
-        _path_edit(source.get("fieldPath"), fieldpaths.DOTTED, chosen, work, settings, registry)
+        label = f"replacements[{repl.index}].source"
+        work.problem = work.edits.retarget(source, chosen, label)
+        _path_edit(source.get("fieldPath"), fieldpaths.DOTTED, chosen, work, settings, registry, f"{label} fieldPath")
     targets = repl.node.get("targets")
-    for target in targets if isinstance(targets, Sequence) else []:
+    for n, target in enumerate(targets if isinstance(targets, Sequence) else []):
+        label = f"replacements[{repl.index}].targets[{n}]"
         if not isinstance(target, Mapping) or work.problem:
             continue
         select = target.get("select")
@@ -203,13 +221,13 @@ def replacement_work(
         refs = [ref for ref, obj in objs if sel.matches(obj) and ref not in rejected]
         work.refs += refs + rejected
         chosen = [bases[r] for r in refs]
-        work.problem = work.edits.retarget(select, chosen)
+        work.problem = work.edits.retarget(select, chosen, f"{label}.select")
         for r in reject_nodes:
             mine = [bases[ref] for ref, obj in objs if Selector.of(r.to_data()).matches(obj)]
-            work.problem = work.problem or work.edits.retarget(r, mine)
+            work.problem = work.problem or work.edits.retarget(r, mine, f"{label}.reject")
         paths = target.get("fieldPaths")
         for node in paths if isinstance(paths, Sequence) else []:
-            _path_edit(node, fieldpaths.DOTTED, chosen, work, settings, registry)
+            _path_edit(node, fieldpaths.DOTTED, chosen, work, settings, registry, f"{label} fieldPaths")
     return work
 
 
@@ -240,9 +258,9 @@ def configuration_work(
             if not chosen:
                 continue
             work.refs = refs
-            work.problem = work.edits.retarget(node, [bases[r] for r in refs])
+            work.problem = work.edits.retarget(node, [bases[r] for r in refs], "field spec")
             if isinstance(spec_path, Scalar):
-                _path_edit(spec_path, fieldpaths.SLASHED, chosen, work, settings, registry)
+                _path_edit(spec_path, fieldpaths.SLASHED, chosen, work, settings, registry, "field spec path")
             if work.edits or work.problem:
                 out.append(work)
     return out

@@ -21,14 +21,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..api import UNREADABLE_CODES, FileOutcome
+from ..api import UNREADABLE_CODES, FileOutcome, input_error
 from ..engine import element_kind, migrate_stream, plan
 from ..files import InputError, Loaded, write_atomic
 from ..registry import Registry
 from ..results import DocumentResult, FileResult, Finding, Level
 from ..scalars import Data
 from ..settings import Settings
-from ..tree import Mapping, Node, Scalar, Sequence, TreeError
+from ..tree import Mapping, Scalar, Sequence, TreeError
 from ..versions import lifecycle
 from ..yamlio import BOM, EVERY, Stream, read_stream
 from . import partial, pointer
@@ -132,7 +132,8 @@ class TreeRun:
     """By resolved path."""
     owned: set[Path] = field(default_factory=set)
     """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
-    patch_rows: list[tuple[Path, int, Finding]] = field(default_factory=list)
+    roles: dict[Path, str] = field(default_factory=dict)
+    """What each owned file is to kustomize: resource, patch, configuration, data, kustomization."""
 
 
 class _Run:
@@ -253,7 +254,9 @@ class _Run:
         json6902 = entry.json6902
         if json6902 is None:
             json6902 = bool(roots) and isinstance(roots[0].root, Sequence)
-        ident: tuple[object, ...] = (entry.file,) if entry.file is not None else (entry.owner.path, entry.field, entry.index)
+        ident: tuple[object, ...] = (
+            (entry.file,) if entry.file is not None else (entry.owner.path, entry.field, entry.index)
+        )
         selector = Selector.of(entry.target.to_data()) if entry.target is not None else None
         if json6902:
             refs = [ref for ref, obj in objs if selector is not None and selector.matches(obj)]
@@ -289,7 +292,11 @@ class _Run:
     ) -> None:
         """A strategic merge patch whose object is not in the run: it stays; if it needs
         migrating, so do the objects of its kind it might be meant for."""
-        if not api or not kind or not plan(api, element_kind(kind), self.settings, self.registry, self.settings.window).steps:
+        if (
+            not api
+            or not kind
+            or not plan(api, element_kind(kind), self.settings, self.registry, self.settings.window).steps
+        ):
             return
         outcome = Outcome().fail(
             f"no object of the run is {api} {kind} of that name (is it in a remote base, made by a generator, "
@@ -302,7 +309,7 @@ class _Run:
         entry = work.entry
         if entry.target is not None and work.outcome.ok and bases:
             edits = Edits()
-            problem = edits.retarget(entry.target, bases)
+            problem = edits.retarget(entry.target, bases, f"{entry.field}[{entry.index}].target")
             if problem:
                 work.outcome.fail(f"its target cannot name the migrated objects: {problem}")
             else:
@@ -367,114 +374,202 @@ def _level(api: str | None, kind: str | None, settings: Settings) -> Level:
     return "error" if removed else "warning"
 
 
-def _why(reasons: list[tuple[str, str]], own: str) -> str:
-    others = [f"{where}: {why}" for where, why in reasons if where != own]
-    return "; ".join(others[:3]) + (f"; and {len(others) - 3} more" if len(others) > 3 else "")
+def _why(reasons: list[tuple[str, str]]) -> str:
+    listed = [f"{where}: {why}" for where, why in reasons[:3]]
+    return "; ".join(listed) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else "")
 
 
-def migrate_trees(
-    paths: list[Path], settings: Settings, registry: Registry, *, in_place: bool = False
-) -> TreeRun:
-    """Migrate every kustomize tree under ``paths`` (folders); files outside them are not touched."""
+class _Files:
+    """What becomes of every file the kustomize part owns: new texts and findings."""
+
+    def __init__(self, run: _Run) -> None:
+        self.run = run
+        self.findings: dict[Path, list[Finding]] = {}
+        self.docs: dict[Path, dict[int, str]] = {}
+        """Patch files: the new text of a document's root, by document index."""
+        self.blocks: dict[Path, list[tuple[PatchEntry, str]]] = {}
+        """Kustomization files: the new text of an inline patch."""
+
+    def add(self, path: Path, finding: Finding) -> None:
+        self.findings.setdefault(path, []).append(finding)
+
+
+def migrate_trees(paths: list[Path], settings: Settings, registry: Registry, *, in_place: bool = False) -> TreeRun:
+    """Migrate every kustomize tree under ``paths`` (folders); nothing outside them is read.
+
+    With ``in_place`` the files are written (atomically, each only when it changed and has
+    no error that makes it unreadable); otherwise the outcomes say what would change.
+    """
     out = TreeRun()
-    files = find_kustomizations(paths)
-    if not files:
+    found = find_kustomizations(paths)
+    if not found:
         return out
     run = _Run([p for p in paths if p.is_dir()], settings, registry)
-    run.load(files)
+    run.load(found)
     run.migrate_objects()
     run.migrate_patches()
     run.migrate_references()
     held = run.held()
-    texts: dict[Path, str] = {}
-    findings: dict[Path, list[Finding]] = {}
-    documents: dict[Path, list[DocumentResult]] = {}
+    files = _Files(run)
+    _hold_objects(run, held, files)
+    _settle_patches(run, held, files)
+    for work in run.references:
+        if not held.get(work.key):
+            _edited(run, files, work.edits)
+        else:
+            source_path = Path(work.where.split(":", 1)[0])
+            files.add(source_path.resolve(), _held_reference(work, held[work.key], settings))
+    for k in run.graph.kustomizations.values():
+        for raw, line in k.remote:
+            files.add(
+                k.path.resolve(),
+                Finding(
+                    "warning",
+                    "K8SM-KUS-004",
+                    f"remote reference {raw} is not fetched: what it holds is not migrated, and patches that "
+                    "target it are left as they are",
+                    None,
+                    str(k.path),
+                    0,
+                    line,
+                ),
+            )
+        for raw, line in k.outside:
+            files.add(
+                k.path.resolve(),
+                Finding(
+                    "warning",
+                    "K8SM-KUS-004",
+                    f"{raw} is outside the folders given: what it holds is not migrated with this tree "
+                    "(give the folder that holds both)",
+                    None,
+                    str(k.path),
+                    0,
+                    line,
+                ),
+            )
+    _assemble(run, out, files, in_place)
+    return out
 
-    # objects
-    for path, result in run.results.items():
+
+def _hold_objects(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:
+    """Migrate again the resource files with objects that must stay, leaving those as they are."""
+    settings = run.settings
+    for path, result in list(run.results.items()):
         hold = {
             ref.index
             for ref, d in run.docs.items()
             if ref.file == path and d.changes and d.failure is None and run._doc_key(ref) in held
         }
-        if hold:
-            source = run.graph.source(path)
-            assert source is not None
-            result = migrate_stream(source.text, settings, str(source.path), registry, hold=hold)
-            for index in sorted(hold):
-                d = run.docs[DocRef(path, index)]
-                doc = source.document(index)
-                why = _why(held[run._doc_key(d.ref)], "")
-                result.findings.append(
-                    Finding(
-                        _level(d.api_version, d.kind, settings),
-                        "K8SM-KUS-002",
-                        f"{d.api_version} {d.kind} left as it is with the patches and references that must "
-                        f"move with it: {why}",
-                        None,
-                        str(source.path),
-                        index,
-                        doc.line,
-                    )
+        if not hold:
+            continue
+        source = run.graph.source(path)
+        assert source is not None
+        result = migrate_stream(source.text, settings, str(source.path), run.registry, hold=hold)
+        for index in sorted(hold):
+            d = run.docs[DocRef(path, index)]
+            result.findings.append(
+                Finding(
+                    _level(d.api_version, d.kind, settings),
+                    "K8SM-KUS-002",
+                    f"{d.api_version} {d.kind} left as it is, with what must move with it: "
+                    f"{_why(held[run._doc_key(d.ref)])}",
+                    None,
+                    str(source.path),
+                    index,
+                    source.document(index).line,
                 )
+            )
         run.results[path] = result
 
-    # patches
-    by_file: dict[Path, dict[int, str]] = {}
-    inline: dict[tuple[Path, int], str] = {}
+
+def _settle_patches(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:
+    settings = run.settings
     for work in run.patches:
         entry = work.entry
-        owner = entry.owner.path
-        where_file = entry.file if entry.file is not None else entry.owner.source.loaded.path
-        resolved = entry.file if entry.file is not None else owner.resolve()
-        key_held = held.get(work.key)
-        if key_held:
+        path = entry.file if entry.file is not None else entry.owner.path.resolve()
+        shown = str(run.graph.display(path))
+        line = entry.line
+        if entry.file is not None:
+            source = run.graph.source(entry.file)
+            line = source.document(work.doc_index or 0).line if source is not None else 1
+        if work.key in held:
             api, kind = work.api if work.api else (None, None)
             if work.api is None and work.bases:
-                d = run.docs[work.bases[0]]
-                api, kind = d.api_version, d.kind
-            line = entry.line
-            if entry.file is not None and work.doc_index is not None:
-                source = run.graph.source(entry.file)
-                line = source.document(work.doc_index).line if source is not None else 0
-            own = work.where if work.key in run.failures else ""
-            reason = work.outcome.reason if work.key in run.failures else _why(key_held, own)
-            findings.setdefault(resolved, []).append(
+                api, kind = run.docs[work.bases[0]].api_version, run.docs[work.bases[0]].kind
+            reasons = held[work.key]
+            targets = ", ".join(_shown(run, work.bases)) or "none found"
+            files.add(
+                path,
                 Finding(
                     _level(api, kind, settings),
                     "K8SM-KUS-002",
-                    f"patch left as it is, with the objects it targets ({', '.join(_shown(run, work.bases))}): {reason}",
+                    f"patch left as it is, with the objects it targets ({targets}): {_why(reasons)}",
                     None,
-                    str(where_file),
+                    shown,
                     work.doc_index or 0,
                     line,
-                )
+                ),
             )
             continue
-        findings.setdefault(resolved, []).extend(
-            _relocated(f, str(where_file), entry) for f in work.outcome.findings
-        )
+        for f in work.outcome.findings:
+            files.add(path, _relocated(f, shown, entry))
         for old, new in work.outcome.moves:
-            findings.setdefault(resolved, []).append(
-                Finding("info", "K8SM-KUS-005", f"JSON patch path {old} → {new}", None, str(where_file), 0, entry.line)
-            )
+            files.add(path, Finding("info", "K8SM-KUS-005", f"JSON patch path {old} → {new}", None, shown, 0, line))
         if work.outcome.text is not None:
             if entry.inline is not None:
-                inline[(resolved, id(entry))] = work.outcome.text
+                files.blocks.setdefault(path, []).append((entry, work.outcome.text))
             else:
-                by_file.setdefault(resolved, {})[work.doc_index if work.doc_index is not None else -1] = work.outcome.text
-        for scalar, value in work.target_edits.items:
-            scalar.set(value)
-    # references
-    for ref_work in run.references:
-        if held.get(ref_work.key):
-            continue
-        for scalar, value in ref_work.edits.items:
-            scalar.set(value)
-    # TODO: inline patch texts, patch files, kustomization rendering (below)
-    del texts, documents
-    _assemble(run, out, by_file, inline, findings, settings, in_place)
-    return out
+                docs = files.docs.setdefault(path, {})
+                index = work.doc_index if work.doc_index is not None else 0
+                if docs.get(index, work.outcome.text) != work.outcome.text:
+                    files.add(
+                        path,
+                        Finding(
+                            "error",
+                            "K8SM-KUS-002",
+                            "the patch is used by several kustomizations that need different edits; left as it is",
+                            None,
+                            shown,
+                            index,
+                            line,
+                        ),
+                    )
+                    docs[index] = ""
+                else:
+                    docs[index] = work.outcome.text
+        _edited(run, files, work.target_edits)
+
+
+def _edited(run: _Run, files: _Files, edits: Edits) -> None:
+    """Apply the edits of a reference that moves, each with an info finding where it is written."""
+    for node, value, what in edits.items:
+        for k in run.graph.kustomizations.values():
+            if pointer.locate(k.root, node) is not None:
+                where: Path | None = k.path
+                break
+        else:
+            where = None
+        old = node.data
+        node.set(value)
+        if where is not None:
+            files.add(
+                where.resolve(),
+                Finding("info", "K8SM-KUS-006", f"{what}: {old} → {value}", None, str(where), 0, node.line),
+            )
+
+
+def _held_reference(work: ReferenceWork, reasons: list[tuple[str, str]], settings: Settings) -> Finding:
+    where, _sep, line = work.where.partition(":")
+    return Finding(
+        "error" if work.problem else "warning",
+        "K8SM-KUS-002",
+        f"reference left as it is, with the objects it names: {_why(reasons)}",
+        None,
+        where,
+        0,
+        int(line.split(" ", 1)[0]) if line.split(" ", 1)[0].isdigit() else 0,
+    )
 
 
 def _shown(run: _Run, refs: list[DocRef]) -> list[str]:
@@ -487,82 +582,87 @@ def _shown(run: _Run, refs: list[DocRef]) -> list[str]:
 
 
 def _relocated(f: Finding, filename: str, entry: PatchEntry) -> Finding:
-    if entry.inline is None:
-        return Finding(f.level, f.code, f.message, f.migration, filename, f.document, f.line, f.path)
-    return Finding(f.level, f.code, f.message, f.migration, filename, 0, entry.line + f.line, f.path)
+    line = entry.line + f.line if entry.inline is not None else f.line
+    return Finding(f.level, f.code, f.message, f.migration, filename, f.document, line, f.path)
 
 
-def _assemble(
-    run: _Run,
-    out: TreeRun,
-    by_file: dict[Path, dict[int, str]],
-    inline: dict[tuple[Path, int], str],
-    findings: dict[Path, list[Finding]],
-    settings: Settings,
-    in_place: bool,
-) -> None:
+def _assemble(run: _Run, out: TreeRun, files: _Files, in_place: bool) -> None:
     graph = run.graph
     for path, result in run.results.items():
+        result.findings += files.findings.pop(path, [])
+        out.roles[path] = "resource"
         _outcome(out, path, graph, result, in_place)
-    kust_paths = {k.source.loaded.path.resolve(): k for k in graph.kustomizations.values()}
-    owned: set[Path] = set(run.results)
+    kustomizations = {k.path.resolve(): k for k in graph.kustomizations.values()}
+    others: dict[Path, str] = {}
     for k in graph.kustomizations.values():
-        owned.add(k.path.resolve())
-        owned.update(p.file for p in k.patches if p.file is not None)
-        owned.update(k.configurations)
-        owned.update(k.data_files)
-    for path in owned:
-        if path in out.outcomes or path in kust_paths:
+        for p in k.patches:
+            if p.file is not None:
+                others.setdefault(p.file, "patch")
+        for path in k.configurations:
+            others.setdefault(path, "configuration")
+        for path in k.data_files:
+            others.setdefault(path, "data")
+    for path, role in others.items():
+        if path in out.outcomes or path in kustomizations:
             continue
         source = graph.source(path)
         if source is None:
             continue
-        text = source.text
-        edits = by_file.get(path, {})
-        if edits:
-            text = _splice(source, edits)
-        touched = _render_edited(source)
-        if touched is not None and not edits:
-            text = touched
-        result = FileResult(str(source.path), source.text, text, findings.get(path, []))
-        result.documents = [DocumentResult(d.index, d.line, d.api_version, d.kind, d.name) for d in source.stream.documents]
+        docs = {i: t for i, t in files.docs.get(path, {}).items() if t}
+        text = _splice(source, docs) if docs else _render_edited(source) or source.text
+        result = FileResult(str(source.path), source.text, text, files.findings.pop(path, []))
+        result.documents = [
+            DocumentResult(d.index, d.line, d.api_version, d.kind, d.name) for d in source.stream.documents
+        ]
+        out.roles[path] = role
         _outcome(out, path, graph, result, in_place)
-    for path, k in kust_paths.items():
+    for path, k in kustomizations.items():
         source = k.source
         text = _render_edited(source) or source.text
-        blocks = [(e, inline[(path, id(e))]) for e in k.patches if (path, id(e)) in inline]
-        problems: list[Finding] = list(findings.get(path, []))
-        if blocks:
-            new_stream = read_stream(text, wanted=EVERY)
-            new_root = new_stream.documents[0].root if new_stream.documents else None
-            for entry, value in sorted(blocks, key=lambda b: -(b[0].inline.src.start if b[0].inline and b[0].inline.src else 0)):
-                assert entry.inline is not None
-                located = pointer.locate(k.root, entry.inline)
-                node: Node | None = None
-                if located is not None and new_root is not None:
-                    try:
-                        node, _p = pointer.resolve(new_root, [str(p) for p in located])
-                    except pointer.PointerError:
-                        node = None
-                spliced = splice_block(text, node, value) if isinstance(node, Scalar) else None
-                if spliced is None:
-                    problems.append(
-                        Finding("error", "K8SM-KUS-003", "the inline patch could not be rewritten in place", None, str(source.path), 0, entry.line)
+        problems = files.findings.pop(path, [])
+        for entry, value in sorted(files.blocks.get(path, []), key=lambda b: -b[0].line):
+            spliced = _splice_inline(text, k, entry, value)
+            if spliced is None:
+                problems.append(
+                    Finding(
+                        "error",
+                        "K8SM-KUS-003",
+                        "the inline patch could not be rewritten in its block; left as it is",
+                        None,
+                        str(source.path),
+                        0,
+                        entry.line,
                     )
-                    continue
+                )
+            else:
                 text = spliced
-        result = FileResult(str(source.path), source.text, text, problems)
-        _outcome(out, path, graph, result, in_place)
+        out.roles[path] = "kustomization"
+        _outcome(out, path, graph, FileResult(str(source.path), source.text, text, problems), in_place)
     out.owned = set(out.outcomes)
     for problem in graph.problems:
         resolved = problem.path.resolve()
+        finding = Finding(problem.level, problem.code, problem.message, None, str(problem.path), 0, problem.line)  # type: ignore[arg-type]
         o = out.outcomes.get(resolved)
-        f = Finding(problem.level, problem.code, problem.message, None, str(problem.path), 0, problem.line)  # type: ignore[arg-type]
         if o is not None and o.result is not None:
-            o.result.findings.append(f)
+            o.result.findings.append(finding)
         else:
-            out.outcomes[resolved] = FileOutcome(problem.path, error=f)
+            out.outcomes[resolved] = FileOutcome(problem.path, error=finding)
             out.owned.add(resolved)
+
+
+def _splice_inline(text: str, k: Kustomization, entry: PatchEntry, value: str) -> str | None:
+    """``text`` (the kustomization, maybe re-rendered) with the inline patch of ``entry`` replaced."""
+    assert entry.inline is not None
+    located = pointer.locate(k.root, entry.inline)
+    stream = read_stream(text, wanted=EVERY)
+    root = stream.documents[0].root if stream.documents else None
+    if located is None or root is None:
+        return None
+    try:
+        node, _path = pointer.resolve(root, [str(p) for p in located])
+    except pointer.PointerError:
+        return None
+    return splice_block(text, node, value) if isinstance(node, Scalar) else None
 
 
 def _render_edited(source: Source) -> str | None:
@@ -589,7 +689,7 @@ def _splice(source: Source, edits: dict[int, str]) -> str:
     pieces: list[str] = []
     pos = 0
     for doc in stream.documents:
-        new = edits.get(doc.index, edits.get(-1) if doc.index == 0 else None)
+        new = edits.get(doc.index)
         root = doc.root
         if new is None or root is None or root.src is None:
             continue
@@ -606,7 +706,5 @@ def _outcome(out: TreeRun, path: Path, graph: Graph, result: FileResult, in_plac
         try:
             outcome.written = write_atomic(Loaded(path, source.loaded.text, source.loaded.raw), result.text)
         except (InputError, OSError) as exc:
-            from ..api import input_error
-
             outcome.error = input_error(result.filename, str(exc))
     out.outcomes[path] = outcome

@@ -87,7 +87,8 @@ def merge_key(field_name: str | int | None, items: list[Data], known_schema: boo
 
 
 def _directive(data: Data) -> str | None:
-    return data.get("$patch") if isinstance(data, dict) and isinstance(data.get("$patch"), str) else None
+    value = data.get("$patch") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
 
 
 # ------------------------------------------------------------------ data
@@ -117,9 +118,10 @@ def merge_data(base: Data, patch: Data, known_schema: bool, field_name: str | in
                 out[key] = _strip(value)
         return out
     if isinstance(patch, list) and isinstance(base, list):
-        key = merge_key(field_name, [*base, *patch], known_schema)
-        if key is None:
+        merge_on = merge_key(field_name, [*base, *patch], known_schema)
+        if merge_on is None:
             return [_strip(v) for v in patch]
+        key = merge_on
         matched: dict[int, Data] = {}
         added: list[Data] = []
         for item in patch:
@@ -193,8 +195,8 @@ def _merge_mapping(patch: Mapping, base: dict[str, Data], known_schema: bool, me
             patch.entries.remove(entry)
             changed = True
     for key, value in base.items():
-        entry = patch.entry(key)
-        if entry is None:
+        found = patch.entry(key)
+        if found is None:
             if any(e.name == key for _m, _i, e in merged.nulls if _m is patch):
                 continue  # the patch deletes it
             new = Entry(Scalar(key), _foreign_node(value, merged))
@@ -202,7 +204,7 @@ def _merge_mapping(patch: Mapping, base: dict[str, Data], known_schema: bool, me
             patch.entries.append(new)
             changed = True
             continue
-        child = entry.value
+        child = found.value
         if isinstance(child, Alias):
             continue
         if isinstance(child, Mapping) and isinstance(value, dict):
@@ -214,9 +216,7 @@ def _merge_mapping(patch: Mapping, base: dict[str, Data], known_schema: bool, me
         patch.dirty = True
 
 
-def _merge_sequence(
-    patch: Sequence, base: list[Data], field_name: str, known_schema: bool, merged: Merged
-) -> None:
+def _merge_sequence(patch: Sequence, base: list[Data], field_name: str, known_schema: bool, merged: Merged) -> None:
     items = [i.value for i in patch.items]
     if not all(isinstance(v, Mapping) for v in items):
         return
@@ -287,11 +287,12 @@ def project(root: Mapping, merged: Merged) -> None:
             ):
                 collection.dirty = dirty
         else:
-            mine = [i for i in collection.items if any(i is c for c in children)]
-            new = [i for i in collection.items if not any(i is c for c in children)]
-            collection.items = [i for i in children if any(i is m for m in mine)] + new
-            if len(collection.items) == len(children) and all(
-                a is b for a, b in zip(collection.items, children, strict=True)
+            items: list[Item] = [c for c in children if isinstance(c, Item)]
+            mine = [i for i in collection.items if any(i is c for c in items)]
+            new = [i for i in collection.items if not any(i is c for c in items)]
+            collection.items = [i for i in items if any(i is m for m in mine)] + new
+            if len(collection.items) == len(items) and all(
+                a is b for a, b in zip(collection.items, items, strict=True)
             ):
                 collection.dirty = dirty
 
