@@ -75,8 +75,8 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     reason: str = ""
     """Why it failed, for the finding that names the patch and its target."""
-    moves: list[tuple[str, str]] = field(default_factory=list)
-    """``(old path, new path)`` of every JSON patch operation that moved (for scan)."""
+    moves: list[tuple[str, str, int]] = field(default_factory=list)
+    """``(old path, new path, line)`` of every JSON patch operation that moved."""
     applied: list[str] = field(default_factory=list)
     """The migrations that ran on the merged object."""
 
@@ -348,7 +348,7 @@ def _json_one(text: str, filename: str, base: Base, settings: Settings, registry
             new_paths[i] = new
         for scalar, new_text in ((op.path_node, new_paths[i]), (op.from_node, new_from[i])):
             if scalar is not None and new_text is not None and new_text != scalar.data:
-                out.moves.append((str(scalar.data), new_text))
+                out.moves.append((str(scalar.data), new_text, scalar.line))
                 scalar.set(new_text)
     try:
         result = jsonpatch.apply_patch(base.after, json.loads(json.dumps(root.to_data())))

@@ -27,8 +27,9 @@ from ..files import InputError, Loaded, write_atomic
 from ..registry import Registry
 from ..results import DocumentResult, FileResult, Finding, Level
 from ..scalars import Data
+from ..scan import ScanEntry, Status
 from ..settings import Settings
-from ..tree import Mapping, Scalar, Sequence, TreeError
+from ..tree import Mapping, Node, Scalar, Sequence, TreeError
 from ..versions import lifecycle
 from ..yamlio import BOM, EVERY, Stream, read_stream
 from . import partial, pointer
@@ -134,6 +135,11 @@ class TreeRun:
     """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
     roles: dict[Path, str] = field(default_factory=dict)
     """What each owned file is to kustomize: resource, patch, configuration, data, kustomization."""
+    rows: dict[Path, list[ScanEntry]] = field(default_factory=dict)
+    """Scan rows only the tree can tell (patches' targets and paths, references, held groups)."""
+
+    def row(self, path: Path, entry: ScanEntry) -> None:
+        self.rows.setdefault(path, []).append(entry)
 
 
 class _Run:
@@ -195,6 +201,15 @@ class _Run:
                 self.docs[ref] = _Doc(ref, source, doc.api_version, doc.kind, before, after, failure, reported)
                 if failure is not None:
                     self.failures[self._doc_key(ref)] = (f"{source.path}:{doc.line}", failure)
+
+    def subject(self, refs: list[DocRef]) -> tuple[str, str, str | None]:
+        """(apiVersion, kind, name) of the first object of ``refs``, for a scan row."""
+        if not refs or refs[0] not in self.docs:
+            return ("", "", None)
+        d = self.docs[refs[0]]
+        meta = d.before.get("metadata") if isinstance(d.before, dict) else None
+        name = meta.get("name") if isinstance(meta, dict) else None
+        return (d.api_version, d.kind, str(name) if name is not None else None)
 
     @staticmethod
     def _doc_key(ref: DocRef) -> MemberKey:
@@ -379,19 +394,55 @@ def _why(reasons: list[tuple[str, str]]) -> str:
     return "; ".join(listed) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else "")
 
 
+def _row(f: Finding, api: str, kind: str, name: str | None, settings: Settings) -> ScanEntry:
+    """A kustomize finding as a scan row: a change the target needs has the status of the API it
+    follows (removed or deprecated); a reference held back is breaking (error) or a warning."""
+    life = lifecycle(api, element_kind(kind))
+    status: Status
+    if f.level == "info":
+        removed = life is not None and life.removed_in is not None and life.removed_in <= settings.window.target
+        status = "removed" if removed else "deprecated"
+    else:
+        status = "breaking" if f.level == "error" else "warning"
+    return ScanEntry(
+        f.filename,
+        f.document,
+        f.line,
+        api,
+        kind,
+        name,
+        status,
+        str(life.deprecated_in) if life and life.deprecated_in else None,
+        str(life.removed_in) if life and life.removed_in else None,
+        life.replacement if life else None,
+        "kustomize" if f.level == "info" else None,
+        False,
+        category="kustomize",
+        level=f.level,
+        code=f.code,
+        message=f.message,
+    )
+
+
 class _Files:
     """What becomes of every file the kustomize part owns: new texts and findings."""
 
-    def __init__(self, run: _Run) -> None:
+    def __init__(self, run: _Run, out: TreeRun) -> None:
         self.run = run
+        self.out = out
         self.findings: dict[Path, list[Finding]] = {}
         self.docs: dict[Path, dict[int, str]] = {}
         """Patch files: the new text of a document's root, by document index."""
         self.blocks: dict[Path, list[tuple[PatchEntry, str]]] = {}
         """Kustomization files: the new text of an inline patch."""
+        self.applied: dict[Path, dict[int, list[str]]] = {}
+        """Patch files: the migrations a document's merged object went through."""
 
-    def add(self, path: Path, finding: Finding) -> None:
+    def add(self, path: Path, finding: Finding, subject: tuple[str, str, str | None] | None = None) -> None:
+        """A finding on a file; with ``subject`` (apiVersion, kind, name) it is a scan row too."""
         self.findings.setdefault(path, []).append(finding)
+        if subject is not None:
+            self.out.row(path, _row(finding, *subject, self.run.settings))
 
 
 def migrate_trees(paths: list[Path], settings: Settings, registry: Registry, *, in_place: bool = False) -> TreeRun:
@@ -410,44 +461,30 @@ def migrate_trees(paths: list[Path], settings: Settings, registry: Registry, *, 
     run.migrate_patches()
     run.migrate_references()
     held = run.held()
-    files = _Files(run)
+    files = _Files(run, out)
     _hold_objects(run, held, files)
     _settle_patches(run, held, files)
     for work in run.references:
+        subject = run.subject(work.refs)
         if not held.get(work.key):
-            _edited(run, files, work.edits)
+            _edited(run, files, work.edits, subject)
         else:
             source_path = Path(work.where.split(":", 1)[0])
-            files.add(source_path.resolve(), _held_reference(work, held[work.key], settings))
+            files.add(source_path.resolve(), _held_reference(work, held[work.key]), subject)
     for k in run.graph.kustomizations.values():
+        me = (_text_of(k.get("apiVersion")), _text_of(k.get("kind")) or "Kustomization", None)
         for raw, line in k.remote:
-            files.add(
-                k.path.resolve(),
-                Finding(
-                    "warning",
-                    "K8SM-KUS-004",
-                    f"remote reference {raw} is not fetched: what it holds is not migrated, and patches that "
-                    "target it are left as they are",
-                    None,
-                    str(k.path),
-                    0,
-                    line,
-                ),
+            message = (
+                f"remote reference {raw} is not fetched: what it holds is not migrated, and patches that "
+                "target it are left as they are"
             )
+            files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
         for raw, line in k.outside:
-            files.add(
-                k.path.resolve(),
-                Finding(
-                    "warning",
-                    "K8SM-KUS-004",
-                    f"{raw} is outside the folders given: what it holds is not migrated with this tree "
-                    "(give the folder that holds both)",
-                    None,
-                    str(k.path),
-                    0,
-                    line,
-                ),
+            message = (
+                f"{raw} is outside the folders given: what it holds is not migrated with this tree "
+                "(give the folder that holds both)"
             )
+            files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
     _assemble(run, out, files, in_place)
     return out
 
@@ -510,12 +547,22 @@ def _settle_patches(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], fil
                     work.doc_index or 0,
                     line,
                 ),
+                (api or "", kind or "", run.subject(work.bases)[2]),
             )
             continue
+        subject = run.subject(work.bases)
         for f in work.outcome.findings:
             files.add(path, _relocated(f, shown, entry))
-        for old, new in work.outcome.moves:
-            files.add(path, Finding("info", "K8SM-KUS-005", f"JSON patch path {old} → {new}", None, shown, 0, line))
+        for old, new, at in work.outcome.moves:
+            message = f"JSON patch path {old} → {new}"
+            where = entry.inline.line + at if entry.inline is not None else at
+            files.add(path, Finding("info", "K8SM-KUS-005", message, None, shown, 0, where), subject)
+        if work.outcome.text is not None and (entry.inline is not None or work.doc_index is None):
+            new_api = run.docs[work.bases[0]].base().new_api if work.bases else ""
+            message = f"{'inline ' if entry.inline is not None else ''}patch follows its objects to {new_api}"
+            files.add(path, Finding("info", "K8SM-KUS-007", message, None, shown, work.doc_index or 0, line), subject)
+        if work.outcome.text is not None and entry.file is not None and work.doc_index is not None:
+            files.applied.setdefault(path, {})[work.doc_index] = work.outcome.applied
         if work.outcome.text is not None:
             if entry.inline is not None:
                 files.blocks.setdefault(path, []).append((entry, work.outcome.text))
@@ -538,10 +585,10 @@ def _settle_patches(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], fil
                     docs[index] = ""
                 else:
                     docs[index] = work.outcome.text
-        _edited(run, files, work.target_edits)
+        _edited(run, files, work.target_edits, subject)
 
 
-def _edited(run: _Run, files: _Files, edits: Edits) -> None:
+def _edited(run: _Run, files: _Files, edits: Edits, subject: tuple[str, str, str | None]) -> None:
     """Apply the edits of a reference that moves, each with an info finding where it is written."""
     for node, value, what in edits.items:
         for k in run.graph.kustomizations.values():
@@ -556,10 +603,15 @@ def _edited(run: _Run, files: _Files, edits: Edits) -> None:
             files.add(
                 where.resolve(),
                 Finding("info", "K8SM-KUS-006", f"{what}: {old} → {value}", None, str(where), 0, node.line),
+                subject,
             )
 
 
-def _held_reference(work: ReferenceWork, reasons: list[tuple[str, str]], settings: Settings) -> Finding:
+def _text_of(node: Node | None) -> str:
+    return str(node.data) if isinstance(node, Scalar) and node.data is not None else ""
+
+
+def _held_reference(work: ReferenceWork, reasons: list[tuple[str, str]]) -> Finding:
     where, _sep, line = work.where.partition(":")
     return Finding(
         "error" if work.problem else "warning",
@@ -611,8 +663,10 @@ def _assemble(run: _Run, out: TreeRun, files: _Files, in_place: bool) -> None:
         docs = {i: t for i, t in files.docs.get(path, {}).items() if t}
         text = _splice(source, docs) if docs else _render_edited(source) or source.text
         result = FileResult(str(source.path), source.text, text, files.findings.pop(path, []))
+        applied = files.applied.get(path, {})
         result.documents = [
-            DocumentResult(d.index, d.line, d.api_version, d.kind, d.name) for d in source.stream.documents
+            DocumentResult(d.index, d.line, d.api_version, d.kind, d.name, applied=applied.get(d.index, []))
+            for d in source.stream.documents
         ]
         out.roles[path] = role
         _outcome(out, path, graph, result, in_place)
@@ -708,3 +762,30 @@ def _outcome(out: TreeRun, path: Path, graph: Graph, result: FileResult, in_plac
         except (InputError, OSError) as exc:
             outcome.error = input_error(result.filename, str(exc))
     out.outcomes[path] = outcome
+
+
+def scan_trees(paths: list[Path], settings: Settings, registry: Registry) -> TreeRun:
+    """What ``scan`` says about the kustomize trees under ``paths``: each file's rows as a plain
+    scan gives them (objects and strategic merge patches on deprecated or removed APIs), and
+    the rows only the tree can tell (JSON patch paths and targets that stop matching, inline
+    patches, ``vars``/``replacements``/``configurations``, what must be held back together).
+    Generator inputs are data: no rows. Nothing is written."""
+    from ..api import scanned
+
+    tree = migrate_trees(paths, settings, registry)
+    for path, outcome in list(tree.outcomes.items()):
+        role = tree.roles.get(path)
+        rows = tree.rows.get(path, [])
+        result = outcome.result
+        if result is None:
+            continue
+        if role in ("resource", "patch"):
+            plain = scanned(outcome.path, result.original, result.filename, settings)
+            plain.scan = sorted([*plain.scan, *rows], key=lambda e: (e.document, e.line))
+            tree.outcomes[path] = plain
+            continue
+        problems = [f for f in result.findings if f.code in UNREADABLE_CODES or f.code == "K8SM-KUS-001"]
+        slim = FileResult(result.filename, result.original, result.original, problems)
+        slim.slim(keep_diff=False)
+        tree.outcomes[path] = FileOutcome(outcome.path, slim, outcome.error, scan=sorted(rows, key=lambda e: e.line))
+    return tree
