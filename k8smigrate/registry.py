@@ -51,6 +51,7 @@ CATEGORIES = {
     "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
+    "kustomize": "kustomization files: deprecated fields (kustomize edit fix)",
 }
 """The upgrade-readiness categories of fixers (``scan`` adds ``removed-api`` and ``deprecated-api``)."""
 

@@ -319,6 +319,9 @@ class Renderer:
         if out or not first:
             out += " " * col
         eol = _eol(e.eol_comment)
+        block = self._moved_block(value, col + self.style.step)
+        if block is not None:
+            return out + key + ": " + block
         if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
             return out + key + ": " + self.node(value, col, 0) + eol + self.nl
         props = self._props(value).rstrip()
@@ -333,10 +336,28 @@ class Renderer:
             out += " " * col
         eol = _eol(item.eol_comment)
         value = item.value
+        block = self._moved_block(value, col + 2)
+        if block is not None:
+            return out + "- " + block
         if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
             return out + "- " + self.node(value, col + 2, 0) + eol + self.nl
         moved_delta = col + 2 - value.src.col if value.src is not None else 0
         return out + "- " + self._body(value, col + 2, moved_delta)
+
+    def _moved_block(self, value: Node, indent: int) -> str | None:
+        """A parsed literal or folded block scalar under a new key or dash: its text (header and
+        lines) shifted so that its lines sit at ``indent``; None for any other value."""
+        if not (isinstance(value, Scalar) and value.style in ("|", ">") and value.src is not None):
+            return None
+        if value.has_new_data:
+            return None
+        chunk = self.text[value.src.start : value.src.end]
+        lines = [ln for ln in chunk.split("\n")[1:] if ln.strip()]
+        if not lines:
+            return None
+        current = min(len(ln) - len(ln.lstrip(" ")) for ln in lines)
+        moved = reindent(chunk, indent - current)
+        return moved if moved.endswith(self.nl) or moved.endswith("\n") else moved + self.nl
 
     def _body(self, value: Node, col: int, delta: int) -> str:
         if value.pristine():

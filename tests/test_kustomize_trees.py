@@ -510,3 +510,103 @@ def test_generator_inputs_are_data_even_when_they_look_like_manifests(tmp_path: 
     before = texts(tmp_path)
     migrate(tmp_path)
     assert texts(tmp_path) == before
+
+
+# ------------------------------------------------------------------ deprecated kustomization fields (opt-in)
+
+OLD_STYLE = {
+    **INGRESS_BASE,
+    "prod/kustomization.yaml": """
+        # production
+        bases:
+        - ../base  # the shared base
+        resources:
+        - extra.yaml
+        commonLabels:
+          team: web  # owner
+        patchesStrategicMerge:
+        # replicas first
+        - extra-patch.yaml
+        - |-
+          apiVersion: v1
+          kind: ConfigMap
+          metadata:
+            name: extra
+          data:
+            inline: "yes"
+        patchesJson6902:
+        - target: {version: v1, kind: ConfigMap, name: extra}
+          path: extra-json.yaml
+        configMapGenerator:
+        - name: settings
+          env: settings.env
+    """,
+    "prod/extra.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n",
+    "prod/extra-patch.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  c: d\n",
+    "prod/extra-json.yaml": "- op: add\n  path: /data/e\n  value: f\n",
+    "prod/settings.env": "LEVEL=debug\n",
+}
+
+
+def test_deprecated_kustomization_fields_stay_unless_asked(tmp_path: Path) -> None:
+    write_tree(tmp_path, OLD_STYLE)
+    migrate(tmp_path, target_version="1.16")  # nothing removed at 1.16 here
+    assert "bases:\n" in (tmp_path / "prod/kustomization.yaml").read_text()
+
+
+def test_edit_fix_moves_deprecated_fields_keeping_comments_and_the_build(tmp_path: Path) -> None:
+    write_tree(tmp_path, OLD_STYLE)
+    run = check_builds_the_same(tmp_path, ["prod"], only=("kustomize_edit_fix",))
+    assert (tmp_path / "prod/kustomization.yaml").read_text() == (
+        "# production\n"
+        "resources:\n"
+        "- extra.yaml\n"
+        "- ../base  # the shared base\n"
+        "labels:\n"
+        "- pairs:\n"
+        "    team: web  # owner\n"
+        "  includeSelectors: true\n"
+        "patches:\n"
+        "- target: {version: v1, kind: ConfigMap, name: extra}\n"
+        "  path: extra-json.yaml\n"
+        "# replicas first\n"
+        "- path: extra-patch.yaml\n"
+        "- patch: |-\n"
+        "    apiVersion: v1\n"
+        "    kind: ConfigMap\n"
+        "    metadata:\n"
+        "      name: extra\n"
+        "    data:\n"
+        '      inline: "yes"\n'
+        "configMapGenerator:\n"
+        "- name: settings\n"
+        "  envs:\n"
+        "  - settings.env\n"
+    )
+    assert {f.message for f in findings(run, "K8SM-KUS-010")} == {
+        "bases → resources",
+        "patchesJson6902 → patches",
+        "patchesStrategicMerge → patches",
+        "commonLabels → labels (includeSelectors: true)",
+        "configMapGenerator env → envs",
+    }
+
+
+def test_edit_fix_leaves_vars_with_a_warning(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": """
+                resources:
+                - config.yaml
+                vars:
+                - name: NAME
+                  objref: {apiVersion: v1, kind: ConfigMap, name: config}
+            """,
+            "app/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config\n",
+        },
+    )
+    before = texts(tmp_path)
+    run = migrate(tmp_path, only=("kustomize_edit_fix",))
+    assert texts(tmp_path) == before
+    assert [f.level for f in findings(run, "K8SM-KUS-011")] == ["warning"]

@@ -33,6 +33,7 @@ from ..tree import Mapping, Node, Scalar, Sequence, TreeError
 from ..versions import lifecycle
 from ..yamlio import BOM, EVERY, Stream, read_stream
 from . import partial, pointer
+from .fix import fix
 from .graph import NAMES, DocRef, Graph, Kustomization, PatchEntry, Source, object_id, widen
 from .inline import splice_block
 from .partial import Base, Outcome
@@ -485,8 +486,26 @@ def migrate_trees(paths: list[Path], settings: Settings, registry: Registry, *, 
                 "(give the folder that holds both)"
             )
             files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
+    if settings.enabled(FIX, opt_in=True):
+        for k in run.graph.kustomizations.values():
+            _fix(k, files)
     _assemble(run, out, files, in_place)
     return out
+
+
+FIX = "kustomize_edit_fix"
+"""The opt-in migration that moves deprecated kustomization fields (``migrations/kustomize_edit_fix.py``)."""
+
+
+def _fix(k: Kustomization, files: _Files) -> None:
+    me = (_text_of(k.get("apiVersion")), _text_of(k.get("kind")) or "Kustomization", None)
+
+    def report(level: str, code: str, message: str, node: Node | None) -> None:
+        line = (node.line if node is not None else 0) or k.line
+        finding = Finding(level, code, message, FIX, str(k.path), 0, line)  # type: ignore[arg-type]
+        files.add(k.path.resolve(), finding, me)
+
+    fix(k.root, report, k.source.stream.text)
 
 
 def _hold_objects(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:

@@ -199,7 +199,7 @@ def _merge_mapping(patch: Mapping, base: dict[str, Data], known_schema: bool, me
         if found is None:
             if any(e.name == key for _m, _i, e in merged.nulls if _m is patch):
                 continue  # the patch deletes it
-            new = Entry(Scalar(key), _foreign_node(value, merged))
+            new = Entry(Scalar.of(key), _foreign_node(value, merged))
             merged.foreign.add(id(new))
             patch.entries.append(new)
             changed = True
