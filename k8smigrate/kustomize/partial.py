@@ -35,7 +35,7 @@ from ..render import Renderer, detect_style
 from ..results import Finding
 from ..scalars import Data
 from ..settings import Settings
-from ..tree import Mapping, Node, Scalar, Sequence, TreeError, from_data
+from ..tree import Mapping, Node, Scalar, Sequence, TreeError, from_data, walk
 from ..yamlio import EVERY, Stream, directives, read_data, read_stream
 from . import pointer, smp
 
@@ -54,6 +54,27 @@ class Base:
     """The document's text (for fixers' triggers)."""
     reported: frozenset[tuple[str, str]] = frozenset()
     """``(code, message)`` of the findings its own migration gave (the patch does not repeat them)."""
+    _moves: dict[pointer.Path, pointer.Path] | None = field(default=None, repr=False, compare=False)
+    _tree: Node | None = field(default=None, repr=False, compare=False)
+
+    def tree(self) -> Node:
+        """The object's tree before migration (read-only: for resolving paths)."""
+        if self._tree is None:
+            self._tree = from_data(self.before)
+        return self._tree
+
+    def moves(self, settings: Settings, registry: Registry) -> dict[pointer.Path, pointer.Path] | None:
+        """Where each node of the object goes when it is migrated alone: old path → new path (a
+        node that no longer exists has no entry); None when its migration fails."""
+        if self._moves is None:
+            probe = from_data(self.before)
+            assert isinstance(probe, Mapping)
+            before = {id(node): path for path, node in walk(probe)}
+            _r, findings = migrate_root(probe, self.api_version, self.kind, settings, registry, text=self.text)
+            if _errors(findings):
+                return None
+            self._moves = {before[id(node)]: path for path, node in walk(probe) if id(node) in before}
+        return self._moves
 
     @property
     def new_api(self) -> str:
@@ -86,10 +107,19 @@ class Outcome:
         return self
 
 
+_PLANNED: dict[tuple[int, int, str, str], bool] = {}
+
+
 def needs_migration(base: Base, settings: Settings, registry: Registry) -> bool:
-    """Whether the target's migration would touch anything (a step, or a pass to run)."""
-    p = plan(base.api_version, base.kind, settings, registry, settings.window)
-    return bool(p.steps or p.passes)
+    """Whether the target's migration could touch anything (a step, or a pass to run): a patch
+    may bring what a pass looks for even where the base alone does not change."""
+    key = (id(settings), id(registry), base.api_version, base.kind)
+    if key not in _PLANNED:
+        if len(_PLANNED) > 4096:
+            _PLANNED.clear()
+        p = plan(base.api_version, base.kind, settings, registry, settings.window)
+        _PLANNED[key] = bool(p.steps or p.passes)
+    return _PLANNED[key]
 
 
 def _errors(findings: list[Finding]) -> list[Finding]:
@@ -280,6 +310,14 @@ def migrate_json6902(text: str, filename: str, bases: list[Base], settings: Sett
 def _probe(base: Base, ops: list[_ReadOp], upto: int, tokens: list[str], settings: Settings, registry: Registry) -> str:
     """Where the node at ``tokens`` goes when the target (with the operations before ``upto``
     applied) is migrated: its new pointer, or ``PointerError``."""
+    if not any(op.op in ("add", "replace", "remove", "move", "copy") for op in ops[:upto]):
+        moves = base.moves(settings, registry)
+        if moves is None:
+            raise pointer.PointerError("the target cannot be migrated")
+        _node, path = pointer.resolve(base.tree(), tokens)
+        if path not in moves:
+            raise pointer.PointerError("the field has no equivalent in " + base.new_api)
+        return pointer.format_pointer(moves[path])
     tree = from_data(base.before)
     for earlier in ops[:upto]:
         copy = from_data(earlier.value.to_data()) if earlier.value is not None else None

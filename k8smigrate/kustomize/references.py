@@ -16,13 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..engine import migrate_root
 from ..registry import Registry
 from ..settings import Settings
-from ..tree import Mapping, Node, Scalar, Sequence, from_data
-from . import fieldpaths, pointer
+from ..tree import Mapping, Node, Scalar, Sequence
+from . import fieldpaths
 from .graph import DocRef, ReplacementEntry, Source, VarEntry
-from .partial import Base, needs_migration
+from .partial import Base
 from .selectors import ObjectId, Selector, is_literal, join_api, split_api
 
 MemberKey = tuple[object, ...]
@@ -108,18 +107,16 @@ def move_path(
         return None, ""
     found: set[str] = set()
     for base in bases:
-        if not needs_migration(base, settings, registry):
-            continue
-        tree = from_data(base.before)
-        hits = fieldpaths.resolve(tree, segments, style)
+        if base.after == base.before:
+            continue  # the object does not change: its fields stay where they are
+        hits = fieldpaths.resolve(base.tree(), segments, style)
         if not hits:
             continue
-        assert isinstance(tree, Mapping)
-        _r, findings = migrate_root(tree, base.api_version, base.kind, settings, registry, text=base.text)
-        if any(f.level == "error" for f in findings):
+        moves = base.moves(settings, registry)
+        if moves is None:
             continue  # the object stays; its own finding says why
         for hit in hits:
-            where = pointer.locate(tree, hit.node)
+            where = moves.get(hit.path)
             if where is None:
                 return None, f"field path {text} has no equivalent in {base.new_api} {base.kind}"
             try:
@@ -253,8 +250,10 @@ def configuration_work(
                 continue
             key = ("config", source.path, doc.index, path)
             work = ReferenceWork(key, f"{source.path}:{node.line or doc.line}")
-            refs = [ref for ref, obj in objs if _exact(node, obj)]
-            chosen = [bases[r] for r in refs if needs_migration(bases[r], settings, registry)]
+            kind = node.data("kind")
+            candidates = [(r, o) for r, o in objs if not kind or o.kind == kind]
+            refs = [ref for ref, obj in candidates if _exact(node, obj)] if candidates else []
+            chosen = [bases[r] for r in refs if bases[r].after != bases[r].before]
             if not chosen:
                 continue
             work.refs = refs

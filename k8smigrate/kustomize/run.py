@@ -71,13 +71,18 @@ class _Doc:
     """Why the object stays as it is (its own error, a template), or None."""
     reported: frozenset[tuple[str, str]] = frozenset()
 
+    _base: Base | None = None
+
     @property
     def changes(self) -> bool:
         return self.after != self.before
 
     def base(self) -> Base:
+        """The object as patches and references see it (one per run: it caches its probes)."""
+        if self._base is not None:
+            return self._base
         doc = self.source.document(self.ref.index)
-        return Base(
+        self._base = Base(
             str(self.source.path),
             self.ref.index,
             self.api_version,
@@ -87,6 +92,7 @@ class _Doc:
             self.source.stream.text[doc.start : doc.end],
             self.reported,
         )
+        return self._base
 
 
 @dataclass
@@ -158,6 +164,7 @@ class _Run:
         self.extra: dict[Path, list[Finding]] = {}
         self._scopes: dict[int, list[tuple[DocRef, ObjectId]]] = {}
         self._includers: dict[int, list[Kustomization]] = {}
+        self._by_file: dict[Path, list[tuple[DocRef, _Doc]]] | None = None
 
     # ------------------------------------------------------------------ phase 1: objects
 
@@ -235,7 +242,11 @@ class _Run:
         return out
 
     def _docs_of(self, path: Path) -> list[tuple[DocRef, _Doc]]:
-        return [(ref, d) for ref, d in self.docs.items() if ref.file == path]
+        if self._by_file is None:
+            self._by_file = {}
+            for ref, d in self.docs.items():
+                self._by_file.setdefault(ref.file, []).append((ref, d))
+        return self._by_file.get(path, [])
 
     def patch_scope(self, k: Kustomization) -> list[tuple[DocRef, ObjectId]]:
         """What ``k``'s patches may target: its objects (a component's: those of every
