@@ -152,9 +152,21 @@ def migrate_paths(
     """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
 
     A failure costs only its own file: every other file is still migrated (and written).
+    Kustomize trees under the folders are migrated as wholes (docs/kustomize.md): their
+    files' outcomes come in the same order, and a ``Kustomization`` file without a suffix last.
     """
-    for entry in iter_entries([Path(p) for p in paths]):
+    from .kustomize.run import migrate_trees
+
+    settings = settings or Settings()
+    given = [Path(p) for p in paths]
+    trees = migrate_trees([p for p in given if p.is_dir()], settings, default_registry(), in_place=in_place)
+    listed: set[Path] = set()
+    for entry in iter_entries(given):
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
+        elif entry.resolve() in trees.owned:
+            listed.add(entry.resolve())
+            yield trees.outcomes[entry.resolve()]
         else:
             yield migrate_file(entry, in_place=in_place, settings=settings)
+    yield from (o for path, o in sorted(trees.outcomes.items()) if path not in listed)

@@ -610,3 +610,66 @@ def test_edit_fix_leaves_vars_with_a_warning(tmp_path: Path) -> None:
     run = migrate(tmp_path, only=("kustomize_edit_fix",))
     assert texts(tmp_path) == before
     assert [f.level for f in findings(run, "K8SM-KUS-011")] == ["warning"]
+
+
+# ------------------------------------------------------------------ scan, the library and the CLI
+
+
+def test_scan_lists_what_only_the_tree_tells_with_file_and_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from k8smigrate.cli import app
+
+    write_tree(
+        tmp_path,
+        {
+            **INGRESS_BASE,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                patches:
+                - target: {group: extensions, version: v1beta1, kind: Ingress}
+                  patch: |-
+                    - op: replace
+                      path: /spec/backend/serviceName
+                      value: web-prod
+                configMapGenerator:
+                - name: examples
+                  files:
+                  - example.yaml
+            """,
+            "prod/example.yaml": "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: example\n",
+        },
+    )
+    before = texts(tmp_path)
+    result = CliRunner().invoke(app, ["scan", "--target-version", "1.29", str(tmp_path)])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    kustomization = str(tmp_path / "prod/kustomization.yaml")
+    assert (
+        f"{kustomization}:4: kustomize        Ingress web patches[0].target group: extensions → networking.k8s.io"
+        in (result.stdout)
+    )
+    assert any(
+        line.startswith(f"{kustomization}:7: kustomize")
+        and "JSON patch path /spec/backend/serviceName → /spec/defaultBackend/service/name" in line
+        for line in lines
+    )
+    assert not any("example.yaml" in line for line in lines)  # a generator's input is data
+    assert texts(tmp_path) == before
+
+
+def test_migrate_paths_migrates_trees_as_wholes(tmp_path: Path) -> None:
+    import k8smigrate
+
+    write_tree(tmp_path, WEBHOOK)
+    outcomes = list(
+        k8smigrate.migrate_paths(
+            [tmp_path],
+            in_place=True,
+            settings=k8smigrate.Settings(target_version="1.29", decisions={"sideEffects": "None"}),
+        )
+    )
+    assert sorted(Path(o.path).name for o in outcomes if o.written) == ["webhook.yaml", "webhook.yaml"]
+    assert (tmp_path / "overlay/webhook.yaml").read_text().startswith("apiVersion: admissionregistration.k8s.io/v1\n")
+    build(tmp_path / "overlay")

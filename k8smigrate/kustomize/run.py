@@ -208,7 +208,10 @@ class _Run:
                 reported = frozenset((f.code, f.message) for f in result.findings if f.document == doc.index)
                 self.docs[ref] = _Doc(ref, source, doc.api_version, doc.kind, before, after, failure, reported)
                 if failure is not None:
-                    self.failures[self._doc_key(ref)] = (f"{source.path}:{doc.line}", failure)
+                    first = min(
+                        (f.line for f in result.findings if f.level == "error" and f.document == doc.index), default=0
+                    )
+                    self.failures[self._doc_key(ref)] = (f"{source.path}:{first or doc.line}", failure)
 
     def subject(self, refs: list[DocRef]) -> tuple[str, str, str | None]:
         """(apiVersion, kind, name) of the first object of ``refs``, for a scan row."""
