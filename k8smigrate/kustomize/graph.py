@@ -433,4 +433,13 @@ def widen(obj: ObjectId, k: Kustomization) -> ObjectId:
     annotations = {key: set(v) for key, v in obj.annotations.items()}
     for key, value in k.annotations.items():
         annotations.setdefault(key, set()).add(value)
-    return ObjectId(obj.api_version, obj.kind, names, namespaces, labels, annotations)
+    return ObjectId(
+        obj.api_version,
+        obj.kind,
+        names,
+        namespaces,
+        labels,
+        annotations,
+        {**obj.added_labels, **k.labels},
+        {**obj.added_annotations, **k.annotations},
+    )

@@ -25,7 +25,7 @@ added to the registry (an add-on's, say) moves patches without a table to keep i
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import jsonpatch
 
@@ -81,9 +81,36 @@ class Base:
         api = self.after.get("apiVersion") if isinstance(self.after, dict) else None
         return str(api) if api is not None else self.api_version
 
+    def as_transformed(self, labels: dict[str, str], annotations: dict[str, str]) -> Base:
+        """The object as a JSON 6902 patch sees it: kustomize applies those after the label and
+        annotation transformers, so the labels and annotations they add are there."""
+        if not labels and not annotations:
+            return self
+        return replace(
+            self,
+            before=_with_metadata(self.before, labels, annotations),
+            after=_with_metadata(self.after, labels, annotations),
+            _moves=None,
+            _tree=None,
+        )
+
     @property
     def known_schema(self) -> bool:
         return smp.group_of(self.api_version) in smp.BUILTIN_GROUPS
+
+
+def _with_metadata(data: Data, labels: dict[str, str], annotations: dict[str, str]) -> Data:
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Data] = json.loads(json.dumps(data))
+    meta = out.setdefault("metadata", {})
+    if not isinstance(meta, dict):
+        return data
+    for key, added in (("labels", labels), ("annotations", annotations)):
+        if added:
+            current = meta.get(key)
+            meta[key] = {**(current if isinstance(current, dict) else {}), **added}
+    return out
 
 
 @dataclass
@@ -175,7 +202,7 @@ def migrate_smp(
 
 def _smp_one(text: str, index: int, filename: str, base: Base, settings: Settings, registry: Registry) -> Outcome:
     out = Outcome()
-    for prune in (True, False):
+    for attempt in ("prune", "keep", "complete"):
         stream = read_stream(text, wanted=EVERY)
         doc = stream.documents[index]
         root = doc.root
@@ -204,10 +231,14 @@ def _smp_one(text: str, index: int, filename: str, base: Base, settings: Setting
             return out.fail("; ".join(f"{f.code} {f.message}" for f in out.findings))
         built = root.to_data()
         smp.project(root, merged)
-        if prune:
+        if attempt == "prune":
             smp.prune(root, base.after, base.known_schema)
         mine = root.to_data()
-        if smp.merge_data(base.after, mine, base.known_schema) != built:
+        now = smp.merge_data(base.after, mine, base.known_schema)
+        if now != built and attempt == "complete" and smp.complete(root, now, built, base.known_schema):
+            mine = root.to_data()
+            now = smp.merge_data(base.after, mine, base.known_schema)
+        if now != built:
             continue
         out.findings = [f for f in findings if _has_path(mine, f.path) and (f.code, f.message) not in base.reported]
         out.applied = result.applied

@@ -289,8 +289,9 @@ class _Run:
         )
         selector = Selector.of(entry.target.to_data()) if entry.target is not None else None
         if json6902:
-            refs = [ref for ref, obj in objs if selector is not None and selector.matches(obj)]
-            bases = [self.docs[r].base() for r in refs]
+            chosen = [(ref, obj) for ref, obj in objs if selector is not None and selector.matches(obj)]
+            refs = [ref for ref, _obj in chosen]
+            bases = [self.docs[r].base().as_transformed(obj.added_labels, obj.added_annotations) for r, obj in chosen]
             outcome = partial.migrate_json6902(text, label, bases, self.settings, self.registry)
             self._add(_PatchWork(("patch", *ident, id(entry)), entry, None, outcome, refs), bases)
             return

@@ -107,6 +107,9 @@ class ObjectId:
     namespaces: set[str] = field(default_factory=set)
     labels: dict[str, set[str]] = field(default_factory=dict)
     annotations: dict[str, set[str]] = field(default_factory=dict)
+    added_labels: dict[str, str] = field(default_factory=dict)
+    """The labels the kustomizations on the way set (the outer one last): what a JSON patch sees."""
+    added_annotations: dict[str, str] = field(default_factory=dict)
 
 
 _REQUIREMENT = re.compile(

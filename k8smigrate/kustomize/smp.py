@@ -334,3 +334,57 @@ def _prune_mapping(patch: Mapping, base: dict[str, Data], known_schema: bool) ->
                 match = next((b for b in there if isinstance(b, dict) and b.get(key) == item.data(key)), None)
                 if isinstance(match, dict):
                     _prune_mapping(item, match, known_schema)
+
+
+def complete(patch: Mapping, merged: Data, wanted: Data, known_schema: bool) -> bool:
+    """Add to the patch what makes the migrated base merged with it give ``wanted``: a key the
+    merge would bring and ``wanted`` lacks becomes ``key: null`` (a deletion), a value that
+    differs is written. For the case a patch replaces what the base's migration rewrites (a
+    patch that sets ``annotations`` while the base's annotation moved into a field). False when
+    it cannot be expressed without directives."""
+    if not (isinstance(merged, dict) and isinstance(wanted, dict)):
+        return False
+    return _complete_mapping(patch, merged, wanted, known_schema)
+
+
+def _complete_mapping(patch: Mapping, merged: dict[str, Data], wanted: dict[str, Data], known: bool) -> bool:
+    for key in [k for k in merged if k not in wanted]:
+        if key.startswith("$"):
+            return False
+        patch.set(key, None)
+    for key, value in wanted.items():
+        have = merged.get(key, _MISSING)
+        if have == value:
+            continue
+        child = patch.get(key)
+        if isinstance(value, dict) and isinstance(have, dict) and (child is None or isinstance(child, Mapping)):
+            if child is None:
+                child = patch.set(key, Mapping())
+            assert isinstance(child, Mapping)
+            if not _complete_mapping(child, have, value, known):
+                return False
+            continue
+        if isinstance(value, list) and isinstance(have, list) and isinstance(child, Sequence):
+            merge_on = merge_key(key, [*have, *value], known)
+            if merge_on is not None and _complete_items(child, have, value, merge_on, known):
+                continue
+        patch.set(key, from_data(value))
+    return True
+
+
+def _complete_items(patch: Sequence, merged: list[Data], wanted: list[Data], key: str, known: bool) -> bool:
+    """Items matched by their merge key; False where the lists differ otherwise (order, count)."""
+    if [m.get(key) for m in merged if isinstance(m, dict)] != [w.get(key) for w in wanted if isinstance(w, dict)]:
+        return False
+    for have, value in zip(merged, wanted, strict=True):
+        if have == value:
+            continue
+        assert isinstance(have, dict) and isinstance(value, dict)
+        found = next((i for i in patch if isinstance(i, Mapping) and i.data(key) == value.get(key)), None)
+        item = found if found is not None else patch.append(Mapping.of({key: value.get(key)}))
+        if not isinstance(item, Mapping) or not _complete_mapping(item, have, value, known):
+            return False
+    return True
+
+
+_MISSING = object()
