@@ -673,3 +673,122 @@ def test_migrate_paths_migrates_trees_as_wholes(tmp_path: Path) -> None:
     assert sorted(Path(o.path).name for o in outcomes if o.written) == ["webhook.yaml", "webhook.yaml"]
     assert (tmp_path / "overlay/webhook.yaml").read_text().startswith("apiVersion: admissionregistration.k8s.io/v1\n")
     build(tmp_path / "overlay")
+
+
+# ------------------------------------------------------------------ objects as their kustomization builds them
+
+
+def test_an_object_its_patch_completes_moves_with_the_patch(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "webhook/kustomization.yaml": "resources:\n- manifests.yaml\npatches:\n- path: patch.yaml\n",
+            "webhook/manifests.yaml": WEBHOOK["base/webhook.yaml"],
+            "webhook/patch.yaml": """
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingWebhookConfiguration
+                metadata:
+                  name: hook
+                webhooks:
+                - name: hook.example.com
+                  sideEffects: None
+                  timeoutSeconds: 5
+            """,
+            "top/kustomization.yaml": "resources:\n- ../webhook\npatchesStrategicMerge:\n- ca.yaml\n",
+            "top/ca.yaml": WEBHOOK["overlay/webhook.yaml"],
+        },
+    )
+    run = check_builds_the_same(tmp_path, ["webhook", "top"])
+    manifests = (tmp_path / "webhook/manifests.yaml").read_text()
+    assert manifests.startswith("apiVersion: admissionregistration.k8s.io/v1\n")
+    assert "sideEffects" not in manifests and "failurePolicy: Ignore" in manifests
+    assert [Path(f.filename).name for f in findings(run, "K8SM-KUS-008")] == ["manifests.yaml"]
+    assert not findings(run, "K8SM-GEN-010")
+
+
+def test_an_object_used_alone_too_is_not_completed_by_a_patch(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **WEBHOOK,
+            "overlay/webhook.yaml": """
+                apiVersion: admissionregistration.k8s.io/v1beta1
+                kind: MutatingWebhookConfiguration
+                metadata:
+                  name: hook
+                webhooks:
+                - name: hook.example.com
+                  sideEffects: None
+            """,
+        },
+    )
+    before = texts(tmp_path)
+    run = migrate(tmp_path)
+    assert texts(tmp_path) == before  # base/ builds the webhook alone: it needs the decision
+    assert findings(run, "K8SM-GEN-010") and findings(run, "K8SM-KUS-002")
+
+
+def test_a_json_patch_sees_the_labels_the_kustomization_added(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            **HPA,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                commonLabels:
+                  team: web
+                patchesJson6902:
+                - target: {group: autoscaling, version: v2beta1, kind: HorizontalPodAutoscaler, name: web}
+                  path: labels.yaml
+            """,
+            "prod/labels.yaml": "- op: replace\n  path: /metadata/labels/team\n  value: platform\n",
+        },
+    )
+    check_builds_the_same(tmp_path, ["prod"])
+    assert "version: v2, kind: HorizontalPodAutoscaler" in (tmp_path / "prod/kustomization.yaml").read_text()
+
+
+def test_a_patch_that_replaces_what_the_base_migration_rewrites_gets_a_deletion(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "base/kustomization.yaml": "resources:\n- deploy.yaml\n",
+            "base/deploy.yaml": """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  selector:
+                    matchLabels: {app: a}
+                  template:
+                    metadata:
+                      labels: {app: a}
+                      annotations:
+                        container.seccomp.security.alpha.kubernetes.io/app: runtime/default
+                    spec:
+                      containers:
+                      - name: app
+                        image: nginx
+            """,
+            "chart/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: deploy.yaml\n",
+            "chart/deploy.yaml": """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  template:
+                    metadata:
+                      annotations:
+                        container.seccomp.security.alpha.kubernetes.io/app: null
+                    spec:
+                      containers:
+                      - name: app
+                        image: nginx:1.25
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["base", "chart"])
+    assert (tmp_path / "chart/deploy.yaml").read_text().endswith("        securityContext: null\n")

@@ -19,6 +19,7 @@ CODES = {
     "K8SM-KUS-005": "info: a JSON patch operation's path moved with its field",
     "K8SM-KUS-006": "info: a target, objref, field path or field spec rewritten for the migrated objects",
     "K8SM-KUS-007": "info: an inline or JSON patch migrated with its objects",
+    "K8SM-KUS-008": "info: an object migrated as its kustomization builds it (only its patch completes it)",
 }
 """Finding codes of the kustomize part (``kustomize_edit_fix`` declares K8SM-KUS-010/011; the
 migrations' own codes appear in patches too). docs/kustomize.md lists them."""

@@ -127,6 +127,10 @@ class Outcome:
     """``(old path, new path, line)`` of every JSON patch operation that moved."""
     applied: list[str] = field(default_factory=list)
     """The migrations that ran on the merged object."""
+    original: Data = None
+    """The patch's data as written (a JSON patch: its operations)."""
+    data: Data = None
+    """The migrated patch's data (None: as written)."""
 
     def fail(self, reason: str) -> Outcome:
         self.ok = False
@@ -197,7 +201,26 @@ def migrate_smp(
     if len(changed) > 1 or (changed and None in results):
         return out.fail("it targets several objects that would need different edits")
     out.text = changed.pop() if changed else None
+    out.original, out.data = _data_of(text, index), _root_data(out.text)
     return out
+
+
+def _data_of(text: str, index: int) -> Data:
+    try:
+        root = read_stream(text, wanted=EVERY).documents[index].root
+        return root.to_data() if root is not None else None
+    except (TreeError, RecursionError, IndexError):
+        return None
+
+
+def _root_data(text: str | None) -> Data:
+    if text is None:
+        return None
+    try:
+        found = read_data(text)
+    except (ValueError, RecursionError):
+        return None
+    return found[0] if len(found) == 1 else None
 
 
 def _smp_one(text: str, index: int, filename: str, base: Base, settings: Settings, registry: Registry) -> Outcome:
@@ -335,6 +358,7 @@ def migrate_json6902(text: str, filename: str, bases: list[Base], settings: Sett
     if len(changed) > 1 or (changed and None in results):
         return out.fail("it targets several objects that would need different edits")
     out.text = changed.pop() if changed else None
+    out.original, out.data = _data_of(text, 0), _root_data(out.text)
     return out
 
 
@@ -450,3 +474,27 @@ def _last_item(tree: Node, path: pointer.Path) -> bool:
     except pointer.PointerError:
         return False
     return isinstance(parent, Sequence) and isinstance(path[-1], int) and path[-1] == len(parent) - 1
+
+
+# ------------------------------------------------------------------ an object its patch completes
+
+
+def complete_base(base: Base, patch: Data, settings: Settings, registry: Registry) -> tuple[str, Data] | None:
+    """The new root text and data of an object whose migration fails alone but succeeds once its
+    one patch is merged in (the patch settles a decision, sets a required field): the object is
+    migrated with the patch's data laid over it (``smp.overlay``) and keeps only its own part.
+    None when the patched object does not migrate either, or nothing changes."""
+    stream = read_stream(base.text, wanted=EVERY)
+    docs = [d for d in stream.documents if d.root is not None]
+    if len(docs) != 1 or not isinstance(docs[0].root, Mapping) or not isinstance(patch, dict):
+        return None
+    root = docs[0].root
+    merged = smp.overlay(root, patch, base.known_schema)
+    _result, findings = migrate_root(root, base.api_version, base.kind, settings, registry, text=base.text)
+    if _errors(findings):
+        return None
+    smp.project(root, merged)
+    if root.pristine():
+        return None
+    rendered = render_root(stream, root)
+    return (rendered, root.to_data()) if rendered is not None else None

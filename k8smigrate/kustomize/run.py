@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import jsonpatch
 
 from ..api import UNREADABLE_CODES, FileOutcome, input_error
 from ..engine import element_kind, migrate_stream, plan
@@ -32,7 +34,7 @@ from ..settings import Settings
 from ..tree import Mapping, Node, Scalar, Sequence, TreeError
 from ..versions import lifecycle
 from ..yamlio import BOM, EVERY, Stream, read_stream
-from . import partial, pointer
+from . import partial, pointer, smp
 from .fix import fix
 from .graph import NAMES, DocRef, Graph, Kustomization, PatchEntry, Source, object_id, widen
 from .inline import splice_block
@@ -41,6 +43,39 @@ from .references import Edits, ReferenceWork, configuration_work, replacement_wo
 from .selectors import ObjectId, Selector
 
 MemberKey = tuple[object, ...]
+Scoped = tuple[DocRef, ObjectId, "Kustomization | None"]
+"""An object in a kustomization's scope: its id there, and the child it came through."""
+_RANK = {"patchesStrategicMerge": 0, "patches": 1, "patchesJson6902": 2}
+
+
+def _patch_rank(entry: PatchEntry) -> int:
+    """Kustomize runs strategic merge patches, then ``patches``, then (after the name, namespace
+    and label transformers) JSON 6902 patches (``kusttarget_configplugin.go``)."""
+    return _RANK.get(entry.field, 1)
+
+
+def _apply_json(data: Data, ops: Data) -> Data:
+    if not isinstance(ops, list) or not all(isinstance(op, dict) for op in ops):
+        return None
+    operations = [op for op in ops if isinstance(op, dict)]
+    try:
+        result: Data = jsonpatch.apply_patch(data, operations)
+    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError):
+        return None
+    return result
+
+
+@dataclass
+class _Planned:
+    """A patch document (or a JSON patch) of a kustomization and the objects it targets."""
+
+    key: MemberKey
+    entry: PatchEntry
+    doc_index: int | None
+    text: str
+    label: str
+    chosen: list[Scoped]
+    api: tuple[str, str] | None
 
 
 def find_kustomizations(paths: Iterable[Path]) -> list[Path]:
@@ -70,6 +105,9 @@ class _Doc:
     failure: str | None
     """Why the object stays as it is (its own error, a template), or None."""
     reported: frozenset[tuple[str, str]] = frozenset()
+    rescued: str | None = None
+    """The object's new root text when only its patch let it migrate (``_Run._rescue``)."""
+    rescued_by: str = ""
 
     _base: Base | None = None
 
@@ -162,7 +200,8 @@ class _Run:
         self.failures: dict[MemberKey, tuple[str, str]] = {}
         """member → (where, why) for members held back on their own."""
         self.extra: dict[Path, list[Finding]] = {}
-        self._scopes: dict[int, list[tuple[DocRef, ObjectId]]] = {}
+        self._scopes: dict[int, list[Scoped]] = {}
+        self.state_at: dict[tuple[int, DocRef], tuple[Data, Data]] = {}
         self._includers: dict[int, list[Kustomization]] = {}
         self._by_file: dict[Path, list[tuple[DocRef, _Doc]]] | None = None
 
@@ -228,19 +267,19 @@ class _Run:
 
     # ------------------------------------------------------------------ scopes
 
-    def scope(self, k: Kustomization, visiting: frozenset[int] = frozenset()) -> list[tuple[DocRef, ObjectId]]:
+    def scope(self, k: Kustomization, visiting: frozenset[int] = frozenset()) -> list[Scoped]:
         """The objects ``k`` accumulates before its own transformers run, with the ids inner
-        kustomizations gave them."""
+        kustomizations gave them and the child each came through (None: ``k``'s own file)."""
         if id(k) in self._scopes:
             return self._scopes[id(k)]
         if id(k) in visiting:
             return []
         visiting = visiting | {id(k)}
-        out: list[tuple[DocRef, ObjectId]] = []
+        out: list[Scoped] = []
         for f in k.resource_files:
-            out += [(ref, object_id(d.before, d.api_version, d.kind)) for ref, d in self._docs_of(f)]
+            out += [(ref, object_id(d.before, d.api_version, d.kind), None) for ref, d in self._docs_of(f)]
         for child in [*k.children, *k.components]:
-            out += [(ref, widen(obj, child)) for ref, obj in self.scope(child, visiting)]
+            out += [(ref, widen(obj, child), child) for ref, obj, _via in self.scope(child, visiting)]
         self._scopes[id(k)] = out
         return out
 
@@ -251,21 +290,55 @@ class _Run:
                 self._by_file.setdefault(ref.file, []).append((ref, d))
         return self._by_file.get(path, [])
 
-    def patch_scope(self, k: Kustomization) -> list[tuple[DocRef, ObjectId]]:
+    def patch_scope(self, k: Kustomization) -> list[Scoped]:
         """What ``k``'s patches may target: its objects (a component's: those of every
         kustomization that includes it, too), with ``k``'s own names as well."""
-        objs = [(ref, widen(obj, k)) for ref, obj in self.scope(k)]
+        objs = [(ref, widen(obj, k), via) for ref, obj, via in self.scope(k)]
         for includer in self._includers.get(id(k), []):
-            objs += [(ref, widen(obj, includer)) for ref, obj in self.scope(includer)]
+            objs += [(ref, widen(obj, includer), via) for ref, obj, via in self.scope(includer)]
         return objs
 
     # ------------------------------------------------------------------ phase 2: patches
 
-    def migrate_patches(self) -> None:
+    def bottom_up(self) -> list[Kustomization]:
+        """Every kustomization after the ones it includes (patches see what inner ones did)."""
+        order: list[Kustomization] = []
+        seen: set[int] = set()
+
+        def visit(k: Kustomization) -> None:
+            if id(k) in seen:
+                return
+            seen.add(id(k))
+            for child in [*k.children, *k.components]:
+                visit(child)
+            order.append(k)
+
         for k in self.graph.kustomizations.values():
+            visit(k)
+        return order
+
+    def state(self, k: Kustomization | None, ref: DocRef, via: Kustomization | None) -> tuple[Data, Data]:
+        """An object as ``k``'s patches see it, before and after migration: its own data with the
+        patches of the kustomizations it came through (and of ``k``'s components) applied."""
+        if k is not None and (id(k), ref) in self.state_at:
+            return self.state_at[(id(k), ref)]
+        if via is None:
+            d = self.docs[ref]
+            found = (d.before, d.after)
+        else:
+            inner = next((v for r, _o, v in self.scope(via) if r == ref), None)
+            found = self.state(via, ref, inner)
+        for comp in k.components if k is not None else []:
+            found = self.state_at.get((id(comp), ref), found)
+        return found
+
+    def migrate_patches(self) -> None:
+        for k in self.bottom_up():
             objs = self.patch_scope(k)
-            for entry in k.patches:
-                self._patch(entry, objs)
+            plans = [p for entry in sorted(k.patches, key=_patch_rank) for p in self._plan(entry, objs)]
+            self._rescue(k, plans)
+            for planned in plans:
+                self._patch(k, planned, objs)
 
     def _patch_text(self, entry: PatchEntry) -> tuple[str, str] | None:
         if entry.inline is not None:
@@ -274,10 +347,11 @@ class _Run:
         source = self.graph.source(entry.file)
         return (source.text, str(source.path)) if source is not None else None
 
-    def _patch(self, entry: PatchEntry, objs: list[tuple[DocRef, ObjectId]]) -> None:
+    def _plan(self, entry: PatchEntry, objs: list[Scoped]) -> list[_Planned]:
+        """One piece of work per patch document (one per JSON patch), with the objects it targets."""
         found = self._patch_text(entry)
         if found is None:
-            return
+            return []
         text, label = found
         stream = read_stream(text, wanted=EVERY)
         roots = [d for d in stream.documents if d.root is not None]
@@ -289,51 +363,112 @@ class _Run:
         )
         selector = Selector.of(entry.target.to_data()) if entry.target is not None else None
         if json6902:
-            chosen = [(ref, obj) for ref, obj in objs if selector is not None and selector.matches(obj)]
-            refs = [ref for ref, _obj in chosen]
-            bases = [self.docs[r].base().as_transformed(obj.added_labels, obj.added_annotations) for r, obj in chosen]
-            outcome = partial.migrate_json6902(text, label, bases, self.settings, self.registry)
-            self._add(_PatchWork(("patch", *ident, id(entry)), entry, None, outcome, refs), bases)
-            return
+            chosen = [(r, o, v) for r, o, v in objs if selector is not None and selector.matches(o)]
+            return [_Planned(("patch", *ident, id(entry)), entry, None, text, label, chosen, None)]
+        out: list[_Planned] = []
         for doc in stream.documents:
             if not isinstance(doc.root, Mapping) or doc.templated:
                 continue
             api, kind = doc.api_version or "", doc.kind or ""
             if selector is not None:
-                refs = [ref for ref, obj in objs if selector.matches(obj)]
+                chosen = [(r, o, v) for r, o, v in objs if selector.matches(o)]
             else:
-                refs = [
-                    ref
-                    for ref, obj in objs
-                    if obj.api_version == api
-                    and obj.kind == kind
-                    and (doc.name in obj.names or not doc.name)
-                    and (not doc.namespace or not obj.namespaces or doc.namespace in obj.namespaces)
+                chosen = [
+                    (r, o, v)
+                    for r, o, v in objs
+                    if o.api_version == api
+                    and o.kind == kind
+                    and (doc.name in o.names or not doc.name)
+                    and (not doc.namespace or not o.namespaces or doc.namespace in o.namespaces)
                 ]
             key = ("patch", *ident, doc.index, id(entry))
-            if not refs:
-                self._unresolved(key, entry, doc.index, api, kind, objs)
+            out.append(_Planned(key, entry, doc.index, text, label, chosen, (api, kind)))
+        return out
+
+    def _patch(self, k: Kustomization, planned: _Planned, objs: list[Scoped]) -> None:
+        entry = planned.entry
+        refs = [r for r, _o, _v in planned.chosen]
+        if planned.doc_index is None:
+            bases = [
+                self._base(k, r, v).as_transformed(o.added_labels, o.added_annotations) for r, o, v in planned.chosen
+            ]
+            outcome = partial.migrate_json6902(planned.text, planned.label, bases, self.settings, self.registry)
+            self._add(_PatchWork(planned.key, entry, None, outcome, refs), bases)
+            self._advance(k, planned, bases, outcome)
+            return
+        api, kind = planned.api or ("", "")
+        if not refs:
+            self._unresolved(planned.key, entry, planned.doc_index, api, kind, objs)
+            return
+        bases = [self._base(k, r, v) for r, _o, v in planned.chosen]
+        outcome = partial.migrate_smp(
+            planned.text, planned.doc_index, planned.label, bases, self.settings, self.registry
+        )
+        self._add(_PatchWork(planned.key, entry, planned.doc_index, outcome, refs, api=(api, kind)), bases)
+        self._advance(k, planned, bases, outcome)
+
+    def _base(self, k: Kustomization, ref: DocRef, via: Kustomization | None) -> Base:
+        base = self.docs[ref].base()
+        before, after = self.state(k, ref, via)
+        if before is base.before and after is base.after:
+            return base
+        return replace(base, before=before, after=after, _moves=None, _tree=None)
+
+    def _advance(self, k: Kustomization, planned: _Planned, bases: list[Base], outcome: Outcome) -> None:
+        """Record each target as the next patches of ``k`` (and its includers) see it."""
+        for (ref, _o, _v), base in zip(planned.chosen, bases, strict=True):
+            mine = outcome.data if outcome.ok and outcome.data is not None else outcome.original
+            if mine is None:
                 continue
-            bases = [self.docs[r].base() for r in refs]
-            outcome = partial.migrate_smp(text, doc.index, label, bases, self.settings, self.registry)
-            self._add(_PatchWork(key, entry, doc.index, outcome, refs, api=(api, kind)), bases)
+            if planned.doc_index is None:
+                before = _apply_json(base.before, outcome.original)
+                after = _apply_json(base.after, mine)
+            else:
+                before = smp.merge_data(base.before, outcome.original, base.known_schema)
+                after = smp.merge_data(base.after, mine, base.known_schema)
+            if before is not None and after is not None:
+                self.state_at[(id(k), ref)] = (before, after)
+
+    def _rescue(self, k: Kustomization, plans: list[_Planned]) -> None:
+        """An object that cannot be migrated alone (a decision its patch settles, a field its
+        patch sets) is migrated as ``k`` builds it, when ``k`` is the only kustomization that
+        uses its file and one strategic merge patch of ``k`` targets it: the object keeps its
+        own part (``smp.overlay``), the patch its part; together they build the migrated object."""
+        users: dict[Path, int] = {}
+        for other in self.graph.kustomizations.values():
+            for f in other.resource_files:
+                users[f] = users.get(f, 0) + 1
+        for ref in [r for r, d in self.docs.items() if d.failure is not None and r.file in k.resource_files]:
+            mine = [p for p in plans if any(r == ref for r, _o, _v in p.chosen)]
+            if users.get(ref.file) != 1 or len(mine) != 1 or mine[0].doc_index is None:
+                continue
+            d = self.docs[ref]
+            patch = mine[0]
+            stream = read_stream(patch.text, wanted=EVERY)
+            root = stream.documents[patch.doc_index or 0].root
+            if root is None:
+                continue
+            rescued = partial.complete_base(d.base(), root.to_data(), self.settings, self.registry)
+            if rescued is None:
+                continue
+            text, after = rescued
+            d.after, d.failure, d.rescued, d.rescued_by = after, None, text, patch.label
+            d._base = None
+            self.failures.pop(self._doc_key(ref), None)
 
     def _unresolved(
-        self, key: MemberKey, entry: PatchEntry, index: int, api: str, kind: str, objs: list[tuple[DocRef, ObjectId]]
+        self, key: MemberKey, entry: PatchEntry, index: int, api: str, kind: str, objs: list[Scoped]
     ) -> None:
         """A strategic merge patch whose object is not in the run: it stays; if it needs
         migrating, so do the objects of its kind it might be meant for."""
-        if (
-            not api
-            or not kind
-            or not plan(api, element_kind(kind), self.settings, self.registry, self.settings.window).steps
-        ):
+        window = self.settings.window
+        if not api or not kind or not plan(api, element_kind(kind), self.settings, self.registry, window).steps:
             return
         outcome = Outcome().fail(
             f"no object of the run is {api} {kind} of that name (is it in a remote base, made by a generator, "
             "or outside the folders given?)"
         )
-        refs = [ref for ref, obj in objs if obj.kind == kind]
+        refs = [ref for ref, obj, _via in objs if obj.kind == kind]
         self._add(_PatchWork(key, entry, index, outcome, refs, api=(api, kind)), [])
 
     def _add(self, work: _PatchWork, bases: list[Base]) -> None:
@@ -356,7 +491,7 @@ class _Run:
 
     def migrate_references(self) -> None:
         for k in self.graph.kustomizations.values():
-            objs = self.patch_scope(k)
+            objs = [(ref, obj) for ref, obj, _via in self.patch_scope(k)]
             bases = {ref: self.docs[ref].base() for ref, _o in objs}
             for var in k.vars:
                 self._reference(var_work(var, objs, bases, self.settings, self.registry))
@@ -524,19 +659,16 @@ def _fix(k: Kustomization, files: _Files) -> None:
 
 
 def _hold_objects(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:
-    """Migrate again the resource files with objects that must stay, leaving those as they are."""
+    """Migrate again the resource files with objects that must stay, leaving those as they are;
+    write the objects only their patch let migrate."""
     settings = run.settings
     for path, result in list(run.results.items()):
-        hold = {
-            ref.index
-            for ref, d in run.docs.items()
-            if ref.file == path and d.changes and d.failure is None and run._doc_key(ref) in held
-        }
-        if not hold:
-            continue
+        mine = [(ref, d) for ref, d in run._docs_of(path)]
+        hold = {ref.index for ref, d in mine if d.changes and d.failure is None and run._doc_key(ref) in held}
         source = run.graph.source(path)
         assert source is not None
-        result = migrate_stream(source.text, settings, str(source.path), run.registry, hold=hold)
+        if hold:
+            result = migrate_stream(source.text, settings, str(source.path), run.registry, hold=hold)
         for index in sorted(hold):
             d = run.docs[DocRef(path, index)]
             result.findings.append(
@@ -551,7 +683,33 @@ def _hold_objects(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], files
                     source.document(index).line,
                 )
             )
+        rescued = {ref.index: d.rescued for ref, d in mine if d.rescued is not None and ref.index not in hold}
+        if rescued:
+            result = _with_rescued(run, path, source, result, rescued)
         run.results[path] = result
+
+
+def _with_rescued(run: _Run, path: Path, source: Source, result: FileResult, rescued: dict[int, str]) -> FileResult:
+    """``result`` with the objects only their patch let migrate written, their own errors gone."""
+    stream = read_stream(result.text, wanted=EVERY)
+    text = _splice(Source(source.path, Loaded(source.path, result.text, b""), stream), rescued)
+    kept = [f for f in result.findings if not (f.document in rescued and f.level == "error")]
+    out = FileResult(result.filename, result.original, text, kept, result.documents)
+    for index in sorted(rescued):
+        by = next((d.rescued_by for ref, d in run._docs_of(path) if ref.index == index), "")
+        out.findings.append(
+            Finding(
+                "info",
+                "K8SM-KUS-008",
+                f"migrated as its kustomization builds it: its patch {by} settles what its migration needs "
+                "(alone, the object is not complete for the new API; it is used with that patch)",
+                None,
+                str(source.path),
+                index,
+                source.document(index).line,
+            )
+        )
+    return out
 
 
 def _settle_patches(run: _Run, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:

@@ -164,6 +164,78 @@ class Merged:
     """The patch's ``key: null`` entries (deletions), out of the tree while the migration runs."""
     touched: list[tuple[Mapping | Sequence, bool, list[Entry] | list[Item]]] = field(default_factory=list)
     """Each collection of the patch that got foreign children: its dirty flag and children before."""
+    swapped: list[tuple[Entry, Node]] = field(default_factory=list)
+    """(``overlay``) entries whose value a foreign one replaced while the migration ran, with their own."""
+
+
+def overlay(own: Mapping, patch: Data, known_schema: bool) -> Merged:
+    """Lay a patch's data over an object's tree, the patch winning (as kustomize merges a patch
+    onto its base): the opposite roles of ``merge``, for an object only its patch lets migrate.
+    ``project`` takes the patch's part out again and gives the object its own values back."""
+    merged = Merged()
+    if isinstance(patch, dict):
+        _overlay_mapping(own, patch, known_schema, merged)
+    return merged
+
+
+def _overlay_mapping(own: Mapping, patch: dict[str, Data], known_schema: bool, merged: Merged) -> None:
+    before = (own, own.dirty, list(own.entries))
+    changed = False
+    for key, value in patch.items():
+        if key.startswith("$"):
+            continue
+        entry = own.entry(key)
+        if value is None:
+            if entry is not None:
+                merged.nulls.append((own, own.entries.index(entry), entry))
+                own.entries.remove(entry)
+                changed = True
+            continue
+        if entry is None:
+            new = Entry(Scalar.of(key), _foreign_node(value, merged))
+            merged.foreign.add(id(new))
+            own.entries.append(new)
+            changed = True
+            continue
+        child = entry.value
+        if isinstance(child, Mapping) and isinstance(value, dict):
+            _overlay_mapping(child, value, known_schema, merged)
+            continue
+        if isinstance(child, Sequence) and isinstance(value, list):
+            items = [i.value for i in child.items]
+            key_name = merge_key(key, [*(v.to_data() for v in items), *value], known_schema)
+            if key_name is not None and all(isinstance(v, Mapping) for v in items):
+                _overlay_items(child, value, key_name, known_schema, merged)
+                continue
+        if child.to_data() == value:
+            continue  # the same value: the object's own node stays, and is migrated in place
+        merged.swapped.append((entry, child))
+        entry.value = _foreign_node(value, merged)
+    if changed:
+        merged.touched.append(before)
+        own.dirty = True
+
+
+def _overlay_items(own: Sequence, patch: list[Data], key: str, known_schema: bool, merged: Merged) -> None:
+    before = (own, own.dirty, list(own.items))
+    added: list[Item] = []
+    for value in patch:
+        if not isinstance(value, dict):
+            continue
+        mine = next(
+            (i for i in own.items if isinstance(i.value, Mapping) and i.value.data(key) == value.get(key)), None
+        )
+        if mine is not None:
+            assert isinstance(mine.value, Mapping)
+            _overlay_mapping(mine.value, value, known_schema, merged)
+            continue
+        item = Item(_foreign_node(value, merged))
+        merged.foreign.add(id(item))
+        added.append(item)
+    if added:
+        own.items = added + own.items
+        own.dirty = True
+        merged.touched.append(before)
 
 
 def _is_null(node: Node) -> bool:
@@ -278,6 +350,8 @@ def project(root: Mapping, merged: Merged) -> None:
             node.items = [i for i in node.items if keep(i)]
 
     walk(root)
+    for entry, own in merged.swapped:
+        entry.value = own
     for mapping, index, entry in reversed(merged.nulls):
         mapping.entries.insert(min(index, len(mapping.entries)), entry)
     for collection, dirty, children in merged.touched:
