@@ -1,0 +1,456 @@
+"""Turning an analysis into files: new texts, findings and scan rows, written atomically.
+
+Objects held back with their group are migrated again without them (the engine's ``hold``);
+objects only their patch completes get their text; each patch document, inline patch, JSON
+patch and reference edit is written where it stands (edits on the kustomization's tree are
+rendered by splicing, inline patches inside their block scalar); every held member gets a
+K8SM-KUS-002 finding naming the member that held it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..api import UNREADABLE_CODES, FileOutcome, input_error
+from ..engine import element_kind, migrate_stream
+from ..files import InputError, Loaded, write_atomic
+from ..results import DocumentResult, FileResult, Finding, Level
+from ..scan import ScanEntry, Status
+from ..settings import Settings
+from ..tree import Node, Scalar
+from ..versions import lifecycle
+from ..yamlio import BOM, EVERY, Stream, read_stream
+from . import partial, pointer
+from .analysis import Analysis, MemberKey
+from .fix import fix
+from .graph import DocRef, Graph, Kustomization, PatchEntry, Source
+from .inline import splice_block
+from .references import Edits, ReferenceWork
+
+
+@dataclass
+class TreeRun:
+    """What the kustomize part of a run did: one outcome per file it owns."""
+
+    outcomes: dict[Path, FileOutcome] = field(default_factory=dict)
+    """By resolved path."""
+    owned: set[Path] = field(default_factory=set)
+    """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
+    roles: dict[Path, str] = field(default_factory=dict)
+    """What each owned file is to kustomize: resource, patch, configuration, data, kustomization."""
+    rows: dict[Path, list[ScanEntry]] = field(default_factory=dict)
+    """Scan rows only the tree can tell (patches' targets and paths, references, held groups)."""
+
+    def row(self, path: Path, entry: ScanEntry) -> None:
+        self.rows.setdefault(path, []).append(entry)
+
+
+def settle(run: Analysis, out: TreeRun, in_place: bool) -> None:
+    """Write the analysis ``run`` into ``out``: one outcome per file it owns (written with
+    ``in_place``), with findings and scan rows."""
+    settings = run.settings
+    held = run.held()
+    files = _Files(run, out)
+    _hold_objects(run, held, files)
+    _settle_patches(run, held, files)
+    for work in run.references:
+        subject = run.subject(work.refs)
+        if not held.get(work.key):
+            _edited(run, files, work.edits, subject)
+        else:
+            source_path = Path(work.where.split(":", 1)[0])
+            files.add(source_path.resolve(), _held_reference(work, held[work.key]), subject)
+    for k in run.graph.kustomizations.values():
+        me = (_text_of(k.get("apiVersion")), _text_of(k.get("kind")) or "Kustomization", None)
+        for raw, line in k.remote:
+            message = (
+                f"remote reference {raw} is not fetched: what it holds is not migrated, and patches that "
+                "target it are left as they are"
+            )
+            files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
+        for raw, line in k.outside:
+            message = (
+                f"{raw} is outside the folders given: what it holds is not migrated with this tree "
+                "(give the folder that holds both)"
+            )
+            files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
+    if settings.enabled(FIX, opt_in=True):
+        for k in run.graph.kustomizations.values():
+            _fix(k, files)
+    _assemble(run, out, files, in_place)
+
+
+def _level(api: str | None, kind: str | None, settings: Settings) -> Level:
+    life = lifecycle(api, element_kind(kind)) if api and kind else None
+    removed = life is not None and life.removed_in is not None and life.removed_in <= settings.window.target
+    return "error" if removed else "warning"
+
+
+def _why(reasons: list[tuple[str, str]]) -> str:
+    listed = [f"{where}: {why}" for where, why in reasons[:3]]
+    return "; ".join(listed) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else "")
+
+
+def _row(f: Finding, api: str, kind: str, name: str | None, settings: Settings) -> ScanEntry:
+    """A kustomize finding as a scan row: a change the target needs has the status of the API it
+    follows (removed or deprecated); a reference held back is breaking (error) or a warning."""
+    life = lifecycle(api, element_kind(kind))
+    status: Status
+    if f.level == "info":
+        removed = life is not None and life.removed_in is not None and life.removed_in <= settings.window.target
+        status = "removed" if removed else "deprecated"
+    else:
+        status = "breaking" if f.level == "error" else "warning"
+    return ScanEntry(
+        f.filename,
+        f.document,
+        f.line,
+        api,
+        kind,
+        name,
+        status,
+        str(life.deprecated_in) if life and life.deprecated_in else None,
+        str(life.removed_in) if life and life.removed_in else None,
+        life.replacement if life else None,
+        "kustomize" if f.level == "info" else None,
+        False,
+        category="kustomize",
+        level=f.level,
+        code=f.code,
+        message=f.message,
+    )
+
+
+class _Files:
+    """What becomes of every file the kustomize part owns: new texts and findings."""
+
+    def __init__(self, run: Analysis, out: TreeRun) -> None:
+        self.run = run
+        self.out = out
+        self.findings: dict[Path, list[Finding]] = {}
+        self.docs: dict[Path, dict[int, str]] = {}
+        """Patch files: the new text of a document's root, by document index."""
+        self.blocks: dict[Path, list[tuple[PatchEntry, str]]] = {}
+        """Kustomization files: the new text of an inline patch."""
+        self.applied: dict[Path, dict[int, list[str]]] = {}
+        """Patch files: the migrations a document's merged object went through."""
+
+    def add(self, path: Path, finding: Finding, subject: tuple[str, str, str | None] | None = None) -> None:
+        """A finding on a file; with ``subject`` (apiVersion, kind, name) it is a scan row too."""
+        self.findings.setdefault(path, []).append(finding)
+        if subject is not None:
+            self.out.row(path, _row(finding, *subject, self.run.settings))
+
+
+FIX = "kustomize_edit_fix"
+"""The opt-in migration that moves deprecated kustomization fields (``migrations/kustomize_edit_fix.py``)."""
+
+
+def _fix(k: Kustomization, files: _Files) -> None:
+    me = (_text_of(k.get("apiVersion")), _text_of(k.get("kind")) or "Kustomization", None)
+
+    def report(level: str, code: str, message: str, node: Node | None) -> None:
+        line = (node.line if node is not None else 0) or k.line
+        finding = Finding(level, code, message, FIX, str(k.path), 0, line)  # type: ignore[arg-type]
+        files.add(k.path.resolve(), finding, me)
+
+    fix(k.root, report, k.source.stream.text)
+
+
+def _hold_objects(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:
+    """Migrate again the resource files with objects that must stay, leaving those as they are;
+    write the objects only their patch let migrate."""
+    settings = run.settings
+    for path, result in list(run.results.items()):
+        mine = [(ref, d) for ref, d in run.docs_of(path)]
+        hold = {ref.index for ref, d in mine if d.changes and d.failure is None and run.doc_key(ref) in held}
+        source = run.graph.source(path)
+        assert source is not None
+        if hold:
+            result = migrate_stream(source.text, settings, str(source.path), run.registry, hold=hold)
+        for index in sorted(hold):
+            d = run.docs[DocRef(path, index)]
+            result.findings.append(
+                Finding(
+                    _level(d.api_version, d.kind, settings),
+                    "K8SM-KUS-002",
+                    f"{d.api_version} {d.kind} left as it is, with what must move with it: "
+                    f"{_why(held[run.doc_key(d.ref)])}",
+                    None,
+                    str(source.path),
+                    index,
+                    source.document(index).line,
+                )
+            )
+        rescued = {ref.index: d.rescued for ref, d in mine if d.rescued is not None and ref.index not in hold}
+        if rescued:
+            result = _with_rescued(run, path, source, result, rescued)
+        run.results[path] = result
+
+
+def _with_rescued(run: Analysis, path: Path, source: Source, result: FileResult, rescued: dict[int, str]) -> FileResult:
+    """``result`` with the objects only their patch let migrate written, their own errors gone."""
+    stream = read_stream(result.text, wanted=EVERY)
+    text = _splice(Source(source.path, Loaded(source.path, result.text, b""), stream), rescued)
+    kept = [f for f in result.findings if not (f.document in rescued and f.level == "error")]
+    out = FileResult(result.filename, result.original, text, kept, result.documents)
+    for index in sorted(rescued):
+        by = next((d.rescued_by for ref, d in run.docs_of(path) if ref.index == index), "")
+        out.findings.append(
+            Finding(
+                "info",
+                "K8SM-KUS-008",
+                f"migrated as its kustomization builds it: its patch {by} settles what its migration needs "
+                "(alone, the object is not complete for the new API; it is used with that patch)",
+                None,
+                str(source.path),
+                index,
+                source.document(index).line,
+            )
+        )
+    return out
+
+
+def _settle_patches(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:
+    settings = run.settings
+    for work in run.patches:
+        entry = work.entry
+        path = entry.file if entry.file is not None else entry.owner.path.resolve()
+        shown = str(run.graph.display(path))
+        line = entry.line
+        if entry.file is not None:
+            source = run.graph.source(entry.file)
+            line = source.document(work.doc_index or 0).line if source is not None else 1
+        if work.key in held:
+            api, kind = work.api if work.api else (None, None)
+            if work.api is None and work.bases:
+                api, kind = run.docs[work.bases[0]].api_version, run.docs[work.bases[0]].kind
+            reasons = held[work.key]
+            targets = ", ".join(_shown(run, work.bases)) or "none found"
+            files.add(
+                path,
+                Finding(
+                    _level(api, kind, settings),
+                    "K8SM-KUS-002",
+                    f"patch left as it is, with the objects it targets ({targets}): {_why(reasons)}",
+                    None,
+                    shown,
+                    work.doc_index or 0,
+                    line,
+                ),
+                (api or "", kind or "", run.subject(work.bases)[2]),
+            )
+            continue
+        subject = run.subject(work.bases)
+        for f in work.outcome.findings:
+            files.add(path, _relocated(f, shown, entry))
+        for old, new, at in work.outcome.moves:
+            message = f"JSON patch path {old} → {new}"
+            where = entry.inline.line + at if entry.inline is not None else at
+            files.add(path, Finding("info", "K8SM-KUS-005", message, None, shown, 0, where), subject)
+        if work.outcome.text is not None and (entry.inline is not None or work.doc_index is None):
+            new_api = run.docs[work.bases[0]].base().new_api if work.bases else ""
+            message = f"{'inline ' if entry.inline is not None else ''}patch follows its objects to {new_api}"
+            files.add(path, Finding("info", "K8SM-KUS-007", message, None, shown, work.doc_index or 0, line), subject)
+        if work.outcome.text is not None and entry.file is not None and work.doc_index is not None:
+            files.applied.setdefault(path, {})[work.doc_index] = work.outcome.applied
+        if work.outcome.text is not None:
+            if entry.inline is not None:
+                files.blocks.setdefault(path, []).append((entry, work.outcome.text))
+            else:
+                docs = files.docs.setdefault(path, {})
+                index = work.doc_index if work.doc_index is not None else 0
+                if docs.get(index, work.outcome.text) != work.outcome.text:
+                    files.add(
+                        path,
+                        Finding(
+                            "error",
+                            "K8SM-KUS-002",
+                            "the patch is used by several kustomizations that need different edits; left as it is",
+                            None,
+                            shown,
+                            index,
+                            line,
+                        ),
+                    )
+                    docs[index] = ""
+                else:
+                    docs[index] = work.outcome.text
+        _edited(run, files, work.target_edits, subject)
+
+
+def _edited(run: Analysis, files: _Files, edits: Edits, subject: tuple[str, str, str | None]) -> None:
+    """Apply the edits of a reference that moves, each with an info finding where it is written."""
+    for node, value, what in edits.items:
+        for k in run.graph.kustomizations.values():
+            if pointer.locate(k.root, node) is not None:
+                where: Path | None = k.path
+                break
+        else:
+            where = None
+        old = node.data
+        node.set(value)
+        if where is not None:
+            files.add(
+                where.resolve(),
+                Finding("info", "K8SM-KUS-006", f"{what}: {old} → {value}", None, str(where), 0, node.line),
+                subject,
+            )
+
+
+def _text_of(node: Node | None) -> str:
+    return str(node.data) if isinstance(node, Scalar) and node.data is not None else ""
+
+
+def _held_reference(work: ReferenceWork, reasons: list[tuple[str, str]]) -> Finding:
+    where, _sep, line = work.where.partition(":")
+    return Finding(
+        "error" if work.problem else "warning",
+        "K8SM-KUS-002",
+        f"reference left as it is, with the objects it names: {_why(reasons)}",
+        None,
+        where,
+        0,
+        int(line.split(" ", 1)[0]) if line.split(" ", 1)[0].isdigit() else 0,
+    )
+
+
+def _shown(run: Analysis, refs: list[DocRef]) -> list[str]:
+    out = []
+    for ref in refs[:3]:
+        source = run.graph.source(ref.file)
+        if source is not None:
+            out.append(f"{source.path}:{source.document(ref.index).line}")
+    return out + ([f"{len(refs) - 3} more"] if len(refs) > 3 else [])
+
+
+def _relocated(f: Finding, filename: str, entry: PatchEntry) -> Finding:
+    line = entry.line + f.line if entry.inline is not None else f.line
+    return Finding(f.level, f.code, f.message, f.migration, filename, f.document, line, f.path)
+
+
+def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool) -> None:
+    graph = run.graph
+    for path, result in run.results.items():
+        result.findings += files.findings.pop(path, [])
+        out.roles[path] = "resource"
+        _outcome(out, path, graph, result, in_place)
+    kustomizations = {k.path.resolve(): k for k in graph.kustomizations.values()}
+    others: dict[Path, str] = {}
+    for k in graph.kustomizations.values():
+        for p in k.patches:
+            if p.file is not None:
+                others.setdefault(p.file, "patch")
+        for path in k.configurations:
+            others.setdefault(path, "configuration")
+        for path in k.data_files:
+            others.setdefault(path, "data")
+    for path, role in others.items():
+        if path in out.outcomes or path in kustomizations:
+            continue
+        source = graph.source(path)
+        if source is None:
+            continue
+        docs = {i: t for i, t in files.docs.get(path, {}).items() if t}
+        text = _splice(source, docs) if docs else _render_edited(source) or source.text
+        result = FileResult(str(source.path), source.text, text, files.findings.pop(path, []))
+        applied = files.applied.get(path, {})
+        result.documents = [
+            DocumentResult(d.index, d.line, d.api_version, d.kind, d.name, applied=applied.get(d.index, []))
+            for d in source.stream.documents
+        ]
+        out.roles[path] = role
+        _outcome(out, path, graph, result, in_place)
+    for path, k in kustomizations.items():
+        source = k.source
+        text = _render_edited(source) or source.text
+        problems = files.findings.pop(path, [])
+        for entry, value in sorted(files.blocks.get(path, []), key=lambda b: -b[0].line):
+            spliced = _splice_inline(text, k, entry, value)
+            if spliced is None:
+                problems.append(
+                    Finding(
+                        "error",
+                        "K8SM-KUS-003",
+                        "the inline patch could not be rewritten in its block; left as it is",
+                        None,
+                        str(source.path),
+                        0,
+                        entry.line,
+                    )
+                )
+            else:
+                text = spliced
+        out.roles[path] = "kustomization"
+        _outcome(out, path, graph, FileResult(str(source.path), source.text, text, problems), in_place)
+    out.owned = set(out.outcomes)
+    for problem in graph.problems:
+        resolved = problem.path.resolve()
+        finding = Finding(problem.level, problem.code, problem.message, None, str(problem.path), 0, problem.line)  # type: ignore[arg-type]
+        o = out.outcomes.get(resolved)
+        if o is not None and o.result is not None:
+            o.result.findings.append(finding)
+        else:
+            out.outcomes[resolved] = FileOutcome(problem.path, error=finding)
+            out.owned.add(resolved)
+
+
+def _splice_inline(text: str, k: Kustomization, entry: PatchEntry, value: str) -> str | None:
+    """``text`` (the kustomization, maybe re-rendered) with the inline patch of ``entry`` replaced."""
+    assert entry.inline is not None
+    located = pointer.locate(k.root, entry.inline)
+    stream = read_stream(text, wanted=EVERY)
+    root = stream.documents[0].root if stream.documents else None
+    if located is None or root is None:
+        return None
+    try:
+        node, _path = pointer.resolve(root, [str(p) for p in located])
+    except pointer.PointerError:
+        return None
+    return splice_block(text, node, value) if isinstance(node, Scalar) else None
+
+
+def _render_edited(source: Source) -> str | None:
+    """The text of a file whose trees were edited in place (targets, paths), or None."""
+    pieces: list[str] = []
+    pos = 0
+    stream = source.stream
+    for doc in stream.documents:
+        root = doc.root
+        if root is None or root.src is None or root.pristine():
+            continue
+        new = partial.render_root(stream, root)
+        if new is None:
+            return None
+        pieces += [stream.text[pos : root.src.start], new]
+        pos = root.src.end
+    if not pieces:
+        return None
+    return (BOM if stream.bom else "") + "".join(pieces) + stream.text[pos:]
+
+
+def _splice(source: Source, edits: dict[int, str]) -> str:
+    stream: Stream = source.stream
+    pieces: list[str] = []
+    pos = 0
+    for doc in stream.documents:
+        new = edits.get(doc.index)
+        root = doc.root
+        if new is None or root is None or root.src is None:
+            continue
+        pieces += [stream.text[pos : root.src.start], new]
+        pos = root.src.end
+    return (BOM if stream.bom else "") + "".join(pieces) + stream.text[pos:]
+
+
+def _outcome(out: TreeRun, path: Path, graph: Graph, result: FileResult, in_place: bool) -> None:
+    source = graph.source(path)
+    outcome = FileOutcome(Path(result.filename), result)
+    unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
+    if in_place and result.changed and not unreadable and source is not None:
+        try:
+            outcome.written = write_atomic(Loaded(path, source.loaded.text, source.loaded.raw), result.text)
+        except (InputError, OSError) as exc:
+            outcome.error = input_error(result.filename, str(exc))
+    out.outcomes[path] = outcome
