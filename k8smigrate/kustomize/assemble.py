@@ -133,7 +133,7 @@ class _Files:
         """Patch files: the new text of a document's root, by document index."""
         self.blocks: dict[Path, list[tuple[PatchEntry, str]]] = {}
         """Kustomization files: the new text of an inline patch."""
-        self.applied: dict[Path, dict[int, list[str]]] = {}
+        self.applied: dict[Path, dict[int, tuple[list[str], list[str], str | None]]] = {}
         """Patch files: the migrations a document's merged object went through."""
 
     def add(self, path: Path, finding: Finding, subject: tuple[str, str, str | None] | None = None) -> None:
@@ -249,12 +249,13 @@ def _settle_patches(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]],
             message = f"JSON patch path {old} → {new}"
             where = entry.inline.line + at if entry.inline is not None else at
             files.add(path, Finding("info", "K8SM-KUS-005", message, None, shown, 0, where), subject)
-        if work.outcome.text is not None and (entry.inline is not None or work.doc_index is None):
-            new_api = run.docs[work.bases[0]].base().new_api if work.bases else ""
+        new_api = run.docs[work.bases[0]].base().new_api if work.bases else None
+        quiet = bool(work.outcome.moves)  # a JSON patch's moved paths say it already
+        if work.outcome.text is not None and (entry.inline is not None or work.doc_index is None) and not quiet:
             message = f"{'inline ' if entry.inline is not None else ''}patch follows its objects to {new_api}"
             files.add(path, Finding("info", "K8SM-KUS-007", message, None, shown, work.doc_index or 0, line), subject)
         if work.outcome.text is not None and entry.file is not None and work.doc_index is not None:
-            files.applied.setdefault(path, {})[work.doc_index] = work.outcome.applied
+            files.applied.setdefault(path, {})[work.doc_index] = (work.outcome.applied, [], new_api)
         if work.outcome.text is not None:
             if entry.inline is not None:
                 files.blocks.setdefault(path, []).append((entry, work.outcome.text))
@@ -356,10 +357,12 @@ def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool) -> Non
         text = _splice(source, docs) if docs else _render_edited(source) or source.text
         result = FileResult(str(source.path), source.text, text, files.findings.pop(path, []))
         applied = files.applied.get(path, {})
-        result.documents = [
-            DocumentResult(d.index, d.line, d.api_version, d.kind, d.name, applied=applied.get(d.index, []))
-            for d in source.stream.documents
-        ]
+        result.documents = []
+        for d in source.stream.documents:
+            steps, notes, new_api = applied.get(d.index, ([], [], None))
+            found = DocumentResult(d.index, d.line, d.api_version, d.kind, d.name, applied=steps, summary=notes)
+            found.new_api_version = new_api if steps else None
+            result.documents.append(found)
         out.roles[path] = role
         _outcome(out, path, graph, result, in_place)
     for path, k in kustomizations.items():
