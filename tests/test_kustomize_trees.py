@@ -792,3 +792,45 @@ def test_a_patch_that_replaces_what_the_base_migration_rewrites_gets_a_deletion(
     )
     check_builds_the_same(tmp_path, ["base", "chart"])
     assert (tmp_path / "chart/deploy.yaml").read_text().endswith("        securityContext: null\n")
+
+
+# ------------------------------------------------------------------ what is not read
+
+
+def test_a_remote_base_is_reported_and_a_patch_for_it_stays(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "prod/kustomization.yaml": """
+                resources:
+                - github.com/example/shop//deploy/base?ref=v1.0.0
+                patches:
+                - path: ingress.yaml
+            """,
+            "prod/ingress.yaml": """
+                apiVersion: extensions/v1beta1
+                kind: Ingress
+                metadata:
+                  name: web
+                spec:
+                  rules:
+                  - host: prod.example.com
+            """,
+        },
+    )
+    before = texts(tmp_path)
+    run = migrate(tmp_path)
+    assert texts(tmp_path) == before
+    (remote,) = findings(run, "K8SM-KUS-004")
+    assert remote.level == "warning" and "github.com/example/shop" in remote.message and remote.line == 2
+    (held,) = findings(run, "K8SM-KUS-002")
+    assert held.level == "error" and held.filename.endswith("prod/ingress.yaml")
+    assert "no object of the run is extensions/v1beta1 Ingress" in held.message
+
+
+def test_a_templated_kustomization_is_reported_not_read(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path, {"chart/kustomization.yaml": "resources:\n{{- range .Values.files }}\n- {{ . }}\n{{- end }}\n"}
+    )
+    run = migrate(tmp_path)
+    assert [(f.level, f.code) for f in findings(run)] == [("warning", "K8SM-KUS-001")]

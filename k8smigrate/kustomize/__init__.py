@@ -12,7 +12,7 @@ and holds back together whatever must move together (``run``). See docs/kustomiz
 from __future__ import annotations
 
 CODES = {
-    "K8SM-KUS-001": "error: a kustomization file that is not one YAML mapping",
+    "K8SM-KUS-001": "warning: a kustomization file not read as one (not one YAML mapping, or templated)",
     "K8SM-KUS-002": "error/warning: left as it is with the patches, references or objects that must move with it",
     "K8SM-KUS-003": "error: an inline patch that could not be rewritten in its block scalar",
     "K8SM-KUS-004": "warning: a remote reference, or one outside the folders given: not migrated with the tree",

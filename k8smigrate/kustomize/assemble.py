@@ -392,8 +392,14 @@ def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool) -> Non
         resolved = problem.path.resolve()
         finding = Finding(problem.level, problem.code, problem.message, None, str(problem.path), 0, problem.line)  # type: ignore[arg-type]
         o = out.outcomes.get(resolved)
+        source = graph.sources.get(resolved)
         if o is not None and o.result is not None:
             o.result.findings.append(finding)
+        elif source is not None:
+            out.outcomes[resolved] = FileOutcome(
+                problem.path, FileResult(str(source.path), source.text, source.text, [finding])
+            )
+            out.owned.add(resolved)
         else:
             out.outcomes[resolved] = FileOutcome(problem.path, error=finding)
             out.owned.add(resolved)

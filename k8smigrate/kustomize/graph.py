@@ -256,11 +256,12 @@ class Graph:
             return None
         docs = [d for d in source.stream.documents if d.root is not None]
         root = docs[0].root if len(docs) == 1 else None
-        if not isinstance(root, Mapping):
+        if not isinstance(root, Mapping) or any(d.templated for d in source.stream.documents):
             line = docs[1].line if len(docs) > 1 else 1
-            self.problems.append(
-                Problem(source.path, line, "error", "K8SM-KUS-001", "not a kustomization (one YAML mapping expected)")
+            message = (
+                "not read as a kustomization (one YAML mapping expected, not a template): its tree is not migrated"
             )
+            self.problems.append(Problem(source.path, line, "warning", "K8SM-KUS-001", message))
             return None
         k = Kustomization(self.display(path), source, root)
         self.kustomizations[path] = k
