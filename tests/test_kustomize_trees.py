@@ -834,3 +834,68 @@ def test_a_templated_kustomization_is_reported_not_read(tmp_path: Path) -> None:
     )
     run = migrate(tmp_path)
     assert [(f.level, f.code) for f in findings(run)] == [("warning", "K8SM-KUS-001")]
+
+
+def test_a_field_spec_follows_a_field_only_a_patch_brings(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "crd/kustomization.yaml": """
+                resources:
+                - crd.yaml
+                patchesStrategicMerge:
+                - webhook_in_widgets.yaml
+                configurations:
+                - kustomizeconfig.yaml
+            """,
+            "crd/crd.yaml": """
+                apiVersion: apiextensions.k8s.io/v1beta1
+                kind: CustomResourceDefinition
+                metadata:
+                  name: widgets.example.com
+                spec:
+                  group: example.com
+                  names:
+                    kind: Widget
+                    plural: widgets
+                  scope: Namespaced
+                  version: v1
+                  preserveUnknownFields: false
+            """,
+            "crd/webhook_in_widgets.yaml": """
+                apiVersion: apiextensions.k8s.io/v1beta1
+                kind: CustomResourceDefinition
+                metadata:
+                  name: widgets.example.com
+                spec:
+                  conversion:
+                    strategy: Webhook
+                    webhookClientConfig:
+                      caBundle: Cg==
+                      service:
+                        namespace: system
+                        name: webhook-service
+                        path: /convert
+            """,
+            "crd/kustomizeconfig.yaml": """
+                nameReference:
+                - kind: Service
+                  version: v1
+                  fieldSpecs:
+                  - kind: CustomResourceDefinition
+                    group: apiextensions.k8s.io
+                    path: spec/conversion/webhookClientConfig/service/name
+                namespace:
+                - kind: CustomResourceDefinition
+                  group: apiextensions.k8s.io
+                  path: spec/conversion/webhookClientConfig/service/namespace
+                  create: false
+            """,
+            "default/kustomization.yaml": "namespace: shop\nnamePrefix: shop-\nresources:\n- ../crd\n- service.yaml\n",
+            "default/service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: webhook-service\n  namespace: system\nspec:\n  ports:\n  - port: 443\n",
+        },
+    )
+    check_builds_the_same(tmp_path, ["crd", "default"])
+    config = (tmp_path / "crd/kustomizeconfig.yaml").read_text()
+    assert "path: spec/conversion/webhook/clientConfig/service/name\n" in config
+    assert "path: spec/conversion/webhook/clientConfig/service/namespace\n" in config

@@ -367,7 +367,7 @@ class Analysis:
         before, after = self.state(k, ref, via)
         if before is base.before and after is base.after:
             return base
-        return replace(base, before=before, after=after, _moves=None, _tree=None)
+        return replace(base, before=before, after=after, variants=[], _moves=None, _tree=None)
 
     def _advance(self, k: Kustomization, planned: Planned, bases: list[Base], outcome: Outcome) -> None:
         """Record each target as the next patches of ``k`` (and its includers) see it."""
@@ -445,6 +445,10 @@ class Analysis:
     # ------------------------------------------------------------------ references
 
     def migrate_references(self) -> None:
+        for (_k, ref), (before, after) in self.state_at.items():
+            base = self.docs[ref].base()
+            if all(v.before != before or v.after != after for v in base.variants):
+                base.variants.append(replace(base, before=before, after=after, variants=[], _moves=None, _tree=None))
         for k in self.graph.kustomizations.values():
             objs = [(ref, obj) for ref, obj, _via in self.patch_scope(k)]
             bases = {ref: self.docs[ref].base() for ref, _o in objs}

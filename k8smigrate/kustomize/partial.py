@@ -54,6 +54,8 @@ class Base:
     """The document's text (for fixers' triggers)."""
     reported: frozenset[tuple[str, str]] = frozenset()
     """``(code, message)`` of the findings its own migration gave (the patch does not repeat them)."""
+    variants: list[Base] = field(default_factory=list, repr=False, compare=False)
+    """The same object as kustomizations' patches left it (field paths are checked on each)."""
     _moves: dict[pointer.Path, pointer.Path] | None = field(default=None, repr=False, compare=False)
     _tree: Node | None = field(default=None, repr=False, compare=False)
 
@@ -90,6 +92,7 @@ class Base:
             self,
             before=_with_metadata(self.before, labels, annotations),
             after=_with_metadata(self.after, labels, annotations),
+            variants=[],
             _moves=None,
             _tree=None,
         )

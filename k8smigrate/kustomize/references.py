@@ -106,7 +106,7 @@ def move_path(
     except ValueError:
         return None, ""
     found: set[str] = set()
-    for base in bases:
+    for base in [v for b in bases for v in (b, *b.variants)]:
         if base.after == base.before:
             continue  # the object does not change: its fields stay where they are
         hits = fieldpaths.resolve(base.tree(), segments, style)
