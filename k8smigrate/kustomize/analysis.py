@@ -144,6 +144,9 @@ class Groups:
 
 
 class Analysis:
+    """One run's kustomize trees: their objects before and after migration, each patch's and
+    reference's outcome, the states patches see, the groups and what holds them back."""
+
     def __init__(self, roots: list[Path], settings: Settings, registry: Registry) -> None:
         self.settings = settings
         self.registry = registry
