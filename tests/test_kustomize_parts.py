@@ -177,3 +177,41 @@ def test_every_kustomize_finding_code_is_documented() -> None:
     assert fix is not None
     for code in [*CODES, *fix.codes]:
         assert re.search(rf"^\| {code} \|", doc, re.M), code
+
+
+# ------------------------------------------------------------------ properties of the strategic merge model
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+KEYS = st.sampled_from(["a", "b", "c", "containers", "env", "rules"])
+LEAVES = st.one_of(st.integers(0, 9), st.sampled_from(["p", "q", "r"]))
+NAMED = st.lists(
+    st.fixed_dictionaries({"name": st.sampled_from(["n1", "n2", "n3"])}, optional={"v": LEAVES}),
+    max_size=3,
+    unique_by=lambda d: d["name"],
+)
+DATA = st.recursive(
+    LEAVES,
+    lambda inner: st.one_of(st.dictionaries(KEYS, inner, max_size=3), NAMED),
+    max_leaves=8,
+)
+OBJECTS = st.dictionaries(KEYS, DATA, max_size=4)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(patch=OBJECTS, base=OBJECTS, known=st.booleans())
+def test_merging_a_tree_builds_the_merged_data_and_projecting_gives_the_patch_back(
+    patch: dict[str, object], base: dict[str, object], known: bool
+) -> None:
+    import yaml
+
+    text = yaml.safe_dump(patch, sort_keys=False) if patch else "{}\n"
+    stream = read_stream(text, wanted=EVERY)
+    root = stream.documents[0].root
+    assert root is not None
+    merged = smp.merge(root, base, known)  # type: ignore[arg-type]
+    assert root.to_data() == smp.merge_data(base, patch, known)  # type: ignore[arg-type]
+    smp.project(root, merged)  # type: ignore[arg-type]
+    assert root.to_data() == patch
+    assert root.pristine()
