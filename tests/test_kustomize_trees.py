@@ -899,3 +899,52 @@ def test_a_field_spec_follows_a_field_only_a_patch_brings(tmp_path: Path) -> Non
     config = (tmp_path / "crd/kustomizeconfig.yaml").read_text()
     assert "path: spec/conversion/webhook/clientConfig/service/name\n" in config
     assert "path: spec/conversion/webhook/clientConfig/service/namespace\n" in config
+
+
+def test_workload_patches_follow_the_workload_to_apps_v1(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {
+            "base/kustomization.yaml": "resources:\n- deploy.yaml\n",
+            "base/deploy.yaml": """
+                apiVersion: apps/v1beta1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  template:
+                    metadata:
+                      labels: {app: a}
+                    spec:
+                      containers:
+                      - name: app
+                        image: nginx:1.14
+            """,
+            "prod/kustomization.yaml": """
+                resources:
+                - ../base
+                patches:
+                - path: track.yaml
+                - target: {group: apps, version: v1beta1, kind: Deployment, name: app}
+                  patch: |-
+                    - op: replace
+                      path: /spec/template/spec/containers/0/image
+                      value: nginx:1.25
+            """,
+            "prod/track.yaml": """
+                apiVersion: apps/v1beta1
+                kind: Deployment
+                metadata:
+                  name: app
+                spec:
+                  template:
+                    metadata:
+                      labels: {track: stable}
+            """,
+        },
+    )
+    check_builds_the_same(tmp_path, ["base", "prod"], target_version="1.16")
+    kustomization = (tmp_path / "prod/kustomization.yaml").read_text()
+    assert "{group: apps, version: v1, kind: Deployment, name: app}" in kustomization
+    assert "path: /spec/template/spec/containers/0/image" in kustomization
+    assert (tmp_path / "prod/track.yaml").read_text().startswith("apiVersion: apps/v1\n")
