@@ -24,7 +24,11 @@ from .api import (
     scan_file,
     scan_text,
 )
-from .registry import Decision, Migration, default_registry
+from .codes import Code
+from .decisions import Decision
+from .files import WritePolicy
+from .model import Check, Migration, Step
+from .registry import default_registry
 from .results import DocumentResult, FileResult, Finding
 from .scan import ScanEntry
 from .settings import Settings
@@ -34,6 +38,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "NEWEST_KNOWN",
+    "Check",
+    "Code",
     "Decision",
     "DocumentResult",
     "FileOutcome",
@@ -43,6 +49,8 @@ __all__ = [
     "Migration",
     "ScanEntry",
     "Settings",
+    "Step",
+    "WritePolicy",
     "__version__",
     "default_registry",
     "migrate_file",

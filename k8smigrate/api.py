@@ -1,18 +1,22 @@
 """The documented entry points: migrate a string, a file, or a set of paths.
 
 Keyword arguments mirror the CLI options; ``settings=`` takes a ready ``Settings`` (and
-wins over the keywords). Nothing here prints or exits.
+wins over the keywords). Settings are checked as the CLI checks them (``check_settings``):
+an unknown migration or decision, or a bad version, raises ``SettingsError``. Nothing here
+prints or exits.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
 from .engine import migrate_stream
-from .files import InputError, Loaded, Skipped, iter_entries, read_manifest, write_atomic
-from .registry import Registry, default_registry
+from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
+from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
 from .settings import Settings
@@ -54,7 +58,9 @@ def migrate_text(
 ) -> FileResult:
     """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches."""
     s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults)
-    return migrate_stream(text, s, filename, registry or default_registry())
+    registry = registry or default_registry()
+    check_settings(s, registry)
+    return migrate_stream(text, s, filename, registry)
 
 
 def scan_text(
@@ -68,7 +74,9 @@ def scan_text(
 ) -> list[ScanEntry]:
     """Every document on a deprecated or removed API, with its replacement and releases."""
     s = _settings(settings, target_version, min_version, None, None, None, False)
-    return scan_stream(text, s, filename, registry or default_registry())
+    registry = registry or default_registry()
+    check_settings(s, registry)
+    return scan_stream(text, s, filename, registry)
 
 
 @dataclass
@@ -89,7 +97,7 @@ class FileOutcome:
         return self.result.findings if self.result is not None else []
 
 
-UNREADABLE_CODES = frozenset({"K8SM-GEN-005", "K8SM-GEN-006", "K8SM-GEN-011", "K8SM-GEN-012"})
+UNREADABLE_CODES = frozenset(c.code for c in (INVALID_YAML, DUPLICATE_KEY, UNREADABLE, INTERNAL_ERROR))
 """Findings that make a whole file failed: it is never written, even where other documents migrated."""
 
 
@@ -99,13 +107,23 @@ def input_error(name: Path | str, message: str) -> Finding:
     head, sep, rest = message.partition(": ")
     if sep and head.startswith("line ") and head[5:].isdigit():
         line, message = int(head[5:]), rest
-    return Finding("error", "K8SM-GEN-013", message, None, str(name), 0, line, "")
+    return Finding(FILE_ERROR.level, FILE_ERROR.code, message, None, str(name), 0, line, "")
 
 
-def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings | None = None) -> FileOutcome:
-    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error."""
+def migrate_file(
+    path: Path | str,
+    *,
+    in_place: bool = False,
+    settings: Settings | None = None,
+    write_policy: WritePolicy | None = None,
+) -> FileOutcome:
+    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error.
+
+    ``write_policy`` allows splitting hard links and rewriting read-only files (``files``).
+    """
     p = Path(path)
     settings = settings or Settings()
+    check_settings(settings, default_registry())
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
@@ -115,9 +133,14 @@ def migrate_file(path: Path | str, *, in_place: bool = False, settings: Settings
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
         try:
-            outcome.written = write_atomic(loaded, result.text)
+            written = write_atomic(loaded, result.text, write_policy)
         except (InputError, OSError) as exc:
             outcome.error = input_error(p, str(exc))
+        else:
+            outcome.written = written.written
+            result.findings += [
+                Finding(OWNER_NOT_KEPT.level, OWNER_NOT_KEPT.code, note, None, str(p)) for note in written.notes
+            ]
     return outcome
 
 
@@ -125,6 +148,7 @@ def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutc
     """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
     p = Path(path)
     settings = settings or Settings()
+    check_settings(settings, default_registry())
     try:
         loaded = read_manifest(p)
     except InputError as exc:
@@ -146,27 +170,67 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
+def as_paths(paths: object) -> list[Path]:
+    """``paths`` as a list: one ``str`` or ``os.PathLike`` path, or an iterable of them; else TypeError.
+
+    A single string is one path, never iterated character by character.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    elif isinstance(paths, (bytes, bytearray)) or not isinstance(paths, Iterable):
+        raise TypeError(f"paths must be a str or os.PathLike path or an iterable of them, not {type(paths).__name__}")
+    out: list[Path] = []
+    for item in paths:
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"each path must be a str or os.PathLike, not {type(item).__name__}: {item!r}")
+        path = os.fspath(item)
+        if not isinstance(path, str):
+            raise TypeError(f"each path must be a str or os.PathLike of str, not {type(path).__name__}: {item!r}")
+        out.append(Path(path))
+    return out
+
+
 def migrate_paths(
-    paths: Iterable[Path | str], *, in_place: bool = False, settings: Settings | None = None
+    paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    *,
+    in_place: bool = False,
+    settings: Settings | None = None,
+    write_policy: WritePolicy | None = None,
 ) -> Iterator[FileOutcome]:
     """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
 
-    A failure costs only its own file: every other file is still migrated (and written).
-    Kustomize trees under the folders are migrated as wholes (docs/kustomize.md): their
-    files' outcomes come in the same order, and a ``Kustomization`` file without a suffix last.
+    ``paths`` is one path (``str`` or ``os.PathLike``) or an iterable of them; anything else
+    raises TypeError at the call. A failure costs only its own file: every other file is still
+    migrated (and written). With ``in_place``, stale temporary files of an interrupted run are
+    removed from the folders searched. Kustomize trees under the folders are migrated as wholes
+    (docs/kustomize.md): their files' outcomes come in the same order, and a ``Kustomization``
+    file (no suffix) after the others.
     """
+    given = as_paths(paths)
+    entries = iter_entries(given, sweep=in_place)
+    return _migrate_entries(entries, given, in_place, settings, write_policy)
+
+
+def _migrate_entries(
+    entries: Iterator[Path | Skipped | Swept],
+    given: list[Path],
+    in_place: bool,
+    settings: Settings | None,
+    policy: WritePolicy | None,
+) -> Iterator[FileOutcome]:
     from .kustomize.run import migrate_trees
 
     settings = settings or Settings()
-    given = [Path(p) for p in paths]
-    trees = migrate_trees([p for p in given if p.is_dir()], settings, default_registry(), in_place=in_place)
+    check_settings(settings, default_registry())
+    folders = [p for p in given if p.is_dir()]
+    trees = migrate_trees(folders, settings, default_registry(), in_place=in_place, write_policy=policy)
     listed: set[Path] = set()
-    for entry in iter_entries(given):
+    for entry in entries:
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
-        elif entry.resolve() in trees.owned:
+        elif isinstance(entry, Path) and entry.resolve() in trees.owned:
             listed.add(entry.resolve())
             yield trees.outcomes[entry.resolve()]
-        else:
-            yield migrate_file(entry, in_place=in_place, settings=settings)
+        elif isinstance(entry, Path):
+            yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy)
     yield from (o for path, o in sorted(trees.outcomes.items()) if path not in listed)

@@ -2,7 +2,9 @@
 
 Exit codes: 0 nothing to do, 1 changed / would change / findings at ``--fail-on``, 2 usage
 error, 3 needs a human (a file that could not be processed, a decision not given, a
-removed API left in place). 3 wins over 1, and every other file is still processed.
+removed API left in place), 4 internal error (a bug: the traceback is printed). 3 wins over
+1, and every other file is still processed. SIGINT and SIGTERM stop a run with 130 and 143
+after saying which files were written (``_run_files``).
 
 Streams: what a command produces (diffs, the migrated stream, scan lines, a report in
 ``--format json|markdown|sarif``) goes to stdout or ``--output FILE``; the settings line,
@@ -12,10 +14,13 @@ change summaries, findings and the one-line summary go to stderr. Colour only on
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
+import signal
 import sys
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Generator
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -25,11 +30,16 @@ import typer
 
 from . import __version__
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
+from .catalog import explain_lines, list_lines, list_rows
+from .codes import FILE_ERROR
 from .engine import migrate_stream
-from .files import InputError, Skipped, decode, iter_entries
+from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
+from .guides import guide
+from .interrupt import Interrupted, signals_raise
 from .kustomize.run import TreeRun, migrate_trees, scan_trees
-from .parallel import Worker, parallel_map, progress
-from .registry import Migration, Registry, default_registry
+from .parallel import Journal, Worker, parallel_map, progress
+from .quoting import quote_path
+from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
 from .results import Finding
 from .scan import ScanEntry, failing
@@ -37,7 +47,7 @@ from .settings import Settings, SettingsError, find_config, from_table
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
 
-EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN = 0, 1, 2, 3
+EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN, EXIT_CRASH = 0, 1, 2, 3, 4
 
 app = typer.Typer(
     add_completion=True,
@@ -162,24 +172,8 @@ def build_settings(
         adopt_new_defaults=adopt or bool(base.get("adopt_new_defaults", False)),
         strict=strict or bool(base.get("strict", False)),
     )
-    _check_names(settings, default_registry())
-    settings.window  # noqa: B018 - validates the versions now, as a usage error
+    check_settings(settings, default_registry())
     return settings, source
-
-
-def _check_names(settings: Settings, registry: Registry) -> None:
-    """Unknown migrations and decisions are usage errors: a typo must not silently do nothing."""
-    for name in [*settings.only, *settings.skip]:
-        if registry.get(name) is None:
-            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
-    declared = [d for m in registry.migrations for d in m.decisions]
-    for name, value in settings.decisions.items():
-        allowed = sorted({a for d in declared if d.name == name for a in d.allowed})
-        if not allowed:
-            known = ", ".join(sorted({d.name for d in declared})) or "none"
-            raise SettingsError(f"unknown decision {name!r} (known: {known})")
-        if value not in allowed:
-            raise SettingsError(f"--set {name}={value}: not one of {' | '.join(allowed)}")
 
 
 def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
@@ -208,31 +202,45 @@ def _check_output(output: Path | None) -> None:
 
 
 def _missing(raw: str) -> FileOutcome:
-    return FileOutcome(Path(raw), error=Finding("error", "K8SM-GEN-013", "no such file or folder", None, raw))
+    return FileOutcome(Path(raw), error=Finding(FILE_ERROR.level, FILE_ERROR.code, "no such file or folder", None, raw))
 
 
 def _read_stdin() -> bytes:
     stream = getattr(sys.stdin, "buffer", None)
-    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    return read_limited(stream) if stream is not None else sys.stdin.read().encode("utf-8")
 
 
-def _files(raw: str) -> list[Path | Skipped] | None:
+def _files(raw: str, sweep: bool) -> list[Path | Skipped | Swept] | None:
     """The files behind one PATH argument (and what recursion refused); None when it does not exist."""
     path = Path(raw)
-    if not path.exists():
+    if not path.exists() and not _link_loop(path):
         return None
-    return list(iter_entries([path]))
+    return list(iter_entries([path], sweep=sweep))
+
+
+def _link_loop(path: Path) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 def _migrate(
-    paths: list[str], settings: Settings, in_place: bool, jobs: int = 1, keep: str = "all"
+    paths: list[str],
+    settings: Settings,
+    in_place: bool,
+    jobs: int = 1,
+    keep: str = "all",
+    policy: WritePolicy | None = None,
 ) -> list[FileOutcome]:
     """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores).
 
     Kustomize trees under the folders given are migrated as wholes first (``kustomize``).
     """
-    trees = partial(migrate_trees, registry=default_registry(), in_place=in_place)
-    return _run_files(paths, settings, partial(migrate_file, in_place=in_place), jobs, keep, _stdin_outcome, trees)
+    worker = partial(migrate_file, in_place=in_place, write_policy=policy)
+    trees = partial(migrate_trees, registry=default_registry(), in_place=in_place, write_policy=policy)
+    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, sweep=in_place, trees=trees)
 
 
 def _run_files(
@@ -242,44 +250,78 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    sweep: bool = False,
     trees: Callable[..., TreeRun] | None = None,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
     ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
-    ``trees``: what decides for the files of kustomize trees under the folders given (they
-    are not given to ``worker``).
+    ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
+    SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
+    ``trees``: what decides for the files of kustomize trees under the folders given (they are
+    not given to ``worker``).
     """
-    todo: list[Path | Skipped | FileOutcome] = []
-    for raw in paths:
-        if raw == "-":
-            todo.append(stdin(settings))
-            continue
-        files = _files(raw)
-        todo += [_missing(raw)] if files is None else files
-    folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
-    tree = trees(folders, settings) if trees is not None and folders else TreeRun()
-    for owned in tree.outcomes.values():
-        if keep != "all" and owned.result is not None:
-            owned.result.slim(keep_diff=keep == "diff")
-    work = [t for t in todo if isinstance(t, Path) and t.resolve() not in tree.owned]
-    done = iter(parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep))
+    journal = Journal()
+    work: list[Path] = []
+    try:
+        with signals_raise():
+            todo: list[Path | Skipped | Swept | FileOutcome] = []
+            for raw in paths:
+                if raw == "-":
+                    todo.append(stdin(settings))
+                    continue
+                files = _files(raw, sweep)
+                todo += [_missing(raw)] if files is None else files
+            folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
+            tree = trees(folders, settings) if trees is not None and folders else TreeRun()
+            for owned in tree.outcomes.values():
+                if keep != "all" and owned.result is not None:
+                    owned.result.slim(keep_diff=keep == "diff")
+            work = [t for t in todo if isinstance(t, Path) and t.resolve() not in tree.owned]
+            done = parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal)
+            return _collect(todo, done, tree)
+    except Interrupted as exc:
+        raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
+
+
+def _collect(
+    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None], tree: TreeRun
+) -> list[FileOutcome]:
+    """The outcomes of ``todo`` in order, taking those of its files from ``done`` (and those of
+    kustomize trees' files from ``tree``, with the files only the trees found last)."""
     outcomes: list[FileOutcome] = []
     listed: set[Path] = set()
-    with progress(len(work)) as advance:
-        for item in todo:
-            if isinstance(item, FileOutcome):
-                outcomes.append(item)
-            elif isinstance(item, Skipped):
-                outcomes.append(skipped_outcome(item))
-            elif item.resolve() in tree.owned:
-                listed.add(item.resolve())
-                outcomes.append(tree.outcomes[item.resolve()])
-            else:
-                outcomes.append(next(done))
-                advance()
+    try:
+        with progress(sum(isinstance(t, Path) and t.resolve() not in tree.owned for t in todo)) as advance:
+            for item in todo:
+                if isinstance(item, FileOutcome):
+                    outcomes.append(item)
+                elif isinstance(item, Skipped):
+                    outcomes.append(skipped_outcome(item))
+                elif isinstance(item, Swept):
+                    _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
+                elif item.resolve() in tree.owned:
+                    listed.add(item.resolve())
+                    outcomes.append(tree.outcomes[item.resolve()])
+                else:
+                    outcomes.append(next(done))
+                    advance()
+        next(done, None)  # lets the workers shut down normally
+    finally:
+        done.close()  # when interrupted: stops the workers, so the journal is complete
     outcomes += [o for path, o in sorted(tree.outcomes.items()) if path not in listed]
     return outcomes
+
+
+def _interrupted(signum: int, written: list[Path]) -> typer.Exit:
+    name = signal.Signals(signum).name
+    if not written:
+        _err(f"k8smigrate: interrupted by {name}; no file was written")
+    else:
+        _err(f"k8smigrate: interrupted by {name}; {len(written)} file{'s' if len(written) > 1 else ''} written:")
+        for path in written:
+            _err(f"  {quote_path(str(path))}")
+    return typer.Exit(128 + signum)
 
 
 def _from_stdin(work: Callable[[str], FileOutcome]) -> FileOutcome:
@@ -317,12 +359,20 @@ def _exit_code(outcomes: list[FileOutcome], changed: bool) -> int:
 
 
 def _emit(text: str, output: Path | None) -> None:
+    """``text`` to stdout or, atomically, to ``output``; always UTF-8 (a lone surrogate becomes ``\\udXXX``,
+    which in a JSON string is its escape)."""
+    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.write(text)
         sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            stream.write(data)
+            stream.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8", newline="")
+        write_output(output, data)
     except OSError as exc:
         _err(f"k8smigrate: cannot write --output {output}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_HUMAN) from exc
@@ -352,7 +402,7 @@ def _print_changes(run: Run, color: Color, verb: str) -> None:
     for o in run.outcomes:
         if o.result is not None:
             for line in change_summary(o.result):
-                _err(paint(f"{o.result.filename}: {line}", None, on, bold=True))
+                _err(paint(f"{quote_path(o.result.filename)}: {line}", None, on, bold=True))
     _print_findings(run, color)
     count = run.written if verb == "written" else run.changed
     _err(summary_line(len(run.outcomes), count, run.findings, verb))
@@ -450,6 +500,16 @@ def apply(
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
     exit_zero: ExitZero = False,
+    break_hardlinks: Annotated[
+        bool,
+        typer.Option(
+            "--break-hardlinks",
+            help="With --in-place: also rewrite files with other hard links (those keep the old text).",
+        ),
+    ] = False,
+    force_readonly: Annotated[
+        bool, typer.Option("--force-readonly", help="With --in-place: also rewrite read-only files (mode kept).")
+    ] = False,
 ) -> None:
     """Migrate: the new stream on stdout (one file or -), or rewrite files with --in-place."""
     if in_place and check:
@@ -465,7 +525,8 @@ def apply(
     )
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
-    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep)
+    policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
+    run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
@@ -483,88 +544,31 @@ def apply(
 def list_(
     format: Annotated[ListFormat, typer.Option("--format", help="Output format.")] = ListFormat.text,
 ) -> None:
-    """The migrations: kinds, from → to, and the releases that gate them."""
+    """The migrations: steps with kinds, from → to and the releases that gate them; readiness checks."""
     registry = default_registry()
     if format is ListFormat.json:
         import json
 
-        rows = [
-            {
-                "name": m.name,
-                "component": m.component,
-                "kinds": list(m.kinds),
-                "from": m.from_api,
-                "to": m.to_api,
-                "availableIn": m.available_in,
-                "deprecatedIn": m.deprecated_in,
-                "removedIn": m.removed_in,
-                "summary": m.summary,
-                "fixer": m.fixer,
-                "category": m.category or None,
-                "optIn": m.opt_in,
-            }
-            for m in registry.migrations
-        ]
-        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(list_rows(registry), indent=2, ensure_ascii=False))
         return
-    listed: set[str] = set()
-    for m in registry.migrations:
-        if m.fixer:  # one line per readiness check, not one per apiVersion it looks at
-            if m.name not in listed:
-                listed.add(m.name)
-                typer.echo(f"{m.name:34} {_fixer_line([f for f in registry.migrations if f.name == m.name])}")
-            continue
-        gates = f"to available {m.available_in}"
-        if m.deprecated_in:
-            gates += f", from deprecated {m.deprecated_in}"
-        if m.removed_in:
-            gates += f", removed {m.removed_in}"
-        typer.echo(f"{m.name:34} {','.join(m.kinds):40} {m.from_api} → {m.to_api} ({gates})")
-
-
-def _fixer_line(entries: list[Migration]) -> str:
-    """``[category] targets from 1.25: summary (opt-in)`` for a readiness check (all its entries)."""
-    m = entries[0]
-    gates = [e.removed for e in entries]
-    earliest = None if None in gates else min(g for g in gates if g is not None)
-    when = f"targets from {earliest}" if earliest else "every target"
-    return f"[{m.category or 'readiness'}] {when}: {m.summary}{' (opt-in: --only)' if m.opt_in else ''}"
+    for line in list_lines(registry):
+        typer.echo(line)
 
 
 @app.command()
-def explain(name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list'.")]) -> None:
-    """What a migration does, its rules, finding codes and decisions."""
-    entries = [m for m in default_registry().migrations if m.name == name]
-    if not entries:
+def explain(
+    name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list', or: podsecuritypolicy.")],
+) -> None:
+    """What a migration does, its rules, finding codes and decisions; or a guide (podsecuritypolicy)."""
+    text = guide(name)
+    if text is not None:
+        typer.echo(text, nl=False)
+        return
+    lines = explain_lines(name, default_registry())
+    if lines is None:
         raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
-    fixers = [m for m in entries if m.fixer]
-    if fixers:
-        kinds = sorted({k for m in fixers for k in m.kinds})
-        typer.echo(f"{name}: a readiness check {_fixer_line(fixers)}")
-        typer.echo(f"looks at {', '.join(kinds)} ({', '.join(dict.fromkeys(m.from_api for m in fixers))})")
-    for m in entries:  # one module may declare several steps (MIGRATIONS = [...])
-        if m.fixer:
-            continue
-        typer.echo(f"{m.name}: {', '.join(m.kinds)} {m.from_api} → {m.to_api}")
-        gates = [f"{m.to_api} served from {m.available_in}"]
-        if m.deprecated_in:
-            gates.append(f"{m.from_api} deprecated in {m.deprecated_in}")
-        if m.removed_in:
-            gates.append(f"removed in {m.removed_in}")
-        typer.echo("; ".join(gates))
-    first = entries[0]
-    typer.echo("")
-    typer.echo(first.doc or first.summary)
-    codes = {code: meaning for m in entries for code, meaning in m.codes.items()}
-    if codes:
-        typer.echo("\nFindings:")
-        for code, meaning in sorted(codes.items()):
-            typer.echo(f"  {code}  {meaning}")
-    decisions = {d.name: d for m in entries for d in m.decisions}
-    if decisions:
-        typer.echo("\nDecisions:")
-        for d in decisions.values():
-            typer.echo(f"  --set {d.name}={'|'.join(d.allowed)}  {d.help}")
+    for line in lines:
+        typer.echo(line)
 
 
 def main(prog_name: str = "k8smigrate") -> None:
@@ -573,7 +577,15 @@ def main(prog_name: str = "k8smigrate") -> None:
     # them. Rarer collections save about a seventh of a large run (the library leaves GC alone).
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
-    app(prog_name=prog_name)
+    try:
+        app(prog_name=prog_name)
+    except Exception:  # an internal error: its own exit code, never 1 ("would change")
+        traceback.print_exc()
+        _err(
+            f"k8smigrate: internal error (a bug in k8smigrate {__version__}; please report it with the "
+            f"traceback above); exit code {EXIT_CRASH}"
+        )
+        sys.exit(EXIT_CRASH)
 
 
 def kubectl_plugin() -> None:
@@ -585,6 +597,7 @@ def kubectl_plugin() -> None:
 
 __all__ = [
     "EXIT_CHANGED",
+    "EXIT_CRASH",
     "EXIT_HUMAN",
     "EXIT_OK",
     "EXIT_USAGE",

@@ -1,21 +1,47 @@
-"""What a migration body gets besides the document: a channel for findings and decisions.
+"""What a migration body gets besides the object: findings, decisions and answers about versions.
 
-Bodies report through ``ctx.info`` / ``ctx.warn`` / ``ctx.error``, ask the user through
-``ctx.decision``, pin changed defaults through ``ctx.pin`` and describe their edits through
-``ctx.note`` (the human summary). An error leaves the whole document untouched: the engine
-throws the edited tree away.
+Bodies report through ``ctx.info`` / ``ctx.warn`` / ``ctx.error`` (each code at the level its
+migration declares), ask the user through ``ctx.decision``, pin changed defaults through
+``ctx.pin`` and describe their edits through ``ctx.note`` (the human summary). An error
+leaves the whole document untouched: the engine throws the edited tree away.
+
+Bodies never read the window of releases: they ask ``ctx.needs_met`` (every release of the
+window has what the check declares it ``needs``), ``ctx.everywhere_from(release)``,
+``ctx.target_from(release)`` and ``ctx.final_api`` (the apiVersion the object ends at in
+this run), and name releases in messages with ``ctx.oldest`` and ``ctx.target``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from .registry import Migration
+from .codes import DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
+from .decisions import Decision
+from .lifecycles import ApiLifecycle, Lifecycles
 from .results import Finding, Level
 from .scalars import Data
 from .settings import Settings
 from .tree import Mapping, Node, Sequence
+from .versions import KubeVersion, Window
+
+Body = Callable[[Mapping, "Context"], None]
+"""A migration's edit: it receives the object (the document, or one item of a ``List``)."""
+
+
+class Declared(Protocol):
+    """What the context needs to know of the migration it runs for (a ``Step`` or a ``Check``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def codes(self) -> tuple[Code, ...]: ...
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]: ...
+
 
 Sibling = tuple[str | None, str | None, Data]
 """``(apiVersion, kind, data)`` of one document of the stream, as read from the input."""
@@ -43,14 +69,22 @@ def _places(root: Mapping, doc_line: int) -> dict[int, tuple[Node, int, str]]:
 
 @dataclass
 class Context:
-    """Per document and migration: settings, findings, decisions and the change summary."""
+    """Per object and migration: settings, findings, decisions, version answers and the change summary."""
 
-    migration: Migration
+    migration: Declared
     settings: Settings
     root: Mapping
+    window: Window
     filename: str = "<string>"
     document: int = 0
     doc_line: int = 0
+    final_api: str | None = None
+    """The apiVersion the object has once this run's version steps are done (its own when none runs)."""
+    needs: KubeVersion | None = None
+    """The release the migration declares it needs (a check's ``needs``)."""
+    lifecycles: Lifecycles = field(default_factory=dict, repr=False)
+    check_codes: bool = False
+    """Whether a code reported at another level than declared raises (``raise_errors``, the tests)."""
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     read_siblings: Callable[[], list[Sibling]] | None = None
@@ -62,6 +96,37 @@ class Context:
     def adopt_new_defaults(self) -> bool:
         return self.settings.adopt_new_defaults
 
+    # ------------------------------------------------------------------ versions
+
+    @property
+    def oldest(self) -> KubeVersion:
+        """The oldest release the manifests must still run on (``--min-version``)."""
+        return self.window.min_version
+
+    @property
+    def target(self) -> KubeVersion:
+        """The release the manifests must run on after the upgrade (``--target-version``)."""
+        return self.window.target
+
+    def everywhere_from(self, release: KubeVersion) -> bool:
+        """Whether every release of the window is ``release`` or later."""
+        return self.window.min_version >= release
+
+    def target_from(self, release: KubeVersion) -> bool:
+        """Whether the target release is ``release`` or later."""
+        return self.window.target >= release
+
+    @property
+    def needs_met(self) -> bool:
+        """Whether every release of the window has what the migration ``needs`` (true without a need)."""
+        return self.needs is None or self.everywhere_from(self.needs)
+
+    def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
+        """When ``api_version`` of ``kind`` is deprecated and removed (None when the table does not say)."""
+        return self.lifecycles.get((api_version, kind))
+
+    # ------------------------------------------------------------------ the stream
+
     @property
     def siblings(self) -> list[Sibling]:
         """Every readable document of the same stream (this one included), read-only, as in the input.
@@ -70,6 +135,8 @@ class Context:
         each side reads the other's input data and edits only its own document.
         """
         return self.read_siblings() if self.read_siblings is not None else []
+
+    # ------------------------------------------------------------------ findings
 
     def locate(self, node: Node | None) -> tuple[int, str]:
         """The input line and YAML path of ``node`` (nearest parsed ancestor for new nodes)."""
@@ -84,6 +151,12 @@ class Context:
         return node.line or found[1], found[2]
 
     def report(self, level: Level, code: str, message: str, node: Node | None = None) -> None:
+        """Record a finding; ``code`` must be declared (by the migration, or generally) at ``level``."""
+        if self.check_codes:
+            want = declared(self.migration.codes, code)
+            if want is None or want.level != level:
+                said = f"declared as {want.level}" if want is not None else "not declared"
+                raise CodeError(f"{self.migration.name} reports {code} as {level}, but it is {said}")
         line, path = self.locate(node)
         self.findings.append(
             Finding(level, code, message, self.migration.name, self.filename, self.document, line, path)
@@ -108,19 +181,32 @@ class Context:
         if change not in self.notes:
             self.notes.append(change)
 
-    def decision(self, name: str, node: Node | None = None) -> str | None:
-        """The value the user chose for a declared decision, or None after an error finding."""
-        declared = next((d for d in self.migration.decisions if d.name == name), None)
-        if declared is None:
+    # ------------------------------------------------------------------ decisions and defaults
+
+    def _declared(self, name: str) -> Decision:
+        found = next((d for d in self.migration.decisions if d.name == name), None)
+        if found is None:
             raise KeyError(f"{self.migration.name} asks for undeclared decision {name!r}")
-        value = self.settings.decisions.get(name)
-        if value in declared.allowed:
+        return found
+
+    def decided(self, name: str) -> str | None:
+        """The value given for a declared decision, or its default, or None; never reports."""
+        declared_decision = self._declared(name)
+        value = self.settings.decisions.get(name, declared_decision.default)
+        return value if value in declared_decision.allowed else None
+
+    def decision(self, name: str, node: Node | None = None) -> str | None:
+        """The value given for a declared decision (or its default), or None after an error finding."""
+        declared_decision = self._declared(name)
+        value = self.decided(name)
+        if value is not None:
             return value
-        options = " | ".join(declared.allowed)
-        given = f" ({value!r} is not one of them)" if value is not None else ""
+        given = self.settings.decisions.get(name)
+        options = " | ".join(declared_decision.allowed)
+        why = f" ({given!r} is not one of them)" if given is not None else ""
         self.error(
-            "K8SM-GEN-010",
-            f"needs a decision: --set {name}={options}{given}. {declared.help}",
+            DECISION_NEEDED.code,
+            f"needs a decision: --set {name}={options}{why}. {declared_decision.help}",
             node,
         )
         return None
@@ -130,7 +216,7 @@ class Context:
         if key in mapping:
             return False
         if self.adopt_new_defaults:
-            self.info("K8SM-GEN-002", f"{key} left unset: {why}", mapping)
+            self.info(NEW_DEFAULT.code, f"{key} left unset: {why}", mapping)
             return False
         mapping.set(key, value, after=after)
         self.info(code, f"pinned {key}: {value} ({why})", mapping.get(key))

@@ -1,133 +1,90 @@
-"""The per-document loop: find each document's chain of steps, run it, gate it, render it.
+"""The per-document pipeline: read → pre-filter → gate and plan → apply → render and verify → report.
 
-For every document the engine walks ``(apiVersion, kind)`` step by step while the next
-step's target API is served by every release of the window, runs each step's body,
-sets ``apiVersion`` itself, and splices the edited tree back into the text. Any error
-finding leaves that document byte-identical. Afterwards it says which documents are
-still on an API that the target release no longer serves.
+``migrate_stream`` reads a stream (parsing only the documents the pre-filter wants) and
+takes each document through the same stages, with one status object that collects what
+happens to it:
+
+1. **gate**: templated documents, unreadable ones and duplicate keys stop here with a
+   finding; the plan (``plan``) says which checks and which chain of steps each object of
+   the document gets in the window.
+2. **apply**: the checks run, then the steps; each gets a ``Context`` and edits the object
+   in place. Any error finding leaves the whole document byte-identical.
+3. **render and verify** (``verify``): the edited tree is spliced into the text and read
+   back; the document's new text, patch and summary are recorded.
+4. **report**: documents still on an API the target no longer serves (or that it
+   deprecates) get their lifecycle finding (``removals``).
+
+A bug costs one document, never the file or the batch (K8SM-GEN-012), except in
+``raise_errors`` mode.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 
+from .codes import (
+    COMMENT_DROPPED,
+    INTERNAL_ERROR,
+    NOT_WHOLE,
+    TEMPLATED,
+    TEMPLATED_UNTOUCHED,
+    UNREADABLE,
+    Code,
+    CodeError,
+    checking,
+)
 from .context import Context, Sibling
-from .hints import hint
-from .registry import Migration, Registry, default_registry
-from .render import Renderer, detect_style
-from .results import DocumentResult, FileResult, Finding, Level
+from .model import Check, DeclarationError, Migration
+from .plan import LIST_KIND, Plan, is_candidate, plan
+from .prefilter import prefilter
+from .problems import input_problems
+from .registry import Registry, default_registry
+from .removals import lifecycle_findings
+from .results import DocumentResult, FileResult, Finding
 from .scalars import Data
 from .settings import Settings
 from .tree import Mapping, Node, Scalar, Sequence, TreeError
-from .versions import Window, lifecycle
-from .yamlio import BOM, EVERY, Document, Stream, directives, read_data, read_stream
+from .verify import RenderCheckError, dropped_comments, read_back, render
+from .versions import Window
+from .yamlio import BOM, EVERY, Document, Stream, read_stream
 
-LIST_KIND = "List"
-
-
-def element_kind(kind: str) -> str:
-    """The kind of a typed list's items (``RoleList`` → ``Role``); any other kind as it is."""
-    return kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+__all__ = ["RenderCheckError", "migrate_root", "migrate_stream"]
 
 
-class RenderCheckError(AssertionError):
-    """The spliced text does not read back as the edited tree (a bug, never user error)."""
+@dataclass(frozen=True)
+class _Run:
+    """What stays the same for every document of a stream."""
 
-
-@dataclass
-class Plan:
-    """The steps one (apiVersion, kind) takes inside the window, and why it stops."""
-
-    steps: list[Migration] = field(default_factory=list)
-    blocked: Migration | None = None
-    passes: list[Migration] = field(default_factory=list)
-
-    @property
-    def final_api(self) -> str | None:
-        return self.steps[-1].to_api if self.steps else None
-
-
-def plan(api_version: str, kind: str, settings: Settings, registry: Registry, window: Window) -> Plan:
-    """The chain up to the furthest step whose target API every release of the window serves.
-
-    Intermediate versions are only stages of the conversion: extensions/v1beta1 Ingress
-    goes to networking.k8s.io/v1 for target 1.22 although networking.k8s.io/v1beta1 is
-    gone there, and stops at networking.k8s.io/v1beta1 when the window starts at 1.18.
-    """
-    passes = [
-        m
-        for m in registry.passes(api_version, kind)
-        if settings.enabled(m.name, m.opt_in) and (m.removed is None or m.removed <= window.target)
-    ]
-    chain: list[Migration] = []
-    api = api_version
-    seen = {api}
-    while (step := registry.step(api, kind)) is not None and settings.enabled(step.name, step.opt_in):
-        chain.append(step)
-        api = step.to_api
-        if api in seen:  # pragma: no cover - the registry rejects cycles at import
-            break
-        seen.add(api)
-    served = [i for i, step in enumerate(chain) if _served(step, kind, window)]
-    if not served:
-        return Plan([], chain[0] if chain else None, passes)
-    return Plan(chain[: served[-1] + 1], None, passes)
-
-
-_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], Callable[[str], bool]] = {}
-
-
-def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
-    """The raw-text pre-filter for these settings (built once: a run asks for it per file).
-
-    True for a document's text that some enabled migration may need; also true for a whole
-    stream holding such a document (the test is a search for apiVersions and triggers).
-    """
-    key = (id(registry), settings.only, settings.skip, window)
-    if key not in _WANTED:
-        if len(_WANTED) > 16:
-            _WANTED.clear()
-        _WANTED[key] = registry.wants(_enabled_in(settings, window))
-    return _WANTED[key]
-
-
-def _enabled_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
-    def enabled(m: Migration) -> bool:
-        if not settings.enabled(m.name, m.opt_in):
-            return False
-        return not m.fixer or m.removed is None or m.removed <= window.target
-
-    return enabled
-
-
-def _served(step: Migration, kind: str, window: Window) -> bool:
-    target = lifecycle(step.to_api, kind)
-    return window.serves(step.available, target.removed_in if target else None)
+    settings: Settings
+    registry: Registry
+    window: Window
+    filename: str
+    report_only: bool
+    siblings: Callable[[], list[Sibling]]
+    checking: bool
+    """Declarations are enforced: codes at their levels, checks that edit only with ``edits=True``."""
 
 
 @dataclass
-class _DocRun:
-    """Findings and results collected while one document is processed."""
+class _Status:
+    """One document while it goes through the stages: its findings, its result, its new text."""
 
     filename: str
     doc: Document
+    result: DocumentResult
     findings: list[Finding] = field(default_factory=list)
+    applied: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    new_text: str | None = None
+    """The new text of the document's root node; None while it stays as it is."""
 
-    def add(
-        self,
-        level: Level,
-        code: str,
-        message: str,
-        line: int = 0,
-        path: str = "",
-        migration: str | None = None,
-    ) -> None:
+    def add(self, code: Code, message: str, line: int = 0) -> None:
+        """A finding of the core about this document, at its code's declared level."""
         self.findings.append(
-            Finding(level, code, message, migration, self.filename, self.doc.index, line or self.doc.line, path)
+            Finding(code.level, code.code, message, None, self.filename, self.doc.index, line or self.doc.line, "")
         )
 
     @property
@@ -146,48 +103,79 @@ def migrate_stream(
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
-    With ``report_only`` the bodies run and report, and each document says what would be
+    With ``report_only`` the migrations run and report, and each document says what would be
     applied, but nothing is rendered: the text stays as it is and there are no patches.
-    The documents whose index is in ``hold`` stay as they are, unread by any step: the
-    caller (kustomize trees, where a base and its patches move together) reports why.
+    The documents whose index is in ``hold`` stay as they are, unread by any migration: the
+    caller (kustomize trees, where an object and its patches move together) reports why.
     """
     settings = settings or Settings()
     registry = registry or default_registry()
     window = settings.window
     stream = read_stream(text, wanted=prefilter(registry, settings, window))
+    run = _Run(
+        settings, registry, window, filename, report_only, _Siblings(stream.text), settings.raise_errors or checking()
+    )
+    result = FileResult(filename, text, text)
     pieces: list[str] = []
     pos = 0
-    result = FileResult(filename, text, text)
-    siblings = _Siblings(stream.text)
     for doc in stream.documents:
-        run = _DocRun(filename, doc)
-        doc_result = DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name, namespace=doc.namespace)
+        status = _Status(
+            filename,
+            doc,
+            DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name, namespace=doc.namespace),
+        )
         if doc.index in hold:
-            result.documents.append(doc_result)
+            result.documents.append(status.result)
             continue
         try:
-            new_root = _migrate_document(
-                stream, doc, run, doc_result, settings, registry, window, siblings, report_only
-            )
+            _migrate_document(run, stream, status)
+        except (CodeError, DeclarationError):
+            raise  # a migration that does not do what it declares: a bug to fix, never a finding
         except Exception as exc:  # a bug must cost one document, never the file or the batch
             if settings.raise_errors:
                 raise
-            run.findings = [f for f in run.findings if f.level != "info"]
-            why = f"{type(exc).__name__}: {exc}"
-            run.add("error", "K8SM-GEN-012", f"internal error, document left unchanged: {why}")
-            new_root = None
-            doc_result.applied, doc_result.patch, doc_result.summary = [], [], []
-        _check_lifecycle(run, doc, doc_result, window, settings, registry)
-        result.findings += run.findings
-        result.documents.append(doc_result)
-        if new_root is not None and doc.root is not None and doc.root.src is not None:
+            status.findings = [f for f in status.findings if f.level != "info"]
+            status.add(INTERNAL_ERROR, f"internal error, document left unchanged: {type(exc).__name__}: {exc}")
+            status.new_text = None
+            status.result.applied, status.result.patch, status.result.summary = [], [], []
+        if not status.failed:
+            status.findings += lifecycle_findings(doc, status.result, filename, window, settings, registry)
+        result.findings += status.findings
+        result.documents.append(status.result)
+        if status.new_text is not None and doc.root is not None and doc.root.src is not None:
             pieces.append(stream.text[pos : doc.root.src.start])
-            pieces.append(new_root)
+            pieces.append(status.new_text)
             pos = doc.root.src.end
     if pieces:
         pieces.append(stream.text[pos:])
         result.text = (BOM if stream.bom else "") + "".join(pieces)
     return result
+
+
+def migrate_root(
+    root: Mapping,
+    api_version: str,
+    kind: str,
+    settings: Settings,
+    registry: Registry,
+    *,
+    filename: str = "<string>",
+    index: int = 0,
+    line: int = 1,
+    text: str = "",
+) -> tuple[DocumentResult, list[Finding]]:
+    """Run the plan of ``(api_version, kind)`` on a tree built by the caller, editing it in place.
+
+    The gate and apply stages only: nothing is rendered, the caller owns the tree (kustomize
+    merges a patch with the object it targets and keeps the patch's part). ``text`` is what
+    checks' triggers are searched in. The result lists the migrations applied (``summary``
+    holds the change notes), beside the findings.
+    """
+    doc = Document(index, 0, len(text), line, root=root, api_version=api_version, kind=kind)
+    run = _Run(settings, registry, settings.window, filename, True, list, settings.raise_errors or checking())
+    status = _Status(filename, doc, DocumentResult(index, line, api_version, kind))
+    _migrate_document(run, Stream(text, False, [doc]), status)
+    return status.result, status.findings
 
 
 class _Siblings:
@@ -209,158 +197,76 @@ class _Siblings:
         return self.data
 
 
-def _migrate_document(
-    stream: Stream,
-    doc: Document,
-    run: _DocRun,
-    doc_result: DocumentResult,
-    settings: Settings,
-    registry: Registry,
-    window: Window,
-    siblings: _Siblings | None = None,
-    report_only: bool = False,
-) -> str | None:
-    """The new text of the document's root node, or None when it stays as it is."""
-    if doc.templated:
-        candidate = _is_candidate(doc.api_version, doc.kind, registry)
-        level: Level = "warning" if candidate or doc.api_version is None else "info"
-        run.add(
-            level,
-            "K8SM-GEN-001",
-            "templated document (Helm/Jinja markers) skipped: it is not YAML until rendered",
-        )
-        return None
-    if doc.problem is not None:
-        what = "invalid YAML" if doc.problem.code == "K8SM-GEN-005" else "cannot read the document"
-        run.add("error", doc.problem.code, f"{what}: {doc.problem.message}", doc.problem.line)
-        return None
-    if not stream.whole:
-        # Pieces of a file that is not YAML as a whole may sit inside template control blocks:
-        # changing nothing is the only safe answer; what needs migrating is still reported.
-        if _is_candidate(doc.api_version, doc.kind, registry):
-            run.add("warning", "K8SM-GEN-014", "the file does not parse as a whole (a template?); left unchanged")
-        return None
-    for dup in doc.duplicates:
-        run.add(
-            "error",
-            "K8SM-GEN-006",
-            f"{dup.message} (also on line {dup.other_line}); which one the API server keeps is undefined",
-            dup.line,
-        )
-    root = doc.root
-    if run.failed or not isinstance(root, Mapping):
-        return None
-    objects, list_plan = _objects(root, doc, registry, settings, window)
-    if not any(p.steps or p.passes for _obj, p in objects) and not (list_plan and list_plan.steps):
-        return None
+def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
+    """Take one document through the stages; ``status.new_text`` is set when it changes."""
+    root = _gate(run, stream, status)
+    if root is None:
+        return
+    objects, list_plan = _objects(root, status.doc, run)
+    if all(p.empty for _obj, p in objects) and not (list_plan and list_plan.steps):
+        return
+    doc = status.doc
     bare_cr = _BARE_CR.search(stream.text, stream.text.rfind("\n", 0, doc.start) + 1, doc.end)
     if bare_cr is not None:
         # YAML breaks lines at a lone CR too; splicing works on LF and CRLF lines only.
         where = stream.text.count("\n", 0, bare_cr.start()) + 1
-        message = "a carriage return without a line feed (old Mac line end); left unchanged"
-        run.add("error", "K8SM-GEN-011", message, where)
-        return None
+        status.add(UNREADABLE, "a carriage return without a line feed (old Mac line end); left unchanged", where)
+        return
     before: Data = None
     if any(p.steps for _obj, p in objects) or (list_plan and list_plan.steps):
         try:
             before = root.to_data()  # and an alias bomb is refused before any body walks it
         except (TreeError, RecursionError) as exc:
-            run.add("error", "K8SM-GEN-011", f"cannot read the document: {exc}")
-            return None
-    notes: list[str] = []
-    applied: list[str] = []
-    source = stream.text[doc.start : doc.end]
-    for obj, p in objects:
-        # pristine() walks the whole object: a fixer that found nothing leaves it as the next one sees it
-        known_pristine = False
-        for step in [*p.passes, *p.steps]:
-            if step.fixer and not step.triggered_by(source):
-                continue  # the document holds nothing this fixer looks for (it is here for another step)
-            ctx = Context(step, settings, root, run.filename, doc.index, doc.line, read_siblings=siblings)
-            untouched = step.fixer and (known_pristine or obj.pristine())  # only a fixer asks below
-            known_pristine = False
-            if step.body is not None:
-                step.body(obj, ctx)
-            run.findings += ctx.findings
-            notes += ctx.notes
-            if ctx.failed:
-                return None
-            if step.fixer and not ctx.notes and (not untouched or obj.pristine()):
-                known_pristine = untouched  # when untouched, obj.pristine() was just found true
-                continue  # a check, or a fixer that found nothing to fix: not "applied"
-            api = obj.get("apiVersion")
-            if isinstance(api, Scalar) and not step.fixer:
-                api.set(step.to_api)
-            if step.name not in applied:
-                applied.append(step.name)
+            status.add(UNREADABLE, f"cannot read the document: {exc}")
+            return
+    if not _apply(run, stream, status, root, objects):
+        return
     if list_plan is not None and list_plan.final_api is not None:
         api = root.get("apiVersion")
         if isinstance(api, Scalar):
             api.set(list_plan.final_api)
-        applied += [s.name for s in list_plan.steps if s.name not in applied]
+        status.applied += [s.name for s in list_plan.steps if s.name not in status.applied]
     if root.pristine():
-        return None  # only checks ran
-    if report_only:
-        doc_result.applied, doc_result.summary = applied, notes
+        return  # only checks ran
+    if run.report_only:
+        status.result.applied, status.result.summary = status.applied, status.notes
+        return
+    _render_and_verify(run, stream, status, root, before)
+
+
+# ------------------------------------------------------------------ 1. gate and plan
+
+
+def _gate(run: _Run, stream: Stream, status: _Status) -> Mapping | None:
+    """The document's root when it can be migrated; otherwise None, with the finding that says why."""
+    doc = status.doc
+    if doc.templated:
+        if is_candidate(doc.api_version, doc.kind, run.registry) or doc.api_version is None:
+            status.add(TEMPLATED, "templated document (Helm/Jinja markers) skipped: it is not YAML until rendered")
+        else:
+            status.add(
+                TEMPLATED_UNTOUCHED, "templated document (Helm/Jinja markers) skipped: it is not YAML until rendered"
+            )
         return None
-    new_text = Renderer(stream.text, detect_style(stream.text, root)).document(root)
-    lead = directives(stream.text, root.src.start if root.src else 0)  # %TAG handles, to read it alone
-    after = _check_render(stream.text, root, new_text, run, settings, lead, stream.libyaml)
-    if after is None:
+    if doc.problem is None and not stream.whole:
+        # Pieces of a file that is not YAML as a whole may sit inside template control blocks:
+        # changing nothing is the only safe answer; what needs migrating is still reported.
+        if is_candidate(doc.api_version, doc.kind, run.registry):
+            status.add(NOT_WHOLE, "the file does not parse as a whole (a template?); left unchanged")
         return None
-    _check_comments(stream.text[root.src.start : root.src.end] if root.src else "", new_text, run)
-    doc_result.applied = applied
-    doc_result.summary = notes
-    if before is None:  # only fixers ran: the input is read again if the patch is ever asked for
-        assert root.src is not None
-        original_text = lead + " " * root.src.col + stream.text[root.src.start : root.src.end]
-        doc_result.defer_patch(partial(_data_of, original_text), after)
-    else:
-        doc_result.defer_patch(before, after)
-    if isinstance(after, dict):
-        doc_result.new_api_version = str(after.get("apiVersion"))
-    return new_text
+    for code, message, line in input_problems(doc):
+        status.add(code, message, line)
+    if status.failed or not isinstance(doc.root, Mapping):
+        return None
+    return doc.root
 
 
-def migrate_root(
-    root: Mapping,
-    api_version: str,
-    kind: str,
-    settings: Settings,
-    registry: Registry,
-    *,
-    filename: str = "<string>",
-    index: int = 0,
-    line: int = 1,
-    text: str = "",
-) -> tuple[DocumentResult, list[Finding]]:
-    """Run the plan of ``(api_version, kind)`` on a tree built by the caller, editing it in place.
-
-    Nothing is rendered: the caller owns the tree (kustomize merges a patch with its base and
-    keeps the patch's part). ``text`` is what fixers' triggers are searched in. The result
-    lists the steps applied (``summary`` holds the change notes), beside the findings.
-    """
-    doc = Document(index, 0, len(text), line, root=root, api_version=api_version, kind=kind)
-    run = _DocRun(filename, doc)
-    doc_result = DocumentResult(index, line, api_version, kind)
-    stream = Stream(text, False, [doc])
-    _migrate_document(stream, doc, run, doc_result, settings, registry, settings.window, None, True)
-    return doc_result, run.findings
-
-
-def _data_of(text: str) -> Data:
-    """The data of the one document of ``text`` (the input of a document only fixers edited)."""
-    documents = read_stream(text, wanted=EVERY).documents
-    return documents[0].root.to_data() if documents and documents[0].root is not None else None
-
-
-def _objects(
-    root: Mapping, doc: Document, registry: Registry, settings: Settings, window: Window
-) -> tuple[list[tuple[Mapping, Plan]], Plan | None]:
+def _objects(root: Mapping, doc: Document, run: _Run) -> tuple[list[tuple[Mapping, Plan]], Plan | None]:
     """The objects of a document with their plans (the root, or each List item), and a typed list's plan."""
     api, kind = doc.api_version, doc.kind
     if api is None or kind is None:
         return [], None
+    settings, registry, window = run.settings, run.registry, run.window
     items = root.get("items")
     if not (kind.endswith(LIST_KIND) and isinstance(items, Sequence)):
         return [(root, plan(api, kind, settings, registry, window))], None
@@ -380,122 +286,94 @@ def _scalar_text(node: Node | None) -> str | None:
     return node.value if isinstance(node, Scalar) and node.value else None
 
 
-def _is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool:
-    if api is None or kind is None:
-        return False
-    element = element_kind(kind)
-    return registry.step(api, element) is not None or lifecycle(api, kind) is not None
+# ------------------------------------------------------------------ 2. apply checks and steps
 
 
-def _check_render(
-    text: str,
-    root: Mapping,
-    new_text: str,
-    run: _DocRun,
-    settings: Settings,
-    lead: str = "",
-    libyaml: bool = True,
-) -> Data | None:
-    """Read the spliced text back; it must give exactly the edited tree's data."""
-    assert root.src is not None
-    problem = ""
-    after: Data = None
-    try:
-        want = root.to_data()
-        reread = read_data(lead + " " * root.src.col + new_text, libyaml)
-        if len(reread) != 1:
-            problem = "the edited document does not read back as one document"
-        else:
-            after = reread[0]
-            if after != want:
-                problem = "the edited document does not read back as intended"
-    except (TreeError, RecursionError, ValueError) as exc:
-        problem = f"the edited document does not parse: {exc}"
+def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: list[tuple[Mapping, Plan]]) -> bool:
+    """Run every object's checks, then its steps; False when one reported an error."""
+    doc = status.doc
+    source = stream.text[doc.start : doc.end]
+    for obj, p in objects:
+        final_api = p.final_api or _scalar_text(obj.get("apiVersion")) or doc.api_version
+        untouched: bool | None = None  # whether obj is still as parsed, when known (pristine() walks it all)
+        migrations: list[Migration] = [*p.checks, *p.steps]
+        for m in migrations:
+            if isinstance(m, Check) and not m.triggered_by(source):
+                continue  # the document holds nothing this check looks for (it is here for another one)
+            ctx = _context(run, status, root, m, final_api)
+            if isinstance(m, Check) and (m.edits or run.checking):
+                untouched = obj.pristine() if untouched is None else untouched
+            was_untouched = untouched
+            if m.body is not None:
+                m.body(obj, ctx)
+            status.findings += ctx.findings
+            status.notes += ctx.notes
+            if ctx.failed:
+                return False
+            if isinstance(m, Check):
+                if not m.edits and run.checking and was_untouched and not obj.pristine():
+                    raise DeclarationError(f"{m.name} changed a document but does not declare edits=True")
+                if not ctx.notes and (not m.edits or not was_untouched or obj.pristine()):
+                    continue  # a check that found nothing to fix: not "applied"
+                untouched = None
+            else:
+                api = obj.get("apiVersion")
+                if isinstance(api, Scalar):
+                    api.set(m.to_api)
+            if m.name not in status.applied:
+                status.applied.append(m.name)
+    return True
+
+
+def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api: str | None) -> Context:
+    return Context(
+        m,
+        run.settings,
+        root,
+        run.window,
+        run.filename,
+        status.doc.index,
+        status.doc.line,
+        final_api=final_api,
+        needs=m.needed if isinstance(m, Check) else None,
+        lifecycles=run.registry.lifecycles,
+        check_codes=run.checking,
+        read_siblings=run.siblings,
+    )
+
+
+# ------------------------------------------------------------------ 3. render and verify
+
+
+def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping, before: Data) -> None:
+    new_text, lead = render(stream.text, root)
+    after, problem = read_back(root, new_text, lead, stream.libyaml)
     if problem:
-        if settings.raise_errors:
+        if run.settings.raise_errors:
             raise RenderCheckError(problem)
-        run.add("error", "K8SM-GEN-012", f"internal error, document left unchanged: {problem}")
-        return None
-    return after
+        status.add(INTERNAL_ERROR, f"internal error, document left unchanged: {problem}")
+        return
+    old_text = stream.text[root.src.start : root.src.end] if root.src else ""
+    for comment in dropped_comments(old_text, new_text):
+        status.add(COMMENT_DROPPED, f"comment dropped with a removed field: {comment}")
+    result = status.result
+    result.applied = status.applied
+    result.summary = status.notes
+    if before is None:  # only checks ran: the input is read again if the patch is ever asked for
+        assert root.src is not None
+        original_text = lead + " " * root.src.col + stream.text[root.src.start : root.src.end]
+        result.defer_patch(partial(_data_of, original_text), after)
+    else:
+        result.defer_patch(before, after)
+    if isinstance(after, dict):
+        result.new_api_version = str(after.get("apiVersion"))
+    status.new_text = new_text
+
+
+def _data_of(text: str) -> Data:
+    """The data of the one document of ``text`` (the input of a document only checks edited)."""
+    documents = read_stream(text, wanted=EVERY).documents
+    return documents[0].root.to_data() if documents and documents[0].root is not None else None
 
 
 _BARE_CR = re.compile(r"\r(?!\n)")
-_COMMENT_RE = re.compile(r"(?:^|\s)(#.*)$")
-
-
-def _comments(text: str) -> Counter[str]:
-    found: Counter[str] = Counter()
-    for line in text.splitlines():
-        if "#" not in line:  # most lines: the pattern below would not match either
-            continue
-        s = line.strip()
-        if s.startswith("#"):
-            found[s] += 1
-            continue
-        m = _COMMENT_RE.search(line)
-        if m and line.count('"') % 2 == 0 and line.count("'") % 2 == 0:
-            found[m.group(1).strip()] += 1
-    return found
-
-
-def dropped_comments(old: str, new: str) -> list[str]:
-    """The comments of ``old`` that ``new`` no longer has (K8SM-GEN-004)."""
-    return list(_comments(old) - _comments(new)) if "#" in old else []
-
-
-def _check_comments(old: str, new: str, run: _DocRun) -> None:
-    for comment in dropped_comments(old, new):
-        run.add("warning", "K8SM-GEN-004", f"comment dropped with a removed field: {comment}")
-
-
-def _full_chain(api: str, kind: str, registry: Registry) -> list[Migration]:
-    """Every step from ``api`` on, enabled or not."""
-    chain: list[Migration] = []
-    while (step := registry.step(api, kind)) is not None and step not in chain:
-        chain.append(step)
-        api = step.to_api
-    return chain
-
-
-def _check_lifecycle(
-    run: _DocRun,
-    doc: Document,
-    doc_result: DocumentResult,
-    window: Window,
-    settings: Settings,
-    registry: Registry,
-) -> None:
-    """Say which documents are still on an API that the target release no longer serves."""
-    api = doc_result.new_api_version or doc.api_version
-    kind = doc.kind
-    if api is None or kind is None or run.failed:
-        return
-    life = lifecycle(api, kind)
-    if life is None:
-        return
-    element = element_kind(kind)
-    step = registry.step(api, element)
-    disabled = [s.name for s in _full_chain(api, element, registry) if not settings.enabled(s.name, s.opt_in)]
-    if life.removed_in is not None and life.removed_in <= window.target:
-        if disabled:
-            why = f"migration {disabled[0]} is disabled"
-        elif step is not None and plan(api, element, settings, registry, window).steps:
-            why = f"left in place (templated or not YAML as a whole); {step.name} migrates it once rendered"
-        elif step is not None:
-            why = f"{step.to_api} is not served by every release from {window.min_version} to {window.target}"
-            run.add(
-                "error",
-                "K8SM-GEN-009",
-                f"{api} {kind} is removed in {life.removed_in} and its replacement is unavailable: {why}"
-                f"{hint(api, kind)}",
-            )
-            return
-        elif life.replacement:
-            why = f"no automatic migration; move to {life.replacement} by hand"
-        else:
-            why = "it has no replacement"
-        run.add("error", "K8SM-GEN-007", f"{api} {kind} is removed in {life.removed_in}: {why}{hint(api, kind)}")
-    elif life.deprecated_in is not None and life.deprecated_in <= window.target and not doc_result.applied:
-        repl = f"; use {life.replacement}" if life.replacement else ""
-        repl += hint(api, kind)
-        run.add("warning", "K8SM-GEN-008", f"{api} {kind} is deprecated since {life.deprecated_in}{repl}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 _PSP = (
     "Instead, enforce Pod Security Admission with the namespace label "
     "pod-security.kubernetes.io/enforce=privileged|baseline|restricted (and audit=/warn=) or use a "
-    "policy webhook, then delete this PodSecurityPolicy by hand; see docs/podsecuritypolicy.md"
+    "policy webhook, then delete this PodSecurityPolicy by hand; field by field: k8smigrate explain podsecuritypolicy"
 )
 
 HINTS: dict[tuple[str, str], str] = {

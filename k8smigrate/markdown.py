@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .quoting import quote_path
 from .report import Run, document_label, levels_text
 from .scan import ScanEntry
 
@@ -47,7 +48,7 @@ def markdown_report(run: Run, *, verb: str | None = None) -> str:
         "",
     ]
     rows = [
-        f"| {_code(r.filename)} | {_cell(document_label(d.kind, d.name, d.index))} | "
+        f"| {_code(quote_path(r.filename))} | {_cell(document_label(d.kind, d.name, d.index))} | "
         + _cell("; ".join([f"{d.api_version} → {d.new_api_version}", *d.summary]))
         + " |"
         for r in run.results
@@ -85,7 +86,8 @@ def _findings(run: Run) -> list[str]:
         return []
     lines = ["#### Findings", "", "| Level | Where | Code | Message |", "| --- | --- | --- | --- |"]
     for f in findings:
-        where = f"{f.filename}:{f.line}" if f.line else f.filename
+        name = quote_path(f.filename)
+        where = f"{name}:{f.line}" if f.line else name
         message = f.message + (f" (at {f.path})" if f.path else "")
         origin = f" [{f.migration}]" if f.migration else ""
         lines.append(f"| {f.level} | {_code(where)} | {f.code}{_cell(origin)} | {_cell(message)} |")
@@ -118,8 +120,9 @@ def _scan_report(run: Run, entries: list[ScanEntry]) -> str:
                 status = f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
                 repl = _cell(e.replacement or "none")
                 how = (e.migration or "manual") + (" (templated)" if e.templated else "")
+            where = _code(f"{quote_path(e.filename)}:{e.line}")
             lines.append(
-                f"| {_code(f'{e.filename}:{e.line}')} | {e.category} | {_cell(e.kind)} | {_cell(e.name or '')} | "
+                f"| {where} | {e.category} | {_cell(e.kind)} | {_cell(e.name or '')} | "
                 f"{_code(e.api_version)} | {status} | {repl} | {_cell(how)} |"
             )
         lines.append("")

@@ -2,56 +2,241 @@
 
 Results come back in input order, so a parallel run prints exactly what a serial one does;
 each worker holds one file at a time, so memory follows the largest file, not the repository.
+
+Workers never outlive the run. They ignore SIGINT (a Ctrl-C reaches the whole process group;
+the main process decides) and exit on SIGTERM after removing the temporary file they are
+writing, never between a rename and its note in the journal. They get SIGTERM when the main
+process stops them, and also when it dies without a word (SIGKILL, a crash): on Linux the
+kernel sends it (``prctl(PR_SET_PDEATHSIG)``), and everywhere a watchdog thread sends it when
+the worker's parent is no longer the process that started it.
+
+The ``Journal`` says which files were written, including those whose results never reached
+the main process because it was interrupted: each write is noted in the same step as its
+rename (``files.recording``), by workers through a pipe (4-byte records, atomic on a pipe)
+that a thread of the main process drains.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import struct
 import sys
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from functools import partial
 from pathlib import Path
+from types import FrameType
 
 from .api import FileOutcome
+from .files import recording, remove_live_temps
+from .interrupt import deferrable
 from .registry import default_registry
 from .settings import Settings
 
 SERIAL_BELOW = 16
 """Fewer files than this are done in-process: starting workers would cost more than it saves."""
 
+STOP_GRACE = 5.0
+"""Seconds stopped workers get to finish a rename before they are killed."""
+
+WATCH_EVERY = 0.5
+"""Seconds between a worker's checks that its parent is alive (where the kernel does not tell it)."""
+
 Worker = Callable[..., FileOutcome]
 """``migrate_file`` (maybe with ``in_place`` bound) or ``scan_file``: called as ``worker(path, settings=…)``."""
 
+_RECORD = struct.Struct("<I")
 
-def _one(job: tuple[Worker, Path, Settings, str]) -> FileOutcome:
-    worker, path, settings, keep = job
-    outcome = worker(path, settings=settings)
+
+class Journal:
+    """The indices (in the run's list of files) of the files written so far."""
+
+    def __init__(self) -> None:
+        self._written: set[int] = set()
+        self._lock = threading.Lock()
+        self._read_end: int | None = None
+        self._write_end: int | None = None
+        self._reader: threading.Thread | None = None
+
+    def add(self, index: int) -> None:
+        with self._lock:
+            self._written.add(index)
+
+    def written(self) -> list[int]:
+        with self._lock:
+            return sorted(self._written)
+
+    def open_pipe(self) -> int:
+        """A pipe for workers (forked after this) to note writes in; returns its write end."""
+        self._read_end, self._write_end = os.pipe()
+        return self._write_end
+
+    def start_reading(self) -> None:
+        """Drain the pipe in a thread (started after the workers are forked), so it never fills up."""
+        if self._read_end is not None:
+            self._reader = threading.Thread(target=self._drain, args=(self._read_end,), daemon=True)
+            self._reader.start()
+
+    def _drain(self, fd: int) -> None:
+        pending = b""
+        while chunk := os.read(fd, 4096):
+            pending += chunk
+            whole = len(pending) - len(pending) % _RECORD.size
+            for (index,) in _RECORD.iter_unpack(pending[:whole]):
+                self.add(index)
+            pending = pending[whole:]
+
+    def close(self) -> None:
+        """After the workers are gone: read what is left in the pipe, then close it."""
+        if self._write_end is not None:
+            os.close(self._write_end)
+            self._write_end = None
+        if self._reader is not None:
+            self._reader.join(timeout=STOP_GRACE)
+            if self._reader.is_alive():
+                return  # a worker that would not die still holds the pipe: leave it to the thread
+            self._reader = None
+        elif self._read_end is not None:
+            os.set_blocking(self._read_end, False)  # no reader ran: take what is there, wait for nothing
+            with suppress(BlockingIOError):
+                self._drain(self._read_end)
+        if self._read_end is not None:
+            os.close(self._read_end)
+            self._read_end = None
+
+
+# ------------------------------------------------------------------ in a worker
+
+_journal_fd: int | None = None
+
+
+def _note(journal: Journal | None, index: int, _path: Path) -> None:
+    if journal is not None:
+        journal.add(index)
+    elif _journal_fd is not None:
+        os.write(_journal_fd, _RECORD.pack(index))
+
+
+def _chunk(jobs: list[tuple[Worker, Path, Settings, str, int]]) -> list[FileOutcome]:
+    return [_one(job) for job in jobs]
+
+
+def _one(job: tuple[Worker, Path, Settings, str, int], journal: Journal | None = None) -> FileOutcome:
+    worker, path, settings, keep, index = job
+    with recording(partial(_note, journal, index)):
+        outcome = worker(path, settings=settings)
     if keep != "all" and outcome.result is not None:
         outcome.result.slim(keep_diff=keep == "diff")  # in the worker: texts never cross processes
     return outcome
 
 
+def _stop_worker(signum: int, frame: FrameType | None) -> None:
+    remove_live_temps()
+    os._exit(128 + signum)
+
+
+def _start_worker(parent: int, journal_fd: int | None) -> None:
+    """Worker initializer: signals, the journal, and dying with the parent."""
+    global _journal_fd
+    _journal_fd = journal_fd
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, deferrable(_stop_worker))
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass  # the watchdog below still notices
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        _stop_worker(signal.SIGTERM, None)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="k8smigrate-watchdog").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_EVERY)
+    os.kill(os.getpid(), signal.SIGTERM)  # through the handler: never between a rename and its note
+
+
+# ------------------------------------------------------------------ in the main process
+
+
 def parallel_map(
-    worker: Worker, paths: list[Path], settings: Settings, jobs: int, keep: str = "all"
-) -> Iterator[FileOutcome]:
+    worker: Worker,
+    paths: list[Path],
+    settings: Settings,
+    jobs: int,
+    keep: str = "all",
+    journal: Journal | None = None,
+) -> Generator[FileOutcome, None, None]:
     """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order.
 
     ``keep`` says what of each result the caller still needs: "all", "diff" (texts dropped)
     or "none" (only whether it changed), so memory follows the largest file rather than the
-    repository.
+    repository. ``journal`` gets the index of every file written (also when the run is cut
+    short: when this generator is left by an exception or closed, the workers are stopped
+    first and the journal is complete).
     """
-    jobs_list = [(worker, p, settings, keep) for p in paths]
+    journal = journal if journal is not None else Journal()
+    jobs_list = [(worker, p, settings, keep, i) for i, p in enumerate(paths)]
     if jobs <= 1 or len(paths) < SERIAL_BELOW:
-        yield from map(_one, jobs_list)
+        yield from map(partial(_one, journal=journal), jobs_list)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     if method == "fork":
         default_registry()  # built once here: forked workers inherit it instead of each importing every module
     context = multiprocessing.get_context(method)
     chunk = max(1, min(32, len(paths) // (jobs * 8)))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        yield from pool.map(_one, jobs_list, chunksize=chunk)
+    journal_fd = journal.open_pipe() if method == "fork" else None  # a spawned worker does not inherit it
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), journal_fd)
+    )
+    stopped = False
+    try:
+        # like pool.map, but a run cut short leaves the futures to the pool: cancelling them
+        # as map does makes the pool's own thread fail (InvalidStateError) once workers stop
+        futures = [pool.submit(_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk)]
+        journal.start_reading()  # only now: no thread of ours is copied into a forked worker
+        index = 0
+        for future in futures:
+            for outcome in future.result():
+                if outcome.written:
+                    journal.add(index)  # what a spawned worker (no pipe) wrote is known once its result is in
+                index += 1
+                yield outcome
+    except BaseException:
+        _stop(pool)
+        stopped = True
+        raise
+    finally:
+        if not stopped:
+            pool.shutdown(wait=True)
+        journal.close()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """SIGTERM every worker, wait a little for those finishing a rename, then SIGKILL the rest."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way to reach them
+    for p in workers:
+        if p.is_alive():
+            p.terminate()
+    deadline = time.monotonic() + STOP_GRACE
+    for p in workers:
+        p.join(max(0.0, deadline - time.monotonic()))
+    for p in workers:
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False)
+    if manager is not None:  # let the pool's thread finish with the dead workers before the interpreter exits
+        manager.join(STOP_GRACE)
 
 
 PROGRESS_FROM = 50

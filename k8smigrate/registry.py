@@ -1,235 +1,150 @@
-"""Migration metadata, automatic discovery and import-time validation of the graph.
+"""Finding the migrations, validating them together, and answering lookups for the engine.
 
-A migration is one adjacent version step for a set of kinds, declared as data in its own
-module under ``migrations/`` (installed as ``k8smigrate.migrations``)::
+Built-in migrations are modules of ``k8smigrate.migrations.steps`` and
+``k8smigrate.migrations.checks`` (the ``migrations/`` folder of the repository), each with a
+``MIGRATION`` or a list ``MIGRATIONS`` (``model.Step`` / ``model.Check``); the module name
+is the migration's name and its docstring its documentation. Third-party modules or objects
+are found through the entry-point group ``k8smigrate.migrations``.
 
-    MIGRATION = Migration(
-        kinds=("Ingress",), from_api="extensions/v1beta1", to_api="networking.k8s.io/v1beta1",
-        available_in="1.14", deprecated_in="1.14", removed_in="1.22",
-    )
-
-Modules are found automatically, as are third-party ones published under the entry-point
-group ``k8smigrate.migrations``. The registry refuses, at import, two steps claiming the
-same ``(component, kind, from_api)``, cycles, ``from_api == to_api`` and a target API that
-would only be available after the source API is removed.
+The registry refuses, when it is built: two steps claiming the same ``(component, kind,
+from_api)``, cycles, ``from_api == to_api``, a target API available only after the source
+API is removed, a step restating a lifecycle the table already holds, an unknown check
+category, and one finding code declared twice with different meanings. It also checks a
+run's settings (``check_settings``): unknown migration names and decisions are errors, for
+the CLI and the library alike.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import replace
 from importlib import metadata
 from types import ModuleType
-from typing import TYPE_CHECKING
 
+from .codes import GENERAL, Code
+from .decisions import check_decisions
+from .kustomize.codes import KUSTOMIZE
+from .lifecycles import ApiLifecycle, Lifecycles, builtin
+from .model import ANY, CATEGORIES, Check, Migration, Step
+from .settings import Settings, SettingsError
 from .versions import KubeVersion
-from .yamlio import raw_api_versions
-
-if TYPE_CHECKING:
-    from .context import Context
-    from .tree import Mapping
-
-Body = Callable[["Mapping", "Context"], None]
-Trigger = str | re.Pattern[str]
-
-
-ANY = "*"
-"""Kind and apiVersion of a fixer that applies to every object."""
-
-
-CATEGORIES = {
-    "removed-field": "a field the API no longer has (strict field validation rejects it)",
-    "annotation": "an annotation that silently stopped working, or a field that replaced it",
-    "node-role": "selectors and tolerations of the node-role.kubernetes.io/master label and taint",
-    "feature-gate": "a feature gate removed or locked at the target",
-    "runtime": "dockershim, CRI sockets, kubelet runtime flags and the Docker socket",
-    "component-config": "kubelet, kube-proxy and kube-scheduler configuration files",
-    "kubeadm": "kubeadm configuration beyond its apiVersion",
-    "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
-    "volume": "in-tree volume plugins removed or requiring a CSI driver",
-    "cloud-provider": "in-tree cloud providers",
-    "kustomize": "kustomization files: deprecated fields (kustomize edit fix)",
-}
-"""The upgrade-readiness categories of fixers (``scan`` adds ``removed-api`` and ``deprecated-api``)."""
 
 
 class RegistryError(Exception):
-    """The migration graph is inconsistent; raised at import, never at run time."""
+    """The migrations are inconsistent; raised when the registry is built, never at run time."""
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A value only a human can choose, settled with ``--set NAME=VALUE``."""
-
-    name: str
-    allowed: tuple[str, ...]
-    help: str
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One version step: metadata as data, plus an optional body that edits the document."""
-
-    kinds: tuple[str, ...]
-    from_api: str
-    to_api: str
-    available_in: str
-    deprecated_in: str | None = None
-    removed_in: str | None = None
-    body: Body | None = None
-    component: str = "kubernetes"
-    name: str = ""
-    summary: str = ""
-    codes: dict[str, str] = field(default_factory=dict)
-    decisions: tuple[Decision, ...] = ()
-    doc: str = ""
-    opt_in: bool = False
-    """Runs only when named in ``--only`` (a fixer the user must ask for)."""
-    trigger: Trigger | tuple[Trigger, ...] = ""
-    """For a fixer: text that must appear in a document of its apiVersion for it to matter
-    (the field or annotation it fixes); documents without it are never parsed for this
-    fixer. A tuple means any one of its strings; a compiled pattern is searched for (where a
-    plain string would also wake up on, say, a CRD schema that describes the field)."""
-    fixer: bool = False
-    """Not a version step: a pass over every document of ``from_api`` (``to_api`` is the same API)
-    that runs before the version chain, whatever the window; a check is a fixer that only reports."""
-    category: str = ""
-    """For a fixer: what it looks at, one of ``CATEGORIES`` (``scan`` prints it as a column;
-    a version step's rows are ``removed-api`` or ``deprecated-api``)."""
-    cleanup: bool = False
-    """For a fixer: its edits tidy up (a deprecated alias, a field the server ignores, an
-    annotation still honoured) rather than repair what breaks at the target; ``scan`` lists
-    them as ``info``, not ``breaking``."""
-
-    @property
-    def available(self) -> KubeVersion:
-        return KubeVersion.parse(self.available_in)
-
-    @property
-    def removed(self) -> KubeVersion | None:
-        return KubeVersion.parse(self.removed_in) if self.removed_in else None
-
-    @property
-    def deprecated(self) -> KubeVersion | None:
-        return KubeVersion.parse(self.deprecated_in) if self.deprecated_in else None
-
-    @property
-    def triggers(self) -> tuple[Trigger, ...]:
-        """``trigger`` as a tuple (empty without one)."""
-        if isinstance(self.trigger, tuple):
-            return self.trigger
-        return (self.trigger,) if self.trigger else ()
-
-    def triggered_by(self, text: str) -> bool:
-        """Whether ``text`` holds this fixer's trigger (always true without one)."""
-        return not self.triggers or _holds(text, self.triggers)
-
-    def handles(self, api_version: str, kind: str) -> bool:
-        return api_version == self.from_api and kind in self.kinds
-
-
-@dataclass
 class Registry:
-    """All migrations, indexed by the (kind, from_api) they accept."""
+    """All migrations, indexed by the (apiVersion, kind) they accept, and the API lifecycles."""
 
-    migrations: list[Migration]
-    by_step: dict[tuple[str, str], Migration] = field(default_factory=dict)
-    by_pass: dict[tuple[str, str], list[Migration]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        validate(self.migrations)
+    def __init__(self, migrations: Iterable[Migration], lifecycles: Lifecycles | None = None) -> None:
+        self.migrations: list[Migration] = list(migrations)
+        self.steps = [m for m in self.migrations if isinstance(m, Step)]
+        self.checks = [m for m in self.migrations if isinstance(m, Check)]
+        self.lifecycles: Lifecycles = dict(builtin() if lifecycles is None else lifecycles)
+        self.lifecycles.update(_declared_lifecycles(self.steps, self.lifecycles))
+        validate(self.migrations, self.lifecycles)
+        self._steps: dict[tuple[str, str], Step] = {}
+        self._checks: dict[tuple[str, str], list[Check]] = {}
+        self._named: dict[str, list[Migration]] = {}
+        for step in self.steps:
+            for kind in step.kinds:
+                self._steps[(kind, step.from_api)] = step
+        for check in self.checks:
+            for api, kinds in check.applies_to.items():
+                for kind in kinds:
+                    self._checks.setdefault((kind, api), []).append(check)
         for m in self.migrations:
-            for kind in m.kinds:
-                if m.fixer:
-                    self.by_pass.setdefault((kind, m.from_api), []).append(m)
-                else:
-                    self.by_step[(kind, m.from_api)] = m
+            self._named.setdefault(m.name, []).append(m)
+        self.codes: dict[str, Code] = {c.code: c for m in self.migrations for c in m.codes}
+        self.codes.update(GENERAL)
+        self.codes.update(KUSTOMIZE)
 
-    def step(self, api_version: str, kind: str) -> Migration | None:
-        return self.by_step.get((kind, api_version))
+    def step(self, api_version: str, kind: str) -> Step | None:
+        return self._steps.get((kind, api_version))
 
-    def passes(self, api_version: str, kind: str) -> list[Migration]:
-        """The fixers and checks that look at every document of this (apiVersion, kind).
+    def checks_for(self, api_version: str, kind: str) -> list[Check]:
+        """The checks that look at every document of this (apiVersion, kind), in registry order.
 
-        A fixer declared with ``kinds=("*",)`` and ``from_api="*"`` looks at every object.
+        A check that applies to ``{ANY: (ANY,)}`` looks at every object.
         """
-        return self.by_pass.get((kind, api_version), []) + self.by_pass.get((ANY, ANY), [])
+        return self._checks.get((kind, api_version), []) + self._checks.get((ANY, ANY), [])
 
     def get(self, name: str) -> Migration | None:
-        for m in self.migrations:
-            if m.name == name:
-                return m
-        return None
+        found = self._named.get(name)
+        return found[0] if found else None
+
+    def named(self, name: str) -> list[Migration]:
+        """Every declaration of one migration (a module may declare several)."""
+        return list(self._named.get(name, []))
 
     def names(self) -> list[str]:
-        return [m.name for m in self.migrations]
+        return list(self._named)
+
+    def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
+        """When ``api_version`` of ``kind`` is deprecated and removed, and what replaces it."""
+        return self.lifecycles.get((api_version, kind))
+
+    def code(self, code: str) -> Code | None:
+        """The declaration of a finding code (a general one: its general meaning)."""
+        return self.codes.get(code)
 
     def source_apis(self) -> frozenset[str]:
-        """Every apiVersion some migration accepts: the raw-text pre-filter uses this."""
-        return frozenset(m.from_api for m in self.migrations if m.from_api != ANY)
-
-    def wants(self, enabled: Callable[[Migration], bool]) -> Callable[[str], bool]:
-        """A predicate over a document's raw text: could any enabled migration need its tree?
-
-        True when the text names an apiVersion some enabled step accepts, or an apiVersion of
-        an enabled fixer together with that fixer's ``trigger`` (a fixer without one wants
-        every document of its apiVersion; a fixer for every object wants every document that
-        holds its trigger, and every document when it has none).
-        """
-        active = [m for m in self.migrations if enabled(m)]
-        apis = {m.from_api for m in active if m.from_api != ANY and not (m.fixer and m.trigger)}
-        anywhere: set[Trigger] = set()  # triggers of fixers for every apiVersion
-        by_api: dict[str, set[Trigger]] = {}
-        for m in active:
-            if not (m.fixer and m.trigger) and m.from_api != ANY:
-                continue
-            if not m.triggers:
-                return lambda _piece: True  # a fixer for every object that looks at every document
-            (anywhere if m.from_api == ANY else by_api.setdefault(m.from_api, set())).update(m.triggers)
-        ordered = {api: _cheap_first(ts) for api, ts in by_api.items()}
-        everywhere = _cheap_first(anywhere)
-
-        def wanted(piece: str) -> bool:
-            if _holds(piece, everywhere):
-                return True
-            # a set: a stream names apps/v1 a hundred times
-            found = set(raw_api_versions(piece))
-            return any(api in apis or (api in ordered and _holds(piece, ordered[api])) for api in found)
-
-        return wanted
+        """Every apiVersion some step or check accepts."""
+        return frozenset(
+            {s.from_api for s in self.steps} | {api for c in self.checks for api in c.applies_to if api != ANY}
+        )
 
 
-def _holds(text: str, triggers: Iterable[Trigger]) -> bool:
-    """Whether ``text`` holds any of ``triggers`` (a substring, or a pattern's match)."""
-    return any(t in text if isinstance(t, str) else t.search(text) is not None for t in triggers)
+def _declared_lifecycles(steps: list[Step], table: Lifecycles) -> Lifecycles:
+    """The lifecycles third-party steps declare for APIs the table does not list."""
+    out: Lifecycles = {}
+    for step in steps:
+        if step.deprecated_in is None and step.removed_in is None:
+            continue
+        for kind in step.kinds:
+            if (step.from_api, kind) in table:
+                raise RegistryError(
+                    f"{step.name}: the lifecycle of {step.from_api} {kind} is in the lifecycle table; "
+                    "a step does not restate it"
+                )
+            out[(step.from_api, kind)] = ApiLifecycle(
+                step.from_api,
+                kind,
+                KubeVersion.parse(step.deprecated_in) if step.deprecated_in else None,
+                KubeVersion.parse(step.removed_in) if step.removed_in else None,
+                step.to_api,
+                step.component,
+            )
+    return out
 
 
-def _cheap_first(triggers: Iterable[Trigger]) -> tuple[Trigger, ...]:
-    """Substrings before patterns: they are the cheap test."""
-    return tuple(sorted(triggers, key=lambda t: (not isinstance(t, str), str(t))))
-
-
-def validate(migrations: Iterable[Migration]) -> None:
-    """Reject duplicate claims, self-loops, impossible windows and cycles."""
+def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = None) -> None:
+    """Reject duplicate claims, self-loops, impossible windows, cycles and inconsistent codes."""
+    table = builtin() if lifecycles is None else lifecycles
     claims: dict[tuple[str, str, str], str] = {}
     edges: dict[tuple[str, str], str] = {}
+    codes: dict[str, tuple[Code, str]] = {}
     for m in migrations:
         if not m.name:
-            raise RegistryError(f"a migration from {m.from_api} has no name")
-        if m.fixer:
-            if m.from_api != m.to_api:
-                raise RegistryError(f"{m.name}: a fixer keeps its API, but goes {m.from_api} → {m.to_api}")
+            raise RegistryError(f"a migration ({m.summary or type(m).__name__}) has no name")
+        _check_codes(m, codes)
+        if isinstance(m, Check):
+            if not m.applies_to or not all(m.applies_to.values()):
+                raise RegistryError(f"{m.name}: a check applies to no apiVersion or kind")
             if m.category and m.category not in CATEGORIES:
                 raise RegistryError(f"{m.name}: unknown category {m.category!r}")
             continue
         if m.from_api == m.to_api:
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
-        if m.removed is not None and m.available > m.removed:
-            raise RegistryError(f"{m.name}: {m.to_api} available in {m.available} after removal in {m.removed}")
         for kind in m.kinds:
+            life = table.get((m.from_api, kind))
+            if life is not None and life.removed_in is not None and m.available > life.removed_in:
+                raise RegistryError(
+                    f"{m.name}: {m.to_api} available in {m.available} after removal in {life.removed_in}"
+                )
             key = (m.component, kind, m.from_api)
             if key in claims:
                 raise RegistryError(f"{m.name} and {claims[key]} both migrate {kind} {m.from_api}")
@@ -245,31 +160,58 @@ def validate(migrations: Iterable[Migration]) -> None:
             api = edges.get((kind, api))
 
 
+def _check_codes(m: Migration, seen: dict[str, tuple[Code, str]]) -> None:
+    """A code means one thing: one level everywhere, one summary outside the general codes."""
+    for c in m.codes:
+        general = GENERAL.get(c.code)
+        if general is not None:
+            if c.level != general.level:
+                raise RegistryError(f"{m.name}: {c.code} is a general code reported as {general.level}, not {c.level}")
+            continue
+        earlier = seen.get(c.code)
+        if earlier is not None and earlier[0] != c:
+            raise RegistryError(f"{m.name} and {earlier[1]} declare {c.code} differently; declare it once and share it")
+        seen[c.code] = (c, m.name)
+
+
+def check_settings(settings: Settings, registry: Registry) -> None:
+    """Unknown migrations, unknown or invalid decisions and bad versions are errors, not silence.
+
+    The one check of a run's settings, used by the CLI (a usage error) and the library (a
+    ``SettingsError``): ``migrate_text(only=["ingres_typo"])`` must not quietly do nothing.
+    """
+    for name in [*settings.only, *settings.skip]:
+        if registry.get(name) is None:
+            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
+    check_decisions(settings.decisions, [d for m in registry.migrations for d in m.decisions])
+    settings.window  # noqa: B018 - raises SettingsError for a bad or inverted version
+
+
 def _from_module(module: ModuleType) -> list[Migration]:
     found = getattr(module, "MIGRATIONS", None) or [getattr(module, "MIGRATION", None)]
     short = module.__name__.rsplit(".", 1)[-1]
-    out: list[Migration] = []
-    for m in found:
-        if not isinstance(m, Migration):
-            continue
-        out.append(replace(m, name=m.name or short, doc=m.doc or (module.__doc__ or "").strip()))
-    return out
+    doc = (module.__doc__ or "").strip()
+    return [replace(m, name=m.name or short, doc=m.doc or doc) for m in found if isinstance(m, (Step, Check))]
+
+
+SUBPACKAGES = ("steps", "checks")
+"""Where the built-in migrations live: API version steps and readiness checks, one module each."""
 
 
 def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) -> list[Migration]:
-    """Every migration module of ``package``, plus third-party ones from entry points."""
-    pkg = importlib.import_module(package)
+    """Every migration module of ``package`` (its ``steps`` and ``checks``), plus third-party ones."""
     migrations: list[Migration] = []
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        migrations += _from_module(importlib.import_module(f"{package}.{info.name}"))
+    for sub in SUBPACKAGES:
+        pkg = importlib.import_module(f"{package}.{sub}")
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+            if not info.name.startswith("_"):
+                migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
     if entry_points:
         for ep in metadata.entry_points(group="k8smigrate.migrations"):
             loaded = ep.load()
             if isinstance(loaded, ModuleType):
                 migrations += _from_module(loaded)
-            elif isinstance(loaded, Migration):
+            elif isinstance(loaded, (Step, Check)):
                 migrations.append(loaded if loaded.name else replace(loaded, name=ep.name))
     return migrations
 

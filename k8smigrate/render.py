@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from .comments import eol_comment
 from .scalars import render_data_scalar, render_string
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
 
@@ -44,6 +45,8 @@ def detect_style(text: str, root: Node) -> Style:
                 child = e.value
                 if child.src is None or child.src.start < 0 or e.key.src is None:
                     continue
+                if text.startswith(("{", "["), child.src.start):
+                    continue  # written in flow style (and only now, maybe, as a block: to_block)
                 if isinstance(child, Mapping) and not child.flow and child.entries:
                     steps[child.src.col - e.key.src.col] += 1
                 elif isinstance(child, Sequence) and not child.flow and child.items:
@@ -74,21 +77,6 @@ def reindent(chunk: str, delta: int) -> str:
             strip = min(-delta, len(line) - len(line.lstrip(" ")))
             out.append(line[strip:])
     return "\n".join(out)
-
-
-def comment_lines(chunk: str) -> list[str]:
-    """The comment lines (``# ...``, stripped) of a head region."""
-    return [ln.strip() for ln in chunk.splitlines() if ln.strip().startswith("#")]
-
-
-def eol_comment(chunk: str) -> str | None:
-    """The ``# ...`` comment on the first line of ``chunk`` (text after a value), if any."""
-    first = chunk.split("\n", 1)[0]
-    pos = first.find("#")
-    if pos < 0:
-        return None
-    gap = len(first[:pos]) - len(first[:pos].rstrip(" \t"))
-    return first[pos - gap :].rstrip()
 
 
 class Renderer:
@@ -277,7 +265,7 @@ class Renderer:
         assert s is not None
         text = self.text
         head = self._head(text[s.head_start : s.line_start], col, delta, first)
-        same_value = _same_value(e.value, s)
+        same_value = _same_value(e.value, s) and not self._made_block(e.value)
         if not same_value:
             kept = eol_comment(text[s.key_end : s.value_start]) or eol_comment(text[s.value_end : s.end])
             fresh = Entry(e.key, e.value, head_comments=[], eol_comment=kept)
@@ -304,6 +292,12 @@ class Renderer:
         value = self.node(item.value, self._child_col(item.value, col + 2, delta), delta)
         tail = text[s.value_end : s.end] if _is_scalar_like(item.value) else ""
         return head + "-" + reindent(sep, delta) + value + tail
+
+    def _made_block(self, value: Node) -> bool:
+        """A collection written in flow style that is now to be written as a block (``to_block``)."""
+        if not isinstance(value, (Mapping, Sequence)) or value.flow or value.src is None or value.src.start < 0:
+            return False
+        return self.text.startswith(("{", "["), value.src.start)
 
     def _child_col(self, value: Node, default: int, delta: int) -> int:
         return default if value.src is None else value.src.col + delta

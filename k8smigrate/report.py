@@ -8,14 +8,16 @@ what one CLI command did; every output format (text, JSON, Markdown, SARIF) is b
 
 from __future__ import annotations
 
-import difflib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .api import FileOutcome
+from .diffs import unified_diff as unified_diff  # its home is diffs; kept importable from here
+from .quoting import quote_path
 from .results import LEVELS, FileResult, Finding
 from .scan import ScanEntry
 
@@ -63,26 +65,6 @@ def outcome_findings(outcome: FileOutcome) -> list[Finding]:
     a write failure does not hide the findings of the migration before it)."""
     found = list(outcome.result.findings) if outcome.result is not None else []
     return found + ([outcome.error] if outcome.error is not None else [])
-
-
-def unified_diff(old: str, new: str, filename: str) -> str:
-    """A ``git apply``-able unified diff of one file ("" when unchanged)."""
-    if old == new:
-        return ""
-    name = filename.lstrip("/") if filename not in ("-", "<string>", "<stdin>") else "stdin"
-    lines = difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile=f"a/{name}",
-        tofile=f"b/{name}",
-    )
-    out: list[str] = []
-    for line in lines:
-        if line.endswith("\n"):
-            out.append(line)
-        else:  # the last line of a file without a final newline
-            out.append(line + "\n\\ No newline at end of file\n")
-    return "".join(out)
 
 
 def document_label(kind: str | None, name: str | None, index: int) -> str:
@@ -149,7 +131,8 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
     for o in run.outcomes:
         if o.result is None:
             continue
-        entry = o.result.as_dict()
+        entry = _quoted(o.result.as_dict())
+        entry["findings"] = [_quoted(f) for f in entry["findings"]]
         entry["written"] = o.written
         entry["diff"] = o.result.diff
         files.append(entry)
@@ -163,7 +146,7 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
             "configFile": run.config_file,
         },
         "files": files,
-        "errors": [e.as_dict() for e in run.errors],
+        "errors": [_quoted(e.as_dict()) for e in run.errors],
         "summary": {
             "files": len(run.outcomes),
             "changed": run.changed,
@@ -173,10 +156,25 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
         },
     }
     if run.scan is not None:
-        report["scan"] = [s.as_dict() for s in run.scan]
+        report["scan"] = [_quoted(s.as_dict()) for s in run.scan]
     return report
+
+
+def _quoted(entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry`` with its file name as people see it (``quoting``): valid Unicode, one line."""
+    return {**entry, "filename": quote_path(entry["filename"])}
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON that any UTF-8 output can hold: a lone surrogate (a YAML ``"\\ud800"``
+    escape) is written as its ``\\uXXXX`` escape, not as a character no encoder accepts."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 def json_report(run: Run, version: str) -> str:
     """The ``--format json`` report as text."""
-    return json.dumps(report_data(run, version), indent=2, ensure_ascii=False) + "\n"
+    return json_text(report_data(run, version))

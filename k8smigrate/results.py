@@ -1,6 +1,6 @@
 """What a run returns: findings, per-document results and per-file results.
 
-These names are a public contract (DESIGN.md "Results, diffs, formats"): shared tools and
+These names are a public contract (docs/architecture.md; docs/report-format.md): shared tools and
 users' scripts read ``FileResult.text``, ``.changed``, ``.findings``, ``.documents`` and
 ``.diff``, and ``Finding.level``, ``.code``, ``.migration``, ``.filename``, ``.document``,
 ``.line``, ``.path`` and ``.message``.
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .diffs import unified_diff
+from .quoting import quote_path
 
 Level = Literal["info", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "warning", "error")
@@ -29,8 +32,9 @@ class Finding:
     path: str = ""
 
     def format(self) -> str:
-        """``path:line: level [migration] CODE message`` as printed on stderr."""
-        where = f"{self.filename}:{self.line}" if self.line else self.filename
+        """``path:line: level [migration] CODE message`` as printed on stderr (an odd file name quoted)."""
+        name = quote_path(self.filename)
+        where = f"{name}:{self.line}" if self.line else name
         origin = f" [{self.migration}]" if self.migration else ""
         at = f" at {self.path}" if self.path else ""
         return f"{where}: {self.level}{origin} {self.code} {self.message}{at}"
@@ -136,8 +140,6 @@ class FileResult:
 
     @property
     def diff(self) -> str:
-        from .report import unified_diff
-
         if self._slim is not None:
             return self._slim[1]
         return unified_diff(self.original, self.text, self.filename)

@@ -2,41 +2,25 @@
 
 One run, one result per finding (and, for ``scan``, one per document on a deprecated or
 removed API: ``K8SM-GEN-007`` removed at the target, ``K8SM-GEN-008`` deprecated). Rules
-carry the meaning of each code, from the migration's ``codes`` or from ``GENERAL_CODES``.
+carry the level and meaning of each code as declared (``codes.GENERAL`` or the migration's
+``codes``).
 Locations are relative to the working directory (``%SRCROOT%``) with 1-based lines; levels
 map ``info`` to SARIF ``note``.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .quoting import name_bytes
 from .registry import Registry
-from .report import Run
+from .report import Run, json_text
 from .results import Finding
 from .scan import ScanEntry
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-
-GENERAL_CODES = {
-    "K8SM-GEN-001": "warning: templated document (Helm/Jinja markers) skipped",
-    "K8SM-GEN-002": "info: --adopt-new-defaults: an old default left unset, the new default applies",
-    "K8SM-GEN-003": "error: a field is set in both its old and its new form",
-    "K8SM-GEN-004": "warning: a comment was dropped with a removed field",
-    "K8SM-GEN-005": "error: invalid YAML",
-    "K8SM-GEN-006": "error: duplicate key",
-    "K8SM-GEN-007": "error: API removed at the target release and left in place",
-    "K8SM-GEN-008": "warning: API deprecated at the target release",
-    "K8SM-GEN-009": "error: API removed and its replacement is not served across the window",
-    "K8SM-GEN-010": "error: a decision is needed (--set NAME=VALUE)",
-    "K8SM-GEN-011": "error: the document cannot be read",
-    "K8SM-GEN-012": "error: internal error, document left unchanged",
-    "K8SM-GEN-013": "error: the file cannot be read (missing, binary, not UTF-8) or written",
-    "K8SM-GEN-014": "warning: the file does not parse as a whole (a template?); left unchanged",
-}
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
@@ -58,17 +42,13 @@ def artifact_uri(filename: str, cwd: Path | None = None) -> str | None:
         try:
             path = path.resolve().relative_to(base)
         except ValueError:
-            return path.resolve().as_uri()
-    return quote(path.as_posix())
+            return "file://" + quote(name_bytes(path.resolve().as_posix()))
+    return quote(name_bytes(path.as_posix()))  # the name's own bytes, so an undecodable name survives
 
 
 def _rule(code: str, registry: Registry) -> dict[str, Any]:
-    meaning = GENERAL_CODES.get(code)
-    if meaning is None:
-        meaning = next((m.codes[code] for m in registry.migrations if code in m.codes), code)
-    level, sep, text = meaning.partition(": ")
-    if not sep or level not in _LEVELS:
-        level, text = "warning", meaning
+    declared = registry.code(code)
+    level, text = (declared.level, declared.summary) if declared is not None else ("warning", code)
     return {
         "id": code,
         "shortDescription": {"text": text},
@@ -121,4 +101,4 @@ def sarif_data(run: Run, version: str, registry: Registry, cwd: Path | None = No
 
 
 def sarif_report(run: Run, version: str, registry: Registry, cwd: Path | None = None) -> str:
-    return json.dumps(sarif_data(run, version, registry, cwd), indent=2, ensure_ascii=False) + "\n"
+    return json_text(sarif_data(run, version, registry, cwd))

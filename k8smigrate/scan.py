@@ -5,9 +5,9 @@ This is what ``k8smigrate scan`` prints, one row per finding, each with a catego
 ``removed-api`` and ``deprecated-api`` rows come from the ``apiVersion`` and ``kind`` of
 every document (templated ones too, from their raw text), looked up in the lifecycle table.
 The upgrade-readiness rows (removed fields, silent annotations, feature gates, runtime,
-component configs, ports, volumes, cloud providers: ``registry.CATEGORIES``) are the
-findings of the fixers, run as ``diff`` would run them but only on the documents whose
-text holds what a fixer looks for, so a scan stays a read of the text for everything else.
+component configs, ports, volumes, cloud providers: ``model.CATEGORIES``) are the
+findings of the checks, run as ``diff`` would run them but only on the documents whose
+text holds what a check looks for, so a scan stays a read of the text for everything else.
 """
 
 from __future__ import annotations
@@ -15,16 +15,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .engine import element_kind, migrate_stream, plan, prefilter
-from .registry import Migration, Registry
+from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
+from .engine import migrate_stream
+from .model import Check
+from .plan import element_kind, plan
+from .prefilter import prefilter, raw_api_versions, raw_kinds
+from .problems import problem_findings
+from .quoting import quote_path
+from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
-from .versions import lifecycle
-from .yamlio import Document, raw_api_versions, raw_kinds, read_stream
+from .yamlio import read_stream
 
 Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
 """``removed``/``deprecated``: an API at the target. For readiness rows: ``breaking`` (an error,
-or something ``apply`` changes because the target needs it: a fixer that is not a clean-up),
+or something ``apply`` changes because the target needs it: a check that is not a clean-up),
 ``warning`` or ``info``."""
 
 FAIL_ON: dict[str, frozenset[str]] = {
@@ -35,7 +40,7 @@ FAIL_ON: dict[str, frozenset[str]] = {
 """``--fail-on`` threshold → the statuses that fail a scan."""
 
 READINESS = "readiness"
-"""The category of a fixer that declares none (a third-party one)."""
+"""The category of a check that declares none (a third-party one)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,7 @@ class ScanEntry:
         if self.level is None:
             object.__setattr__(self, "level", "error" if self.status == "removed" else "warning")
         if not self.code:
-            object.__setattr__(self, "code", "K8SM-GEN-007" if self.status == "removed" else "K8SM-GEN-008")
+            object.__setattr__(self, "code", (REMOVED_API if self.status == "removed" else DEPRECATED_API).code)
         if not self.message:
             object.__setattr__(self, "message", self._api_text())
 
@@ -95,7 +100,7 @@ class ScanEntry:
 
     def format(self) -> str:
         """``file:line: category  Kind name what [how]``: the ``scan`` line."""
-        where = f"{self.filename}:{self.line}"
+        where = f"{quote_path(self.filename)}:{self.line}"
         if self.readiness:
             how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
             return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
@@ -161,18 +166,18 @@ def api_entries(
     def wanted(piece: str) -> bool:
         # Block YAML is read by a look at its text; JSON (and flow) documents need the parser.
         head = piece.lstrip(" \t\r\n-")
-        return head.startswith(("{", "[")) and any(lifecycle(api, kind) for api, kind in _api_kinds(piece))
+        return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
     for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:
-            problems += _problems(doc, filename)
+            problems += problem_findings(doc, filename)
         api, kind = doc.api_version, doc.kind
         if api is None or kind is None:
             continue
-        life = lifecycle(api, kind)
+        life = registry.lifecycle(api, kind)
         element = element_kind(kind)
         if life is None:
-            life = lifecycle(api, element)
+            life = registry.lifecycle(api, element)
         if life is None:
             continue
         status: Status
@@ -211,33 +216,33 @@ def api_entries(
 def readiness_entries(
     text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding] | None = None
 ) -> list[ScanEntry]:
-    """The findings of the enabled fixers, as rows; the version steps do not run.
+    """The findings of the enabled checks, as rows; the version steps do not run.
 
     An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
     """
-    fixers = {m.name: m for m in registry.migrations if m.fixer and settings.enabled(m.name, m.opt_in)}
-    if not fixers:
+    checks = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+    if not checks:
         return []
-    only = replace(settings, only=tuple(sorted(fixers)), raise_errors=False)
+    only = replace(settings, only=tuple(sorted(checks)), raise_errors=False)
     if not prefilter(registry, only, only.window)(text):
-        return []  # most files: nothing any fixer looks for, so no second read of the stream
+        return []  # most files: nothing any check looks for, so no second read of the stream
     result = migrate_stream(text, only, filename, registry, report_only=True)
     docs = {d.index: d for d in result.documents}
     out: list[ScanEntry] = []
     for f in result.findings:
-        fixer = fixers.get(f.migration or "")
+        check = checks.get(f.migration or "")
         doc = docs.get(f.document)
-        if f.code == "K8SM-GEN-012" and problems is not None:
+        if f.code == INTERNAL_ERROR.code and problems is not None:
             problems.append(f)
-        if fixer is None or doc is None:
+        if check is None or doc is None:
             continue  # the core's own findings: scan reports invalid input through ``problems``
-        out.append(_readiness_entry(f, fixer, doc))
+        out.append(_readiness_entry(f, check, doc))
     return out
 
 
-def _readiness_entry(f: Finding, fixer: Migration, doc: DocumentResult) -> ScanEntry:
-    fixed = fixer.name in doc.applied
-    status: Status = "breaking" if f.level == "error" or (fixed and not fixer.cleanup) else f.level
+def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:
+    fixed = check.name in doc.applied
+    status: Status = "breaking" if f.level == "error" or (fixed and not check.cleanup) else f.level
     return ScanEntry(
         f.filename,
         f.document,
@@ -247,30 +252,16 @@ def _readiness_entry(f: Finding, fixer: Migration, doc: DocumentResult) -> ScanE
         doc.name,
         status,
         None,
-        str(fixer.removed) if fixer.removed else None,
+        str(check.matters) if check.matters else None,
         None,
-        fixer.name if fixed else None,
+        check.name if fixed else None,
         False,
         namespace=doc.namespace,
-        category=fixer.category or READINESS,
+        category=check.category or READINESS,
         level=f.level,
         code=f.code,
         message=f.message + (f" at {f.path}" if f.path else ""),
     )
-
-
-def _problems(doc: Document, filename: str) -> list[Finding]:
-    """What makes a document unreadable, as the engine reports it (templates are not read)."""
-    if doc.templated:
-        return []
-    found = []
-    if doc.problem is not None:
-        message = f"invalid YAML: {doc.problem.message}"
-        found.append(Finding("error", "K8SM-GEN-005", message, None, filename, doc.index, doc.problem.line))
-    for dup in doc.duplicates:
-        message = f"{dup.message} (also on line {dup.other_line})"
-        found.append(Finding("error", "K8SM-GEN-006", message, None, filename, doc.index, dup.line))
-    return found
 
 
 def _api_kinds(piece: str) -> list[tuple[str, str]]:

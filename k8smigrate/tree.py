@@ -5,6 +5,11 @@ original text. For that every node parsed from a file remembers where it came fr
 (``Source``), and every edit marks its node ``dirty``. New nodes have no source and are
 rendered fresh, in the document's indentation and quoting style.
 
+Edits go through the methods of ``Mapping`` and ``Sequence`` (``set``, ``insert``, ``remove``,
+``pop``, ``move``, ``rename``, ``to_block``…), which do the bookkeeping: a migration never
+touches ``entries``/``items`` lists or the ``dirty`` flag itself. ``emptied`` says whether a
+collection is empty because of an edit (as opposed to written empty).
+
 The tree is plain Python with no ruamel types, so migrations are typed end to end and
 ``yamlio`` stays the one module that talks to the parser.
 """
@@ -289,16 +294,49 @@ class Mapping(Node):
         e.key = Scalar.of(new, e.key.style if e.key.style in ("'", '"') else None)
         e.renamed = True
 
-    def move_to(self, key: str, target: Mapping, new_key: str | None = None, **where: str | None) -> Entry:
-        """Move an entry, with its comments, into another mapping (optionally under a new name)."""
+    def remove(self, key: str) -> None:
+        """Remove ``key`` (``KeyError`` when absent); ``pop`` returns the entry instead."""
+        if self.pop(key) is None:
+            raise KeyError(key)
+
+    def move(
+        self,
+        key: str,
+        target: Mapping | None = None,
+        new_key: str | None = None,
+        *,
+        after: str | None = None,
+        before: str | None = None,
+        at: int | None = None,
+    ) -> Entry:
+        """Move an entry, with its comments, to another place of this mapping or into ``target``.
+
+        ``new_key`` renames it on the way; ``after``/``before``/``at`` say where it lands (the end
+        by default).
+        """
         e = self.pop(key)
         if e is None:
             raise KeyError(key)
         if new_key is not None and new_key != e.name:
             e.key = Scalar.of(new_key)
             e.renamed = True
-        target.insert(e, after=where.get("after"), before=where.get("before"))
+        (target if target is not None else self).insert(e, after=after, before=before, at=at)
         return e
+
+    def move_to(self, key: str, target: Mapping, new_key: str | None = None, **where: str | None) -> Entry:
+        """``move`` into another mapping (the older name)."""
+        return self.move(key, target, new_key, after=where.get("after"), before=where.get("before"))
+
+    @property
+    def emptied(self) -> bool:
+        """Whether no entry is left and that is an edit's doing (it was not written empty)."""
+        return not self.entries and (self.src is None or self.dirty)
+
+    def to_block(self) -> None:
+        """Write this mapping in block style (``a: 1`` lines) rather than flow style (``{a: 1}``)."""
+        if self.flow:
+            self.flow = False
+            self.dirty = True
 
 
 class Sequence(Node):
@@ -330,6 +368,56 @@ class Sequence(Node):
         self.items.append(Item(node))
         self.dirty = True
         return node
+
+    def index(self, value: Node | Item) -> int:
+        """The position of an item (given as its ``Item`` or its value node); ``ValueError`` when absent."""
+        for i, item in enumerate(self.items):
+            if item is value or item.value is value:
+                return i
+        raise ValueError("not an item of this sequence")
+
+    def insert(self, value: Node | Data | Item, at: int | None = None, *, after: Node | Item | None = None) -> Node:
+        """Insert a value, or an ``Item`` with its comments, at an index, after an item, or at the end."""
+        item = value if isinstance(value, Item) else Item(value if isinstance(value, Node) else from_data(value))
+        if after is not None:
+            at = self.index(after) + 1
+        if at is None:
+            self.items.append(item)
+        else:
+            self.items.insert(at, item)
+        self.dirty = True
+        return item.value
+
+    def pop(self, at: int | Node | Item = -1) -> Item:
+        """Remove an item (by index, item or value node) and return it with its comments."""
+        index = at if isinstance(at, int) else self.index(at)
+        item = self.items.pop(index)
+        self.dirty = True
+        return item
+
+    def remove(self, value: Node | Item, *, keep_comments: bool = False) -> None:
+        """Remove an item; with ``keep_comments`` its head comments move to the item that follows."""
+        index = self.index(value)
+        item = self.pop(index)
+        if keep_comments and item.head_comments and index < len(self.items):
+            self.items[index].head_comments[:0] = item.head_comments
+
+    def move(self, value: Node | Item | int, to: int, target: Sequence | None = None) -> Item:
+        """Move an item, with its comments, to index ``to`` of this sequence or of ``target``."""
+        item = self.pop(value)
+        (target if target is not None else self).insert(item, to)
+        return item
+
+    @property
+    def emptied(self) -> bool:
+        """Whether no item is left and that is an edit's doing (it was not written empty)."""
+        return not self.items and (self.src is None or self.dirty)
+
+    def to_block(self) -> None:
+        """Write this sequence in block style (``- a`` lines) rather than flow style (``[a]``)."""
+        if self.flow:
+            self.flow = False
+            self.dirty = True
 
     def mappings(self) -> Iterator[tuple[int, Mapping]]:
         """The items that are mappings, with their index."""

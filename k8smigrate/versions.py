@@ -1,18 +1,15 @@
-"""Kubernetes releases and which API versions each one serves.
+"""Kubernetes releases, and the window of releases a run targets.
 
-The availability table is read from ``data/removals.tsv`` (every removed API with its
-deprecated and removed releases) and completed with the ``available_in`` releases that
-migrations declare for their target APIs. Only the engine asks these questions:
-migrations never check versions themselves.
+``KubeVersion`` is a minor release (``1.22``); ``Window`` is ``[--min-version,
+--target-version]``, the releases the manifests must run on. Which API each release serves
+is the lifecycle table's business (``lifecycles``); the engine gates migrations with both.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from functools import total_ordering
-from importlib import resources
 
 _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.\d+)?$")
 
@@ -47,47 +44,10 @@ NEWEST_KNOWN = KubeVersion(1, 35)
 """The default ``--target-version``: the newest release whose removals the tool knows."""
 
 
-@dataclass(frozen=True)
-class ApiLifecycle:
-    """When an (apiVersion, kind) was deprecated and removed, and what replaces it."""
-
-    api_version: str
-    kind: str
-    deprecated_in: KubeVersion | None
-    removed_in: KubeVersion | None
-    replacement: str | None
-
-
-def _opt_version(text: str) -> KubeVersion | None:
+def parse_optional(text: str) -> KubeVersion | None:
+    """A release from a table cell, or None for ``-`` or an empty cell."""
     text = text.strip()
     return KubeVersion.parse(text) if _VERSION_RE.match(text) else None
-
-
-def load_lifecycles() -> dict[tuple[str, str], ApiLifecycle]:
-    """The removal table, keyed on (apiVersion, kind)."""
-    table: dict[tuple[str, str], ApiLifecycle] = {}
-    source = resources.files("k8smigrate").joinpath("data/removals.tsv")
-    with source.open(encoding="utf-8") as fh:
-        for row in csv.DictReader(fh, delimiter="\t"):
-            group = row["group"].strip()
-            version = row["old_version"].strip()
-            api = version if group in ("", "core") else f"{group}/{version}"
-            replacement = row["new_apiVersion"].strip()
-            table[(api, row["kind"].strip())] = ApiLifecycle(
-                api,
-                row["kind"].strip(),
-                _opt_version(row["deprecated_in"]),
-                _opt_version(row["removed_in"]),
-                None if replacement in ("", "-") else replacement,
-            )
-    return table
-
-
-LIFECYCLES = load_lifecycles()
-
-
-def lifecycle(api_version: str, kind: str) -> ApiLifecycle | None:
-    return LIFECYCLES.get((api_version, kind))
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 
+# Every finding a migration reports must be declared at that level: a mismatch raises (codes.checking)
+os.environ["K8SMIGRATE_CHECK_CODES"] = "1"
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "files"
 

@@ -13,8 +13,8 @@ from collections import Counter
 import yaml
 
 from k8smigrate import migrate_text
-from k8smigrate.engine import _comments
 from k8smigrate.results import FileResult
+from k8smigrate.verify import comments as _comments
 from tests.helpers import validate
 
 TARGET = "1.29"

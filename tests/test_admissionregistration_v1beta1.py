@@ -5,6 +5,7 @@ Also the decision mechanism end to end: library ``decisions=``, CLI ``--set``, c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 from k8smigrate import migrate_text
 from k8smigrate.cli import app
+from k8smigrate.settings import SettingsError
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 
 HOOK = """
@@ -257,9 +259,9 @@ def test_sideeffects_needs_a_decision(value: str) -> None:
 
 
 def test_decision_outside_allowed_values_is_refused() -> None:
-    result = run(HOOK, decisions={"sideEffects": "Unknown"})
-    assert result.text == dedent(HOOK)
-    assert "'Unknown' is not one of them" in result.findings[0].message
+    # the library checks settings as the CLI does: before anything runs
+    with pytest.raises(SettingsError, match=re.escape("--set sideEffects=Unknown: not one of None | NoneOnDryRun")):
+        run(HOOK, decisions={"sideEffects": "Unknown"})
 
 
 def test_duplicate_webhook_names_are_an_error() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,9 @@ import pytest
 import yaml
 
 import k8smigrate
+from k8smigrate.kube.crd_schema import data_of
+from k8smigrate.settings import SettingsError
 from k8smigrate.yamlio import read_stream
-from migrations._crd_schema import data_of
 from tests.crd_pruning import pruned
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 
@@ -684,8 +686,9 @@ def test_no_spec_is_an_error() -> None:
     assert error_codes("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n") == ["K8SM-CRD-009"]
 
 
-def test_unknown_preserve_mode_is_an_error() -> None:
-    assert error_codes(crd("  version: v1\n"), decisions={"crdPreserve": "some"}) == ["K8SM-CRD-005"]
+def test_unknown_preserve_mode_is_a_settings_error() -> None:
+    with pytest.raises(SettingsError, match=re.escape("--set crdPreserve=some: not one of all | root")):
+        error_codes(crd("  version: v1\n"), decisions={"crdPreserve": "some"})
 
 
 def test_protected_group_needs_approval() -> None:

@@ -7,6 +7,7 @@ are written once, in ``versions[0]``, with an anchor, and as aliases in the othe
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 import k8smigrate
 from k8smigrate.cli import app
 from k8smigrate.render import Renderer, detect_style
+from k8smigrate.settings import SettingsError
 from k8smigrate.tree import Alias, Mapping
 from k8smigrate.yamlio import read_stream
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
@@ -210,9 +212,9 @@ def test_preservation_is_injected_once_into_the_shared_schema() -> None:
 # ------------------------------------------------------------------ findings, CLI
 
 
-def test_unknown_value_is_an_error() -> None:
-    result = check_noop(crd(TWO_VERSIONS), decisions={"crdCopies": "links"})
-    assert codes(result, "error") == ["K8SM-CRD-006"]
+def test_unknown_value_is_a_settings_error() -> None:
+    with pytest.raises(SettingsError, match=re.escape("--set crdCopies=links: not one of anchors | copy")):
+        check_noop(crd(TWO_VERSIONS), decisions={"crdCopies": "links"})
 
 
 def test_cli_set_crd_copies(tmp_path: Path) -> None:

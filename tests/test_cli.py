@@ -1,4 +1,4 @@
-"""Spec: the command line (DESIGN.md "CLI" and "Results, diffs, formats").
+"""Spec: the command line (docs/usage.md, docs/report-format.md).
 
 Exit codes: 0 nothing to do, 1 changed / would change / scan findings at ``--fail-on``,
 2 usage error, 3 needs a human (unreadable, invalid, binary or non-UTF-8 input, a decision
@@ -27,8 +27,9 @@ from typer.testing import CliRunner, Result
 import k8smigrate
 from k8smigrate import registry as registry_module
 from k8smigrate.cli import app
-from k8smigrate.registry import Migration, Registry, discover
-from k8smigrate.sarif import GENERAL_CODES
+from k8smigrate.codes import GENERAL
+from k8smigrate.model import Step
+from k8smigrate.registry import Registry, discover
 from k8smigrate.terminal import use_color
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,8 +248,8 @@ def test_explain_shows_decisions(widgets: Registry) -> None:
 
 def test_explain_a_module_with_several_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     steps = [
-        Migration(("Gadget",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.20", name="gadgets"),
-        Migration(("GadgetClass",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.21", name="gadgets"),
+        Step(("Gadget",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.20", name="gadgets"),
+        Step(("GadgetClass",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.21", name="gadgets"),
     ]
     monkeypatch.setattr(registry_module, "_REGISTRY", Registry(steps))
     lines = cli("explain", "gadgets").stdout.splitlines()
@@ -845,13 +846,13 @@ def test_sarif_diff_report_levels() -> None:
     assert levels["K8SM-GEN-007"] == "error"
 
 
-def test_every_general_code_is_described_for_sarif_and_documented() -> None:
+def test_every_general_code_is_declared_and_documented() -> None:
     used = set()
-    for source in (ROOT / "k8smigrate").glob("*.py"):
+    for source in (ROOT / "k8smigrate").rglob("*.py"):
         used |= set(re.findall(r"K8SM-GEN-\d{3}", source.read_text()))
-    assert used <= set(GENERAL_CODES)
-    usage = (ROOT / "docs" / "usage.md").read_text()
-    assert [code for code in sorted(GENERAL_CODES) if f"| {code} |" not in usage] == []
+    assert used <= set(GENERAL)
+    page = (ROOT / "docs" / "migrations.md").read_text()
+    assert [code for code in sorted(GENERAL) if f"| `{code}` |" not in page] == []
 
 
 # ------------------------------------------------------------------ config files
@@ -916,10 +917,13 @@ def test_bad_config_is_a_usage_error(config: str, message: str) -> None:
 def test_third_party_migration_from_an_entry_point(widgets: Registry) -> None:
     assert widgets.get("widgets_v1alpha1") is not None
     listed = cli("list").stdout
-    assert "widgets.example.com/v1alpha1 → widgets.example.com/v1" in listed
+    assert "widgets.example.com/v1alpha1 → widgets.example.com/v1 (to available 1.16, from deprecated 1.28)" in listed
     result = k8smigrate.migrate_text(WIDGET, decisions={"widgetMode": "fast"})
     assert result.documents[0].applied == ["widgets_v1alpha1"]
     assert "apiVersion: widgets.example.com/v1\n" in result.text
+    # the lifecycle the step declares for its own API is the registry's: scan reports it
+    rows = k8smigrate.scan_text(WIDGET, target_version="1.29")
+    assert [(r.status, r.deprecated_in, r.migration) for r in rows] == [("deprecated", "1.28", "widgets_v1alpha1")]
 
 
 def test_list_and_explain_show_a_readiness_check_once_with_its_category() -> None:
@@ -931,7 +935,7 @@ def test_list_and_explain_show_a_readiness_check_once_with_its_category() -> Non
         x for x in cli("list").stdout.splitlines() if x.startswith("deprecated_node_labels")
     )
     rows = {row["name"]: row for row in json.loads(cli("list", "--format", "json").stdout)}
-    assert (rows["seccomp_annotations"]["fixer"], rows["seccomp_annotations"]["category"]) == (True, "annotation")
+    assert (rows["seccomp_annotations"]["type"], rows["seccomp_annotations"]["category"]) == ("check", "annotation")
     explained = cli("explain", "seccomp_annotations").stdout
     assert explained.startswith("seccomp_annotations: a readiness check [annotation] targets from 1.25:")
     assert "looks at CronJob, DaemonSet, Deployment" in explained

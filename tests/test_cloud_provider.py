@@ -60,7 +60,7 @@ def test_providers_removed_before_the_gate_are_errors(provider: str, gone: str) 
 def test_the_others_warn_while_the_gate_can_still_turn_them_on() -> None:
     for target in ("1.29", "1.30"):
         result = check_noop(CLUSTER.format(provider="vsphere"), target_version=target)
-        assert codes(result, "warning") == ["K8SM-CRI-009", "K8SM-CRI-009"]
+        assert codes(result, "warning") == ["K8SM-CRI-010", "K8SM-CRI-010"]
         assert "DisableCloudProviders=false" in result.findings[0].message
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import k8smigrate
-from migrations.component_config_fields import KUBE_PROXY_FIELDS, KUBELET_FIELDS
+from k8smigrate.migrations.checks.component_config_fields import KUBE_PROXY_FIELDS, KUBELET_FIELDS
 from tests.helpers import check_noop, codes, run
 
 KUBELET = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"

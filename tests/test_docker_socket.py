@@ -46,7 +46,7 @@ def test_docker_socket_is_a_warning() -> None:
 
 def test_typed_socket_is_an_error() -> None:
     result = check_noop(POD.format(path="/var/run/docker.sock", extra="          type: Socket\n"))
-    assert codes(result, "error") == ["K8SM-CRI-008"]
+    assert codes(result, "error") == ["K8SM-CRI-011"]
 
 
 def test_cronjob_template_is_looked_at() -> None:

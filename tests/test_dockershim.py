@@ -107,7 +107,7 @@ def test_declared_runtime_replaces_dockershim() -> None:
         INIT.format(socket="unix:///run/containerd/containerd.sock"),
         decisions={"runtime": "containerd"},
     )
-    assert codes(result, "warning") == ["K8SM-CRI-006", "K8SM-CRI-001"]
+    assert codes(result, "warning") == ["K8SM-CRI-006", "K8SM-CRI-012"]
 
 
 def test_container_runtime_docker_is_an_error() -> None:
@@ -117,7 +117,7 @@ def test_container_runtime_docker_is_an_error() -> None:
 
 def test_non_default_cni_dir_is_a_warning() -> None:
     result = run(ARGS.format(args="    cni-conf-dir: /etc/custom/cni\n    node-ip: 10.0.0.1"))
-    assert codes(result, "warning") == ["K8SM-CRI-006", "K8SM-CRI-003"]
+    assert codes(result, "warning") == ["K8SM-CRI-006", "K8SM-CRI-013"]
     assert "cni-conf-dir" not in result.text
 
 

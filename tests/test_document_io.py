@@ -1,4 +1,4 @@
-"""Spec: documents and bytes (DESIGN.md "Documents and bytes").
+"""Spec: documents and bytes (docs/architecture.md "The path of a document").
 
 Untouched documents are copied byte for byte; migrated ones change only the migrated
 fields, in the style found there; comments travel; bad input becomes findings.
@@ -323,7 +323,7 @@ def test_templated_document_is_skipped_and_the_others_migrate() -> None:
     text = templated + "---\n" + ROLE_V1BETA1
     result = migrate_text(text, target_version="1.29")
     assert result.text == templated + "---\n" + ROLE_V1
-    assert [f.code for f in result.findings if f.document == 0] == ["K8SM-GEN-001"]
+    assert [f.code for f in result.findings if f.document == 0] == ["K8SM-GEN-015"]
 
 
 def test_a_file_that_is_not_yaml_as_a_whole_is_left_unchanged_and_reported() -> None:

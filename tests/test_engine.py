@@ -1,4 +1,4 @@
-"""Spec: the chain walk, its window gating, and the lifecycle findings (DESIGN.md "Versions")."""
+"""Spec: the chain walk, its window gating, and the lifecycle findings (docs/versions.md)."""
 
 from __future__ import annotations
 
@@ -102,9 +102,11 @@ def test_a_bad_target_is_a_usage_error() -> None:
 
 def test_findings_locate_every_node_and_new_ones_by_their_parent() -> None:
     # Context.locate indexes the tree once per body; a node added later is still found
+    from k8smigrate.codes import Code
     from k8smigrate.context import Context
     from k8smigrate.engine import migrate_stream
-    from k8smigrate.registry import Migration, Registry
+    from k8smigrate.model import Check
+    from k8smigrate.registry import Registry
     from k8smigrate.settings import Settings
     from k8smigrate.tree import Mapping, Scalar
 
@@ -117,7 +119,8 @@ def test_findings_locate_every_node_and_new_ones_by_their_parent() -> None:
         obj.set("extra", added)
         ctx.info("T-2", "added", added)
 
-    fixer = Migration(("Widget",), "x/v1", "x/v1", available_in="1.0", name="f", fixer=True, body=body)
+    declared = (Code("T-1", "info", "seen"), Code("T-2", "info", "added"))
+    fixer = Check(applies_to={"x/v1": ("Widget",)}, body=body, name="f", edits=True, codes=declared)
     text = "apiVersion: x/v1\nkind: Widget\nitems:\n- v: 1\n- v: 2\n"
     result = migrate_stream(text, Settings(), "w.yaml", Registry([fixer]))
     assert [(f.code, f.line, f.path) for f in result.findings] == [

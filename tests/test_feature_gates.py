@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from k8smigrate.kube.feature_gates import judge, parse_table, table
+from k8smigrate.migrations.checks.feature_gates import runs_component
 from k8smigrate.tree import Mapping, from_data
 from k8smigrate.versions import KubeVersion, Window
-from migrations._gates import judge, parse_table, table
-from migrations.feature_gates import runs_component
 from tests.helpers import check_noop, check_transformed, codes, dedent, validate
 
 KUBELET = """

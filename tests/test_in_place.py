@@ -1,4 +1,4 @@
-"""Spec: in-place writes (issue 7; DESIGN.md "Files and safety").
+"""Spec: in-place writes (issue 7; docs/usage.md "Files and safety").
 
 Atomic (a temporary file in the same folder, then a rename), mode kept, nothing written
 when nothing changed, a file that changed on disk meanwhile is not overwritten, a failed

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from k8smigrate.registry import Migration, Registry
+from k8smigrate.model import Check
+from k8smigrate.prefilter import wanted_by
+from k8smigrate.registry import Registry
 from tests.helpers import check_noop, codes
 
 POD = """
@@ -61,8 +63,8 @@ def test_removed_plugin_is_an_error() -> None:
     ("provisioner", "target", "level", "code"),
     [
         ("kubernetes.io/aws-ebs", "1.29", "warning", "K8SM-VOL-020"),
-        ("kubernetes.io/glusterfs", "1.26", "error", "K8SM-VOL-020"),
-        ("kubernetes.io/rbd", "1.31", "error", "K8SM-VOL-020"),
+        ("kubernetes.io/glusterfs", "1.26", "error", "K8SM-VOL-021"),
+        ("kubernetes.io/rbd", "1.31", "error", "K8SM-VOL-021"),
     ],
 )
 def test_storage_class_provisioners(provisioner: str, target: str, level: str, code: str) -> None:
@@ -73,7 +75,7 @@ def test_git_repo_warns_then_errs() -> None:
     text = POD.format(volume="gitRepo: {repository: https://example.com/r.git}")
     assert codes(check_noop(text, target_version="1.32")) == []
     assert codes(check_noop(text, target_version="1.33"), "warning") == ["K8SM-VOL-007"]
-    assert codes(check_noop(text, target_version="1.36"), "error") == ["K8SM-VOL-007"]
+    assert codes(check_noop(text, target_version="1.36"), "error") == ["K8SM-VOL-008"]
 
 
 def test_workload_templates_are_looked_at() -> None:
@@ -94,14 +96,14 @@ def test_workload_templates_are_looked_at() -> None:
 
 
 def test_a_trigger_tuple_wakes_on_any_of_its_strings() -> None:
-    # core: Migration.trigger may be a tuple (k8smigrate/registry.py, Registry.wants)
-    m = Migration(
-        kinds=("Pod",), from_api="v1", to_api="v1", available_in="1.0", fixer=True, name="t", trigger=("aaa", "bbb")
-    )
-    wanted = Registry([m]).wants(lambda _m: True)
+    # core: Check.trigger may be a tuple (k8smigrate/prefilter.py, wanted_by)
+    from k8smigrate.migrations.checks.in_tree_volumes import body
+
+    m = Check(applies_to={"v1": ("Pod",)}, body=body, name="t", trigger=("aaa", "bbb"))
+    wanted = wanted_by(Registry([m]), lambda _m: True)
     assert wanted("apiVersion: v1\nx: bbb") and wanted("apiVersion: v1\naaa")
     assert not wanted("apiVersion: v1\nkind: Pod\n")
-    assert not wanted("apiVersion: apps/v1\nx: bbb")  # the trigger wakes the fixer's own apiVersion only
+    assert not wanted("apiVersion: apps/v1\nx: bbb")  # the trigger wakes the check's own apiVersion only
 
 
 def test_scan_entries_carry_a_category() -> None:
@@ -113,7 +115,7 @@ def test_scan_entries_carry_a_category() -> None:
 
 
 def _level(plugin: object) -> str:
-    from k8smigrate.migrations.in_tree_volumes import Plugin
+    from k8smigrate.migrations.checks.in_tree_volumes import Plugin
 
     assert isinstance(plugin, Plugin)
     if plugin.field == "flexVolume":
@@ -122,14 +124,14 @@ def _level(plugin: object) -> str:
 
 
 def _plugins() -> list[object]:
-    from k8smigrate.migrations.in_tree_volumes import PLUGINS
+    from k8smigrate.migrations.checks.in_tree_volumes import PLUGINS
 
     return list(PLUGINS)
 
 
 @pytest.mark.parametrize("plugin", _plugins(), ids=lambda p: p.field)  # type: ignore[attr-defined]
 def test_every_plugin_from_its_release_and_not_before(plugin: object) -> None:
-    from k8smigrate.migrations.in_tree_volumes import Plugin
+    from k8smigrate.migrations.checks.in_tree_volumes import Plugin
 
     assert isinstance(plugin, Plugin)
     pod = POD.format(volume=f"{plugin.field}: {{}}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import k8smigrate
-from migrations.ingress_class_annotation import KEY
+from k8smigrate.migrations.checks.ingress_class_annotation import KEY
 from tests.helpers import check_noop, check_transformed, codes, run, validate
 
 ING = """
@@ -91,7 +91,7 @@ def test_moved_to_the_field_with_a_warning_to_check_the_class() -> None:
 
 def test_info_when_the_ingress_class_is_in_the_stream() -> None:
     result = check_transformed(ING + CLASS, MOVED + CLASS, **ONLY)
-    assert codes(result, "info") == ["K8SM-FLD-012"]
+    assert codes(result, "info") == ["K8SM-FLD-065"]
     assert codes(result, "warning") == []
     validate(result.text, "1.29.0")
 
@@ -117,7 +117,7 @@ def test_dropped_beside_an_equal_field() -> None:
     before = ING.replace("spec:\n", "spec:\n  ingressClassName: nginx\n")
     after = MOVED.replace("  ingressClassName: nginx  # the public controller\n", "  ingressClassName: nginx\n")
     result = check_transformed(before, after, **ONLY)
-    assert codes(result, "info") == ["K8SM-FLD-012"]
+    assert codes(result, "info") == ["K8SM-FLD-065"]
     validate(result.text, "1.29.0")
 
 

@@ -74,7 +74,7 @@ def test_service_is_a_warning_naming_the_secure_port() -> None:
 
 def test_kubeadm_only_window_is_an_info() -> None:
     result = check_noop(SERVICE.format(port=10251), target_version="1.21")
-    assert codes(result, "info") == ["K8SM-ADM-001"]
+    assert codes(result, "info") == ["K8SM-ADM-007"]
     assert "kubeadm" in result.findings[0].message
 
 

@@ -1,4 +1,4 @@
-"""Spec: insecure-serving flags in kubeadm extraArgs (kubeadm_insecure_flags), K8SM-ADM-004."""
+"""Spec: insecure-serving flags in kubeadm extraArgs (kubeadm_insecure_flags), K8SM-KADM-007…009."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_zero_ports_and_loopback_addresses_are_deleted() -> None:
         + "apiServer:\n  extraArgs:\n    authorization-mode: Node,RBAC\n"
         + "controllerManager:\n  extraArgs: {}  # kept: it has a comment\n",
     )
-    assert codes(result, "info") == ["K8SM-ADM-004"] * 4
+    assert codes(result, "info") == ["K8SM-KADM-007"] * 4
     validate_kubeadm(result.text, "1.29")
 
 
@@ -43,7 +43,7 @@ def test_list_form_and_a_public_address_warns() -> None:
         target_version="1.31",
     )
     (finding,) = result.findings
-    assert (finding.code, finding.level, finding.line) == ("K8SM-ADM-004", "warning", 6)
+    assert (finding.code, finding.level, finding.line) == ("K8SM-KADM-008", "warning", 6)
     assert "bind-address" in finding.message
     validate_kubeadm(result.text, "1.31")
 
@@ -51,5 +51,5 @@ def test_list_form_and_a_public_address_warns() -> None:
 def test_a_non_zero_port_is_an_error_and_the_document_is_kept() -> None:
     text = V1BETA3 + "controllerManager:\n  extraArgs:\n    port: '10252'\n    address: 127.0.0.1\n"
     result = check_noop(text, target_version="1.22")
-    assert codes(result, "error") == ["K8SM-ADM-004"]
+    assert codes(result, "error") == ["K8SM-KADM-009"]
     assert "secure port" in result.findings[0].message

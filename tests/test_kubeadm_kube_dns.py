@@ -1,4 +1,4 @@
-"""Spec: kube-dns in kubeadm v1beta1/v1beta2 ClusterConfiguration (kubeadm_kube_dns), K8SM-ADM-006."""
+"""Spec: kube-dns in kubeadm v1beta1/v1beta2 ClusterConfiguration (kubeadm_kube_dns), K8SM-KADM-012."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_kube_dns_is_deleted_where_the_document_stays_in_v1beta2() -> None:
         target_version="1.21",
     )
     (finding,) = result.findings
-    assert (finding.code, finding.level, finding.line) == ("K8SM-ADM-006", "warning", 4)
+    assert (finding.code, finding.level, finding.line) == ("K8SM-KADM-012", "warning", 4)
     assert "CoreDNS" in finding.message and "imageTag" not in finding.message
 
 
@@ -36,5 +36,13 @@ def test_a_kube_dns_image_tag_is_named() -> None:
         target_version="1.22",
         min_version="1.21",
     )
-    assert codes(result) == ["K8SM-ADM-006"]
+    assert codes(result) == ["K8SM-KADM-012"]
     assert "imageTag" in result.findings[0].message
+
+
+def test_a_v1beta1_document_that_only_reaches_v1beta2_is_fixed_too() -> None:
+    # ctx.final_api: v1beta1 → v1beta2 at target 1.21 (v1beta3 arrives in 1.22), where dns.type
+    # still exists and kube-dns is gone: the document must not keep it
+    v1beta1 = V1BETA2.replace("v1beta2", "v1beta1")
+    result = check_transformed(v1beta1 + "dns:\n  type: kube-dns\n", V1BETA2, target_version="1.21")
+    assert codes(result) == ["K8SM-KADM-012"]

@@ -39,7 +39,7 @@ def test_unknown_fields_on_a_document_that_needs_no_migration() -> None:
 
 def test_strict_makes_them_errors_and_leaves_the_document() -> None:
     result = k8smigrate.migrate_text(dedent(UNKNOWN), settings=Settings(target_version="1.31", strict=True))
-    assert codes(result, "error") == ["K8SM-KADM-020"] * 3
+    assert codes(result, "error") == ["K8SM-KADM-021"] * 3
     assert result.text == dedent(UNKNOWN)
 
 

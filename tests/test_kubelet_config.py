@@ -104,7 +104,7 @@ def test_an_error_leaves_the_document_untouched() -> None:
 
 def test_limited_swap_changed_meaning_in_1_30() -> None:
     result = check_noop(KUBELET + "memorySwap: {swapBehavior: LimitedSwap}\n", target_version="1.30")
-    assert [(f.code, f.level, f.line) for f in result.findings] == [("K8SM-CC-002", "warning", 3)]
+    assert [(f.code, f.level, f.line) for f in result.findings] == [("K8SM-CC-006", "warning", 3)]
     assert "memory request" in result.findings[0].message
 
 

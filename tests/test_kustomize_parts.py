@@ -175,8 +175,8 @@ def test_every_kustomize_finding_code_is_documented() -> None:
     doc = (ROOT / "docs" / "kustomize.md").read_text()
     fix = default_registry().get("kustomize_edit_fix")
     assert fix is not None
-    for code in [*CODES, *fix.codes]:
-        assert re.search(rf"^\| {code} \|", doc, re.M), code
+    for code in [*CODES.values(), *fix.codes]:
+        assert re.search(rf"^\| {code.code} \| {code.level} \|", doc, re.M), code
 
 
 # ------------------------------------------------------------------ properties of the strategic merge model

@@ -30,7 +30,7 @@ def test_error_with_pod_security_admission_hint_from_1_25(api: str, code: str) -
     assert codes(result) == [code]
     message = result.findings[0].message
     assert "pod-security.kubernetes.io/enforce=privileged|baseline|restricted" in message
-    assert "docs/podsecuritypolicy.md" in message
+    assert "k8smigrate explain podsecuritypolicy" in message  # works from an installed package
 
 
 def test_deprecation_warning_carries_the_hint() -> None:

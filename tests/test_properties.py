@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from k8smigrate import migrate_text
-from k8smigrate.engine import _comments
 from k8smigrate.scalars import is_ambiguous, render_string, resolve_plain
+from k8smigrate.verify import comments as _comments
 from tests.helpers import validate
 from tests.strategies import current, ingress, join, rbac, streams
 

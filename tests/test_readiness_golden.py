@@ -59,7 +59,7 @@ def test_golden_findings_name_every_readiness_fix() -> None:
         target_version="1.29",
         decisions=DECISIONS["kubeadm-dockershim"],
     )
-    assert {"K8SM-CRI-001", "K8SM-CRI-003", "K8SM-CRI-004", "K8SM-ADM-004"} <= set(codes(kubeadm))
+    assert {"K8SM-CRI-012", "K8SM-CRI-003", "K8SM-CRI-004", "K8SM-KADM-007"} <= set(codes(kubeadm))
 
 
 ARGS = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: JoinConfiguration\nnodeRegistration:\n  kubeletExtraArgs:\n"

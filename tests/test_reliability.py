@@ -250,14 +250,14 @@ def test_unreadable_file_is_an_error_and_the_others_run(tmp_path: Path, monkeypa
     locked = tmp_path / "a.yaml"
     locked.write_text(ROLE)
     (tmp_path / "b.yaml").write_text(ROLE)
-    real = Path.read_bytes
+    real = os.open
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "a.yaml":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    def open_(path: str, flags: int, *args: int, **kwargs: object) -> int:
+        if str(path).endswith("a.yaml"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "open", open_)
     outcomes = list(migrate_paths([tmp_path], in_place=True, settings=None))
     assert [(o.path.name, o.written) for o in outcomes] == [("a.yaml", False), ("b.yaml", True)]
     assert outcomes[0].error is not None

@@ -1,6 +1,6 @@
 """Spec: ``scan`` lists upgrade-readiness findings beside the API rows, each with a category (issue 10).
 
-A readiness row is a fixer's finding, found as ``diff`` would find it: ``breaking`` when it is
+A readiness row is a check's finding, found as ``diff`` would find it: ``breaking`` when it is
 an error or something ``apply`` changes because the target needs it, else its level. The
 default ``--fail-on removed`` fails on breaking rows; ``deprecated`` on warnings too.
 """
@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from k8smigrate import scan_text
 from k8smigrate.cli import app
-from k8smigrate.registry import CATEGORIES, Migration, Registry, default_registry
+from k8smigrate.model import CATEGORIES, Check
+from k8smigrate.registry import Registry, default_registry
 from k8smigrate.scan import FAIL_ON, ScanEntry, failing
 from tests.helpers import dedent
 
@@ -105,18 +106,20 @@ def test_no_rows_below_the_release_where_it_breaks() -> None:
     assert scan_text(DOCKER_SOCKET, target_version="1.23") == []
 
 
-def test_opt_in_fixers_do_not_scan_unless_named() -> None:
+def test_opt_in_checks_do_not_scan_unless_named() -> None:
     text = PLAIN.replace("containers:", "nodeSelector:\n        beta.kubernetes.io/os: linux\n      containers:")
     assert scan_text(text, target_version="1.29") == []
 
 
-def test_every_builtin_fixer_has_a_category() -> None:
-    fixers = [m for m in default_registry().migrations if m.fixer]
-    assert fixers and all(m.category in CATEGORIES for m in fixers), [m.name for m in fixers if not m.category]
+def test_every_builtin_check_has_a_category() -> None:
+    checks = default_registry().checks
+    assert checks and all(m.category in CATEGORIES for m in checks), [m.name for m in checks if not m.category]
 
 
-def test_an_unknown_category_is_refused_at_import() -> None:
-    m = Migration(kinds=("Pod",), from_api="v1", to_api="v1", available_in="1.0", fixer=True, name="x", category="y")
+def test_an_unknown_category_is_refused_when_the_registry_is_built() -> None:
+    from k8smigrate.migrations.checks.docker_socket import body
+
+    m = Check(applies_to={"v1": ("Pod",)}, body=body, name="x", category="y")
     with pytest.raises(Exception, match="unknown category 'y'"):
         Registry([m])
 
@@ -257,7 +260,7 @@ def test_an_internal_error_of_a_readiness_check_is_reported_not_swallowed() -> N
     def broken(obj: Mapping, ctx: Context) -> None:
         raise RuntimeError("boom")
 
-    fixer = Migration(("Pod",), "v1", "v1", "1.0", name="broken", fixer=True, trigger="magic", body=broken)
+    check = Check(applies_to={"v1": ("Pod",)}, body=broken, name="broken", trigger="magic")
     problems: list[Finding] = []
-    rows = scan_stream("apiVersion: v1\nkind: Pod\nmagic: 1\n", Settings(), "p.yaml", Registry([fixer]), problems)
+    rows = scan_stream("apiVersion: v1\nkind: Pod\nmagic: 1\n", Settings(), "p.yaml", Registry([check]), problems)
     assert rows == [] and [p.code for p in problems] == ["K8SM-GEN-012"]

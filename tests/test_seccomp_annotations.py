@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from k8smigrate.kube.podspec import pod_specs
+from k8smigrate.migrations.checks.seccomp_annotations import profile
 from k8smigrate.tree import Mapping
 from k8smigrate.yamlio import read_stream
-from migrations._podspec import pod_specs
-from migrations.seccomp_annotations import profile
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
 
 POD = """
@@ -38,7 +38,7 @@ def test_noop_below_1_25() -> None:
 
 def test_noop_templated() -> None:
     result = check_noop(POD.replace("runtime/default", "{{ .Values.profile }}"))
-    assert "K8SM-GEN-001" in codes(result)
+    assert "K8SM-GEN-015" in codes(result)
 
 
 def test_pod_annotation_moves_with_its_comment() -> None:

@@ -62,7 +62,7 @@ def test_zone_annotation_written_in_place() -> None:
 
 def test_star_only_is_deleted() -> None:
     result = check_transformed(svc('  topologyKeys: ["*"]\n'), HEAD)
-    assert codes(result) == ["K8SM-FLD-001"]
+    assert codes(result) == ["K8SM-FLD-066"]
 
 
 def test_replacement_too_new_for_the_window_deletes_only() -> None:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import jsonpatch
 
-from ..engine import element_kind, migrate_stream, plan
+from ..engine import migrate_stream
+from ..plan import element_kind, plan
 from ..registry import Registry
 from ..results import FileResult
 from ..scalars import Data

@@ -13,16 +13,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..api import UNREADABLE_CODES, FileOutcome, input_error
-from ..engine import element_kind, migrate_stream
-from ..files import InputError, Loaded, write_atomic
-from ..results import DocumentResult, FileResult, Finding, Level
+from ..codes import OWNER_NOT_KEPT, Code
+from ..engine import migrate_stream
+from ..files import InputError, Loaded, WritePolicy, write_atomic
+from ..plan import element_kind
+from ..results import DocumentResult, FileResult, Finding
 from ..scan import ScanEntry, Status
-from ..settings import Settings
 from ..tree import Node, Scalar
-from ..versions import lifecycle
 from ..yamlio import BOM, EVERY, Stream, read_stream
 from . import partial, pointer
 from .analysis import Analysis, MemberKey
+from .codes import (
+    COMPLETED_BY_PATCH,
+    HELD,
+    HELD_DEPRECATED,
+    INLINE_NOT_REWRITTEN,
+    NOT_FOLLOWED,
+    PATCH_FOLLOWS,
+    PATH_MOVED,
+    REFERENCE_MOVED,
+)
 from .fix import fix
 from .graph import DocRef, Graph, Kustomization, PatchEntry, Source
 from .inline import splice_block
@@ -46,7 +56,7 @@ class TreeRun:
         self.rows.setdefault(path, []).append(entry)
 
 
-def settle(run: Analysis, out: TreeRun, in_place: bool) -> None:
+def settle(run: Analysis, out: TreeRun, in_place: bool, policy: WritePolicy | None = None) -> None:
     """Write the analysis ``run`` into ``out``: one outcome per file it owns (written with
     ``in_place``), with findings and scan rows."""
     settings = run.settings
@@ -68,23 +78,24 @@ def settle(run: Analysis, out: TreeRun, in_place: bool) -> None:
                 f"remote reference {raw} is not fetched: what it holds is not migrated, and patches that "
                 "target it are left as they are"
             )
-            files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
+            files.add(k.path.resolve(), _finding(NOT_FOLLOWED, message, str(k.path), 0, line), me)
         for raw, line in k.outside:
             message = (
                 f"{raw} is outside the folders given: what it holds is not migrated with this tree "
                 "(give the folder that holds both)"
             )
-            files.add(k.path.resolve(), Finding("warning", "K8SM-KUS-004", message, None, str(k.path), 0, line), me)
+            files.add(k.path.resolve(), _finding(NOT_FOLLOWED, message, str(k.path), 0, line), me)
     if settings.enabled(FIX, opt_in=True):
         for k in run.graph.kustomizations.values():
             _fix(k, files)
-    _assemble(run, out, files, in_place)
+    _assemble(run, out, files, in_place, policy)
 
 
-def _level(api: str | None, kind: str | None, settings: Settings) -> Level:
-    life = lifecycle(api, element_kind(kind)) if api and kind else None
-    removed = life is not None and life.removed_in is not None and life.removed_in <= settings.window.target
-    return "error" if removed else "warning"
+def _held(api: str | None, kind: str | None, run: Analysis) -> Code:
+    """K8SM-KUS-002 (an error) when the API is removed at the target, else K8SM-KUS-009."""
+    life = run.registry.lifecycle(api, element_kind(kind)) if api and kind else None
+    removed = life is not None and life.removed_in is not None and life.removed_in <= run.settings.window.target
+    return HELD if removed else HELD_DEPRECATED
 
 
 def _why(reasons: list[tuple[str, str]]) -> str:
@@ -92,10 +103,11 @@ def _why(reasons: list[tuple[str, str]]) -> str:
     return "; ".join(listed) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else "")
 
 
-def _row(f: Finding, api: str, kind: str, name: str | None, settings: Settings) -> ScanEntry:
+def _row(f: Finding, api: str, kind: str, name: str | None, run: Analysis) -> ScanEntry:
     """A kustomize finding as a scan row: a change the target needs has the status of the API it
     follows (removed or deprecated); a reference held back is breaking (error) or a warning."""
-    life = lifecycle(api, element_kind(kind))
+    settings = run.settings
+    life = run.registry.lifecycle(api, element_kind(kind))
     status: Status
     if f.level == "info":
         removed = life is not None and life.removed_in is not None and life.removed_in <= settings.window.target
@@ -140,7 +152,7 @@ class _Files:
         """A finding on a file; with ``subject`` (apiVersion, kind, name) it is a scan row too."""
         self.findings.setdefault(path, []).append(finding)
         if subject is not None:
-            self.out.row(path, _row(finding, *subject, self.run.settings))
+            self.out.row(path, _row(finding, *subject, self.run))
 
 
 FIX = "kustomize_edit_fix"
@@ -150,9 +162,9 @@ FIX = "kustomize_edit_fix"
 def _fix(k: Kustomization, files: _Files) -> None:
     me = (_text_of(k.get("apiVersion")), _text_of(k.get("kind")) or "Kustomization", None)
 
-    def report(level: str, code: str, message: str, node: Node | None) -> None:
+    def report(code: Code, message: str, node: Node | None) -> None:
         line = (node.line if node is not None else 0) or k.line
-        finding = Finding(level, code, message, FIX, str(k.path), 0, line)  # type: ignore[arg-type]
+        finding = Finding(code.level, code.code, message, FIX, str(k.path), 0, line)
         files.add(k.path.resolve(), finding, me)
 
     fix(k.root, report, k.source.stream.text)
@@ -173,8 +185,8 @@ def _hold_objects(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]], f
             d = run.docs[DocRef(path, index)]
             result.findings.append(
                 Finding(
-                    _level(d.api_version, d.kind, settings),
-                    "K8SM-KUS-002",
+                    _held(d.api_version, d.kind, run).level,
+                    _held(d.api_version, d.kind, run).code,
                     f"{d.api_version} {d.kind} left as it is, with what must move with it: "
                     f"{_why(held[run.doc_key(d.ref)])}",
                     None,
@@ -198,12 +210,10 @@ def _with_rescued(run: Analysis, path: Path, source: Source, result: FileResult,
     for index in sorted(rescued):
         by = next((d.rescued_by for ref, d in run.docs_of(path) if ref.index == index), "")
         out.findings.append(
-            Finding(
-                "info",
-                "K8SM-KUS-008",
+            _finding(
+                COMPLETED_BY_PATCH,
                 f"migrated as its kustomization builds it: its patch {by} settles what its migration needs "
                 "(alone, the object is not complete for the new API; it is used with that patch)",
-                None,
                 str(source.path),
                 index,
                 source.document(index).line,
@@ -213,7 +223,6 @@ def _with_rescued(run: Analysis, path: Path, source: Source, result: FileResult,
 
 
 def _settle_patches(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]], files: _Files) -> None:
-    settings = run.settings
     for work in run.patches:
         entry = work.entry
         path = entry.file if entry.file is not None else entry.owner.path.resolve()
@@ -231,8 +240,8 @@ def _settle_patches(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]],
             files.add(
                 path,
                 Finding(
-                    _level(api, kind, settings),
-                    "K8SM-KUS-002",
+                    _held(api, kind, run).level,
+                    _held(api, kind, run).code,
                     f"patch left as it is, with the objects it targets ({targets}): {_why(reasons)}",
                     None,
                     shown,
@@ -248,12 +257,12 @@ def _settle_patches(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]],
         for old, new, at in work.outcome.moves:
             message = f"JSON patch path {old} → {new}"
             where = entry.inline.line + at if entry.inline is not None else at
-            files.add(path, Finding("info", "K8SM-KUS-005", message, None, shown, 0, where), subject)
+            files.add(path, _finding(PATH_MOVED, message, shown, 0, where), subject)
         new_api = run.docs[work.bases[0]].base().new_api if work.bases else None
         quiet = bool(work.outcome.moves)  # a JSON patch's moved paths say it already
         if work.outcome.text is not None and (entry.inline is not None or work.doc_index is None) and not quiet:
             message = f"{'inline ' if entry.inline is not None else ''}patch follows its objects to {new_api}"
-            files.add(path, Finding("info", "K8SM-KUS-007", message, None, shown, work.doc_index or 0, line), subject)
+            files.add(path, _finding(PATCH_FOLLOWS, message, shown, work.doc_index or 0, line), subject)
         if work.outcome.text is not None and entry.file is not None and work.doc_index is not None:
             files.applied.setdefault(path, {})[work.doc_index] = (work.outcome.applied, [], new_api)
         if work.outcome.text is not None:
@@ -265,11 +274,9 @@ def _settle_patches(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]],
                 if docs.get(index, work.outcome.text) != work.outcome.text:
                     files.add(
                         path,
-                        Finding(
-                            "error",
-                            "K8SM-KUS-002",
+                        _finding(
+                            HELD,
                             "the patch is used by several kustomizations that need different edits; left as it is",
-                            None,
                             shown,
                             index,
                             line,
@@ -295,7 +302,7 @@ def _edited(run: Analysis, files: _Files, edits: Edits, subject: tuple[str, str,
         if where is not None:
             files.add(
                 where.resolve(),
-                Finding("info", "K8SM-KUS-006", f"{what}: {old} → {value}", None, str(where), 0, node.line),
+                _finding(REFERENCE_MOVED, f"{what}: {old} → {value}", str(where), 0, node.line),
                 subject,
             )
 
@@ -306,15 +313,18 @@ def _text_of(node: Node | None) -> str:
 
 def _held_reference(work: ReferenceWork, reasons: list[tuple[str, str]]) -> Finding:
     where, _sep, line = work.where.partition(":")
-    return Finding(
-        "error" if work.problem else "warning",
-        "K8SM-KUS-002",
+    return _finding(
+        HELD if work.problem else HELD_DEPRECATED,
         f"reference left as it is, with the objects it names: {_why(reasons)}",
-        None,
         where,
         0,
         int(line.split(" ", 1)[0]) if line.split(" ", 1)[0].isdigit() else 0,
     )
+
+
+def _finding(code: Code, message: str, filename: str, document: int = 0, line: int = 0) -> Finding:
+    """A finding of the kustomize part, at its code's declared level."""
+    return Finding(code.level, code.code, message, None, filename, document, line)
 
 
 def _shown(run: Analysis, refs: list[DocRef]) -> list[str]:
@@ -331,12 +341,12 @@ def _relocated(f: Finding, filename: str, entry: PatchEntry) -> Finding:
     return Finding(f.level, f.code, f.message, f.migration, filename, f.document, line, f.path)
 
 
-def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool) -> None:
+def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool, policy: WritePolicy | None) -> None:
     graph = run.graph
     for path, result in run.results.items():
         result.findings += files.findings.pop(path, [])
         out.roles[path] = "resource"
-        _outcome(out, path, graph, result, in_place)
+        _outcome(out, path, graph, result, in_place, policy)
     kustomizations = {k.path.resolve(): k for k in graph.kustomizations.values()}
     others: dict[Path, str] = {}
     for k in graph.kustomizations.values():
@@ -364,7 +374,7 @@ def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool) -> Non
             found.new_api_version = new_api if steps else None
             result.documents.append(found)
         out.roles[path] = role
-        _outcome(out, path, graph, result, in_place)
+        _outcome(out, path, graph, result, in_place, policy)
     for path, k in kustomizations.items():
         source = k.source
         text = _render_edited(source) or source.text
@@ -372,21 +382,12 @@ def _assemble(run: Analysis, out: TreeRun, files: _Files, in_place: bool) -> Non
         for entry, value in sorted(files.blocks.get(path, []), key=lambda b: -b[0].line):
             spliced = _splice_inline(text, k, entry, value)
             if spliced is None:
-                problems.append(
-                    Finding(
-                        "error",
-                        "K8SM-KUS-003",
-                        "the inline patch could not be rewritten in its block; left as it is",
-                        None,
-                        str(source.path),
-                        0,
-                        entry.line,
-                    )
-                )
+                message = "the inline patch could not be rewritten in its block; left as it is"
+                problems.append(_finding(INLINE_NOT_REWRITTEN, message, str(source.path), 0, entry.line))
             else:
                 text = spliced
         out.roles[path] = "kustomization"
-        _outcome(out, path, graph, FileResult(str(source.path), source.text, text, problems), in_place)
+        _outcome(out, path, graph, FileResult(str(source.path), source.text, text, problems), in_place, policy)
     out.owned = set(out.outcomes)
     for problem in graph.problems:
         resolved = problem.path.resolve()
@@ -453,13 +454,21 @@ def _splice(source: Source, edits: dict[int, str]) -> str:
     return (BOM if stream.bom else "") + "".join(pieces) + stream.text[pos:]
 
 
-def _outcome(out: TreeRun, path: Path, graph: Graph, result: FileResult, in_place: bool) -> None:
+def _outcome(
+    out: TreeRun, path: Path, graph: Graph, result: FileResult, in_place: bool, policy: WritePolicy | None
+) -> None:
     source = graph.source(path)
     outcome = FileOutcome(Path(result.filename), result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable and source is not None:
         try:
-            outcome.written = write_atomic(Loaded(path, source.loaded.text, source.loaded.raw), result.text)
+            written = write_atomic(Loaded(path, source.loaded.text, source.loaded.raw), result.text, policy)
         except (InputError, OSError) as exc:
             outcome.error = input_error(result.filename, str(exc))
+        else:
+            outcome.written = written.written
+            result.findings += [
+                Finding(OWNER_NOT_KEPT.level, OWNER_NOT_KEPT.code, note, None, result.filename)
+                for note in written.notes
+            ]
     out.outcomes[path] = outcome

@@ -27,11 +27,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..render import comment_lines
+from ..codes import Code
+from ..comments import comment_lines
 from ..tree import Entry, Item, Mapping, Node, Scalar, Sequence
 
-Report = Callable[[str, str, str, Node | None], None]
-"""``report(level, code, message, node)``."""
+FIXED = Code("K8SM-KUS-010", "info", "a deprecated kustomization field moved to its replacement")
+FIX_LEFT = Code(
+    "K8SM-KUS-011", "warning", "a deprecated kustomization field left (vars; a field of an unexpected shape)"
+)
+FIX_CLASH = Code("K8SM-KUS-012", "error", "a label in both commonLabels and labels; commonLabels left")
+
+Report = Callable[[Code, str, Node | None], None]
+"""``report(code, message, node)``."""
 
 
 def _key(root: Mapping, name: str) -> str | None:
@@ -62,14 +69,13 @@ def _append_to(
     source = root.get(old_key)
     if not isinstance(source, Sequence):
         return False
-    items = list(source.items)
-    converted = [convert(i) if convert else i for i in items]
-    if any(c is None for c in converted):
-        return False
-    for item, new_item in zip(items, converted, strict=True):
-        if new_item is not None and new_item is not item:
-            item.value = new_item.value
-            source.dirty = True
+    for index, item in enumerate(list(source.items)):
+        new_item = convert(item) if convert else item
+        if new_item is None:
+            return False
+        if new_item is not item:
+            source.pop(index)
+            source.insert(Item(new_item.value, head_comments=item.head_comments, eol_comment=item.eol_comment), index)
     if new_key is None:
         root.rename(old_key, new)
         return True
@@ -79,11 +85,10 @@ def _append_to(
     popped = root.entry(old_key)
     assert popped is not None
     lead = _gap_comments(popped, text)
-    for n, item in enumerate(items):
+    for n, item in enumerate(list(source.items)):
         comments = [*lead, *item.head_comments] if n == 0 else list(item.head_comments)
-        target.items.append(Item(item.value, head_comments=comments, eol_comment=item.eol_comment))
-    target.dirty = True
-    root.pop(old_key)
+        target.insert(Item(item.value, head_comments=comments, eol_comment=item.eol_comment))
+    root.remove(old_key)
     return True
 
 
@@ -102,23 +107,22 @@ def fix(root: Mapping, report: Report, text: str | None = None) -> None:
     for old, new in (("bases", "resources"), ("imageTags", "images")):
         key = _key(root, old)
         if key is not None and _append_to(root, old, new, text=text):
-            report("info", "K8SM-KUS-010", f"{old} → {new}", root.get(_key(root, new) or new))
+            report(FIXED, f"{old} → {new}", root.get(_key(root, new) or new))
     key = _key(root, "patchesJson6902")
     if key is not None and _append_to(root, "patchesJson6902", "patches", text=text):
-        report("info", "K8SM-KUS-010", "patchesJson6902 → patches", root.get("patches"))
+        report(FIXED, "patchesJson6902 → patches", root.get("patches"))
     key = _key(root, "patchesStrategicMerge")
     if key is not None:
         if _append_to(root, "patchesStrategicMerge", "patches", _psm_item, text):
-            report("info", "K8SM-KUS-010", "patchesStrategicMerge → patches", root.get("patches"))
+            report(FIXED, "patchesStrategicMerge → patches", root.get("patches"))
         else:
-            report("warning", "K8SM-KUS-011", "patchesStrategicMerge is not a list of strings; left", root.get(key))
+            report(FIX_LEFT, "patchesStrategicMerge is not a list of strings; left", root.get(key))
     _common_labels(root, report, text)
     _generator_env(root, report)
     key = _key(root, "vars")
     if key is not None:
         report(
-            "warning",
-            "K8SM-KUS-011",
+            FIX_LEFT,
             "vars left: converting them to replacements is not mechanical (see `kustomize edit fix --vars`, "
             "then compare the builds)",
             root.get(key),
@@ -131,12 +135,12 @@ def _common_labels(root: Mapping, report: Report, text: str | None) -> None:
         return
     labels = root.get(key)
     if not isinstance(labels, Mapping):
-        report("warning", "K8SM-KUS-011", "commonLabels is not a mapping; left", labels)
+        report(FIX_LEFT, "commonLabels is not a mapping; left", labels)
         return
     existing_key = _key(root, "labels")
     existing = root.get(existing_key) if existing_key else None
     if existing is not None and not isinstance(existing, Sequence):
-        report("warning", "K8SM-KUS-011", "labels is not a list; commonLabels left", labels)
+        report(FIX_LEFT, "labels is not a list; commonLabels left", labels)
         return
     taken: set[str] = set()
     for item in existing or []:
@@ -144,22 +148,18 @@ def _common_labels(root: Mapping, report: Report, text: str | None) -> None:
         taken.update(str(k) for k in (pairs if isinstance(pairs, dict) else {}))
     clash = sorted(taken & set(labels.keys()))
     if clash:
-        report("error", "K8SM-KUS-011", f"label {clash[0]!r} is in both commonLabels and labels; left", labels)
+        report(FIX_CLASH, f"label {clash[0]!r} is in both commonLabels and labels; left", labels)
         return
     entry = Mapping.of({"pairs": labels, "includeSelectors": True})
     if existing is None:
         root.rename(key, "labels")
-        found = root.entry("labels")
-        assert found is not None
-        found.value = Sequence.of([entry])
-        root.dirty = True
+        root.set("labels", Sequence.of([entry]))
     else:
         popped = root.entry(key)
         assert popped is not None
-        existing.items.append(Item(entry, head_comments=_gap_comments(popped, text)))
-        existing.dirty = True
-        root.pop(key)
-    report("info", "K8SM-KUS-010", "commonLabels → labels (includeSelectors: true)", root.get("labels"))
+        existing.insert(Item(entry, head_comments=_gap_comments(popped, text)))
+        root.remove(key)
+    report(FIXED, "commonLabels → labels (includeSelectors: true)", root.get("labels"))
 
 
 def _generator_env(root: Mapping, report: Report) -> None:
@@ -171,19 +171,18 @@ def _generator_env(root: Mapping, report: Report) -> None:
         for generator in seq:
             if not isinstance(generator, Mapping) or not isinstance(generator.get("env"), Scalar):
                 continue
-            env = generator.entry("env")
+            env = generator.get("env")
             assert env is not None
             envs = generator.get("envs")
             if envs is None:
                 generator.rename("env", "envs")
-                env.value = Sequence.of([env.value])
-                generator.dirty = True
+                generator.set("envs", Sequence.of([env]))
             elif isinstance(envs, Sequence):
-                envs.append(env.value)
-                generator.pop("env")
+                envs.append(env)
+                generator.remove("env")
             else:
                 continue
-            report("info", "K8SM-KUS-010", f"{name} env → envs", generator)
+            report(FIXED, f"{name} env → envs", generator)
 
 
 __all__ = ["Entry", "fix"]

@@ -29,13 +29,16 @@ from dataclasses import dataclass, field, replace
 
 import jsonpatch
 
-from ..engine import dropped_comments, migrate_root, plan
+from ..codes import COMMENT_DROPPED
+from ..engine import migrate_root
+from ..plan import plan
 from ..registry import Registry
 from ..render import Renderer, detect_style
 from ..results import Finding
 from ..scalars import Data
 from ..settings import Settings
 from ..tree import Mapping, Node, Scalar, Sequence, TreeError, from_data, walk
+from ..verify import dropped_comments
 from ..yamlio import EVERY, Stream, directives, read_data, read_stream
 from . import pointer, smp
 
@@ -152,7 +155,7 @@ def needs_migration(base: Base, settings: Settings, registry: Registry) -> bool:
         if len(_PLANNED) > 4096:
             _PLANNED.clear()
         p = plan(base.api_version, base.kind, settings, registry, settings.window)
-        _PLANNED[key] = bool(p.steps or p.passes)
+        _PLANNED[key] = not p.empty
     return _PLANNED[key]
 
 
@@ -466,7 +469,15 @@ def _json_one(text: str, filename: str, base: Base, settings: Settings, registry
 
 def _comment_findings(old: str, new: str, filename: str, index: int, line: int) -> list[Finding]:
     return [
-        Finding("warning", "K8SM-GEN-004", f"comment dropped with a removed field: {c}", None, filename, index, line)
+        Finding(
+            COMMENT_DROPPED.level,
+            COMMENT_DROPPED.code,
+            f"comment dropped with a removed field: {c}",
+            None,
+            filename,
+            index,
+            line,
+        )
         for c in dropped_comments(old, new)
     ]
 

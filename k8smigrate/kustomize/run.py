@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..api import UNREADABLE_CODES, FileOutcome
+from ..files import WritePolicy
 from ..registry import Registry
 from ..results import FileResult
 from ..settings import Settings
@@ -44,11 +45,19 @@ def find_kustomizations(paths: Iterable[Path]) -> list[Path]:
     return sorted(found)
 
 
-def migrate_trees(paths: list[Path], settings: Settings, registry: Registry, *, in_place: bool = False) -> TreeRun:
+def migrate_trees(
+    paths: list[Path],
+    settings: Settings,
+    registry: Registry,
+    *,
+    in_place: bool = False,
+    write_policy: WritePolicy | None = None,
+) -> TreeRun:
     """Migrate every kustomize tree under ``paths`` (folders); nothing outside them is read.
 
     With ``in_place`` the files are written (atomically, each only when it changed and has
-    no error that makes it unreadable); otherwise the outcomes say what would change.
+    no error that makes it unreadable; ``write_policy`` as for any file); otherwise the
+    outcomes say what would change.
     """
     out = TreeRun()
     found = find_kustomizations(paths)
@@ -59,7 +68,7 @@ def migrate_trees(paths: list[Path], settings: Settings, registry: Registry, *, 
     run.migrate_objects()
     run.migrate_patches()
     run.migrate_references()
-    settle(run, out, in_place)
+    settle(run, out, in_place, write_policy)
     return out
 
 

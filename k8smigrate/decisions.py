@@ -1,0 +1,48 @@
+"""Decisions: values only a human can choose, declared by migrations and settled with ``--set``.
+
+A migration declares each decision it may ask for (``Decision("sideEffects", ("None",
+"NoneOnDryRun"), "…")``), with a ``default`` when one value is a safe choice. The values a
+run is given are checked once, before anything runs (``check_decisions``, used by the CLI
+and the library alike); a body then only asks ``ctx.decision(name)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from .settings import SettingsError
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A value only a human can choose, settled with ``--set NAME=VALUE``.
+
+    Without a ``default`` the decision is required wherever the migration needs it: the
+    document is left unchanged with an error finding (K8SM-GEN-010) naming the option.
+    """
+
+    name: str
+    allowed: tuple[str, ...]
+    help: str
+    default: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.allowed:
+            raise ValueError(f"decision {self.name!r} allows no value")
+        if self.default is not None and self.default not in self.allowed:
+            raise ValueError(f"decision {self.name!r}: default {self.default!r} is not one of {self.allowed}")
+
+
+def check_decisions(given: Mapping[str, str], declared: Iterable[Decision]) -> None:
+    """Every given decision is declared by some migration, with one of its allowed values."""
+    allowed: dict[str, set[str]] = {}
+    for d in declared:
+        allowed.setdefault(d.name, set()).update(d.allowed)
+    for name, value in given.items():
+        values = sorted(allowed.get(name, ()))
+        if not values:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise SettingsError(f"unknown decision {name!r} (known: {known})")
+        if value not in values:
+            raise SettingsError(f"--set {name}={value}: not one of {' | '.join(values)}")

@@ -1,0 +1,431 @@
+"""CRD ``openAPIV3Schema`` helpers: structural repairs, structural checks, preservation.
+
+Used by ``apiextensions_v1beta1``.
+Everything here works on the editable tree in one linear pass over the *structural* part of
+a schema (``properties``, ``items``, ``additionalProperties``); value validations
+(``allOf``/``anyOf``/``oneOf``/``not``) are only read by the checks. YAML aliases are
+followed to their anchored node (``get``, ``data_of``), so a node shared by aliases is
+visited at every place; the caller refuses edits that change a shared node.
+
+Upstream rules followed (kubernetes/kubernetes, staging/src/k8s.io/apiextensions-apiserver):
+
+- ``pkg/apiserver/schema/validation.go`` (``validateStructuralInvariants``,
+  ``validateNestedValueValidation``, ``validateStructuralMetadataInvariants``);
+- ``pkg/apiserver/schema/complete.go`` (fields named in value validations must also be
+  specified in the structural part);
+- ``pkg/apiserver/schema/convert.go`` (``validateUnsupportedFields``);
+- ``pkg/apis/apiextensions/validation/validation.go`` (``specStandardValidatorV3.validate``,
+  ``additionalProperties`` beside ``properties``, ``uniqueItems``, root ``nullable``,
+  ``x-kubernetes-preserve-unknown-fields`` must be true or undefined);
+- ``pkg/apiserver/schema/pruning/algorithm.go`` for what preservation has to cover.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from k8smigrate.scalars import Data
+from k8smigrate.tree import Alias, Mapping, Node, Scalar, Sequence, resolve
+
+PRESERVE = "x-kubernetes-preserve-unknown-fields"
+INT_OR_STRING = "x-kubernetes-int-or-string"
+EMBEDDED = "x-kubernetes-embedded-resource"
+
+# Fields that NewStructural refuses (convert.go) or v3 validation forbids.
+_UNSUPPORTED = ("id", "$schema", "$ref", "patternProperties", "dependencies", "additionalItems", "definitions")
+_JUNCTORS = ("allOf", "anyOf", "oneOf")
+# Inside allOf/anyOf/oneOf/not these make a schema non-structural (validateNestedValueValidation).
+_NESTED_FORBIDDEN = (
+    "type",
+    "additionalProperties",
+    "default",
+    "title",
+    "description",
+    "externalDocs",
+    PRESERVE,
+    EMBEDDED,
+    INT_OR_STRING,
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-list-type",
+    "x-kubernetes-map-type",
+    "x-kubernetes-validations",
+)
+_META = ("apiVersion", "kind", "metadata")
+_INT_OR_STRING: list[dict[str, str]] = [{"type": "integer"}, {"type": "string"}]
+
+
+@dataclass
+class Visit:
+    """One node of the structural part of a schema."""
+
+    path: str
+    node: Node
+    level: str  # "root", "item" or "field" (as in validation.go)
+    resource_meta: bool = False  # metadata/kind/apiVersion of the root or of an embedded resource
+
+
+@dataclass
+class SchemaResult:
+    """What one schema pass did or found; paths are YAML paths into the input."""
+
+    repairs: list[str] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    preserved: list[str] = field(default_factory=list)
+    dropped_true: list[str] = field(default_factory=list)
+
+    def extend(self, other: SchemaResult) -> None:
+        self.repairs += other.repairs
+        self.violations += other.violations
+        self.preserved += other.preserved
+        self.dropped_true += other.dropped_true
+
+
+def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
+    """Every node of the structural part, parents first, iteratively (schemas can be deep)."""
+    stack = [Visit(path, resolve(root), "root")]
+    while stack:
+        visit = stack.pop()
+        yield visit
+        node = visit.node
+        if not isinstance(node, Mapping):
+            continue
+        children: list[Visit] = []
+        props = get_mapping(node, "properties")
+        resource = visit.level == "root" or truthy(node, EMBEDDED)
+        if props is not None:
+            for e in props.entries:
+                meta = visit.resource_meta or (resource and e.name in _META)
+                children.append(Visit(f"{visit.path}.properties.{e.name}", resolve(e.value), "field", meta))
+        items = get(node, "items")
+        if items is not None:
+            children.append(Visit(f"{visit.path}.items", items, "item", visit.resource_meta))
+        extra = get(node, "additionalProperties")
+        if isinstance(extra, Mapping):
+            children.append(Visit(f"{visit.path}.additionalProperties", extra, "field", visit.resource_meta))
+        stack.extend(reversed(children))
+
+
+def get(node: Mapping, key: str) -> Node | None:
+    """``node[key]``, a YAML alias followed to its anchored node (for reading only)."""
+    value = node.get(key)
+    return None if value is None else resolve(value)
+
+
+def get_mapping(node: Mapping, key: str) -> Mapping | None:
+    value = get(node, key)
+    return value if isinstance(value, Mapping) else None
+
+
+def data_of(node: Node) -> Data:
+    """The node's data, aliases followed through their parsed anchors (``to_data`` needs the
+    whole document's anchors; a schema may alias a node defined outside it)."""
+    node = resolve(node)
+    if isinstance(node, Mapping):
+        out: dict[str, Data] = {}
+        for e in node.entries:
+            value = data_of(e.value)
+            if e.name == "<<" and e.key.style is None:  # a merge key, as tree.to_data reads it
+                for merged in value if isinstance(value, list) else [value]:
+                    for k, v in merged.items() if isinstance(merged, dict) else ():
+                        out.setdefault(k, v)
+                continue
+            key = e.key.data  # a YAML 1.1 key such as ``on`` or ``null``, as tree.to_data writes it
+            out["true" if key is True else "false" if key is False else "null" if key is None else str(key)] = value
+        return out
+    if isinstance(node, Sequence):
+        return [data_of(v) for v in node]
+    return node.data if isinstance(node, Scalar) else None
+
+
+def truthy(node: Mapping, key: str) -> bool:
+    value = get(node, key)
+    return isinstance(value, Scalar) and value.data is True
+
+
+def type_of(node: Mapping) -> str | None:
+    value = get(node, "type")
+    return str(value.data) if isinstance(value, Scalar) and value.data not in (None, "") else None
+
+
+def exempt_from_type(node: Mapping) -> bool:
+    """A node may go without ``type`` when it is int-or-string or preserves unknown fields."""
+    return truthy(node, INT_OR_STRING) or truthy(node, PRESERVE)
+
+
+# ------------------------------------------------------------------ repairs
+
+
+def repair(root: Node, path: str) -> SchemaResult:
+    """Add the ``type`` that structural schemas need where it can be inferred (K8SM-CRD-003)."""
+    result = SchemaResult()
+    for visit in structural_nodes(root, path):
+        node = visit.node
+        if not isinstance(node, Mapping) or type_of(node) is not None or "type" in node:
+            continue
+        if exempt_from_type(node) or truthy(node, EMBEDDED):
+            continue
+        if int_or_string(node):
+            result.repairs.append(f"{visit.path}: anyOf [string, integer] → {INT_OR_STRING}: true")
+            continue
+        if visit.level == "root" or "properties" in node:
+            guess = "object"
+        elif "items" in node and isinstance(get(node, "items"), Mapping):
+            guess = "array"
+        else:
+            continue
+        before = next((k for k in ("properties", "items") if k in node), None)
+        node.set("type", guess, before=before)
+        result.repairs.append(f"{visit.path}: type: {guess} added")
+    return result
+
+
+def int_or_string(node: Mapping) -> bool:
+    """Turn a typeless ``anyOf: [{type: string}, {type: integer}]`` into the int-or-string form.
+
+    The same values validate, and neither is pruned, but only ``x-kubernetes-int-or-string``
+    with exactly ``[{type: integer}, {type: string}]`` (in that order: validation.go compares
+    the list) is structural. Returns True when the node was rewritten.
+    """
+    any_of = get(node, "anyOf")
+    if not isinstance(any_of, Sequence) or len(any_of) != 2:
+        return False
+    if sorted(map(str, (data_of(c) for c in any_of))) != sorted(map(str, _INT_OR_STRING)):
+        return False
+    if data_of(any_of[0]) != _INT_OR_STRING[0]:
+        any_of.move(1, 0)  # two items: swapped
+    node.set(INT_OR_STRING, True, after="anyOf")
+    return True
+
+
+# ------------------------------------------------------------------ preservation
+
+
+def preserve_everywhere(root: Node, path: str) -> SchemaResult:
+    """Reproduce ``preserveUnknownFields: true``: nothing may be pruned anywhere.
+
+    The pruning algorithm keeps unknown keys only on nodes that carry the extension, still
+    recurses into declared children with their own schemas, and empties object values matched
+    by ``additionalProperties: true`` even under a preserving parent. So every ``type: object``
+    node gets the extension, and ``additionalProperties: true`` becomes a preserving schema
+    (or, beside ``properties`` where a schema is not allowed, is dropped: unknown keys of a
+    preserving node are kept untouched, while ``true`` would empty their object values).
+    Map nodes (with an ``additionalProperties`` schema or ``false``) are left as they are:
+    every key goes to that schema whether the node preserves or not.
+    """
+    result = SchemaResult()
+    for visit in structural_nodes(root, path):
+        node = visit.node
+        if not isinstance(node, Mapping) or (visit.resource_meta and visit.level == "field"):
+            # the root's (and embedded resources') metadata is pruned as ObjectMeta, never by
+            # the schema, and a root metadata schema may not carry extensions
+            continue
+        extra = get(node, "additionalProperties")
+        if isinstance(extra, Scalar) and extra.data is True:
+            if "properties" in node:
+                node.pop("additionalProperties")
+                result.dropped_true.append(f"{visit.path}.additionalProperties")
+            else:
+                node.set("additionalProperties", Mapping.of({PRESERVE: True}))
+                result.preserved.append(f"{visit.path}.additionalProperties")
+        if truthy(node, PRESERVE) or "additionalProperties" in node:
+            # a node with additionalProperties hands every unknown key to that schema (or to
+            # "no schema" for false): the extension would change nothing there
+            continue
+        if type_of(node) == "object" or (visit.level == "root" and type_of(node) is None):
+            node.set(PRESERVE, True, after="type" if "type" in node else None)
+            result.preserved.append(visit.path)
+    return result
+
+
+def preserve_root(root: Node, path: str) -> SchemaResult:
+    """The opt-out: the extension on the root only (nested unknown fields are pruned)."""
+    result = SchemaResult()
+    if isinstance(root, Mapping) and not truthy(root, PRESERVE):
+        root.set(PRESERVE, True, after="type" if "type" in root else None)
+        result.preserved.append(path)
+    return result
+
+
+# ------------------------------------------------------------------ checks
+
+
+def check(root: Node, path: str) -> SchemaResult:
+    """Every reason the API server would refuse this schema in apiextensions.k8s.io/v1."""
+    result = SchemaResult()
+    out = result.violations
+    for visit in structural_nodes(root, path):
+        node = visit.node
+        where = visit.path
+        if isinstance(node, Alias):  # an alias whose anchor the parser did not find
+            out.append(f"{where}: is the YAML alias *{node.name} of no anchor")
+            continue
+        if not isinstance(node, Mapping):
+            out.append(f"{where}: must be a schema object")
+            continue
+        _check_fields(node, where, out)
+        kind = type_of(node)
+        if isinstance(get(node, "items"), Sequence):
+            out.append(f"{where}.items: must be a schema object and not an array")
+        if kind == "array" and "items" not in node:
+            out.append(f"{where}.items: must be specified for type: array")
+        _check_additional_properties(node, visit, out)
+        embedded = truthy(node, EMBEDDED)
+        if embedded and kind != "object":
+            out.append(f"{where}.type: must be object if {EMBEDDED} is true")
+        elif kind is None and not exempt_from_type(node):
+            scope = {"root": "at the root", "item": "for array items", "field": "for object fields"}
+            out.append(f"{where}.type: must not be empty {scope[visit.level]}")
+        if visit.level == "root" and kind not in (None, "object"):
+            out.append(f"{where}.type: must be object at the root")
+        if visit.level == "root" and truthy(node, "nullable"):
+            out.append(f"{where}.nullable: cannot be true at the root")
+        if truthy(node, INT_OR_STRING) and (truthy(node, PRESERVE) or embedded):
+            out.append(f"{where}: {INT_OR_STRING} cannot be combined with {PRESERVE} or {EMBEDDED}")
+        if embedded and not truthy(node, PRESERVE) and not get_mapping(node, "properties"):
+            out.append(f"{where}.properties: must not be empty if {EMBEDDED} is true without {PRESERVE}")
+        if visit.level == "root" or embedded:
+            _check_resource_meta(node, where, visit.level == "root", out)
+        _check_value_validations(node, where, out)
+    return result
+
+
+def _check_fields(node: Mapping, where: str, out: list[str]) -> None:
+    for key in _UNSUPPORTED:
+        if key in node:
+            out.append(f"{where}.{key}: is not supported")
+    if truthy(node, "uniqueItems"):
+        out.append(f"{where}.uniqueItems: cannot be true")
+    value = get(node, PRESERVE)
+    if value is not None and not (isinstance(value, Scalar) and value.data is True):
+        out.append(f"{where}.{PRESERVE}: must be true or undefined")
+    if type_of(node) == "null":
+        out.append(f"{where}.type: cannot be null (use nullable)")
+
+
+def _check_additional_properties(node: Mapping, visit: Visit, out: list[str]) -> None:
+    extra = get(node, "additionalProperties")
+    if extra is None:
+        return
+    where = f"{visit.path}.additionalProperties"
+    if visit.level == "root":
+        out.append(f"{where}: must not be used at the root")
+    if truthy(node, EMBEDDED):
+        out.append(f"{where}: must not be used if {EMBEDDED} is set")
+    allows_anything = isinstance(extra, Scalar) and extra.data is True
+    if get_mapping(node, "properties") and not allows_anything:
+        out.append(f"{where}: additionalProperties and properties are mutually exclusive")
+
+
+def _check_resource_meta(node: Mapping, where: str, root: bool, out: list[str]) -> None:
+    props = get_mapping(node, "properties")
+    if props is None:
+        return
+    for name in ("kind", "apiVersion"):
+        child = get(props, name)
+        if isinstance(child, Mapping) and type_of(child) != "string":
+            out.append(f"{where}.properties.{name}.type: must be string")
+    meta = get(props, "metadata")
+    if not isinstance(meta, Mapping):
+        return
+    if type_of(meta) != "object":
+        out.append(f"{where}.properties.metadata.type: must be object")
+    if not root:
+        return
+    # validateStructuralMetadataInvariants: only type and name/generateName properties
+    names = get_mapping(meta, "properties")
+    only_names = names is None or set(names.keys()) <= {"name", "generateName"}
+    extra = [k for k in meta if k not in ("type", "properties")]
+    if extra or not only_names:
+        out.append(f"{where}.properties.metadata: must not specify anything other than name and generateName")
+
+
+def _check_value_validations(node: Mapping, where: str, out: list[str]) -> None:
+    """allOf/anyOf/oneOf/not: structural restrictions, then completeness against ``node``.
+
+    The two int-or-string shapes are exempt, as in validateStructuralInvariants: ``anyOf:
+    [{type: integer}, {type: string}]`` on the node itself, or as ``allOf[0].anyOf``.
+    """
+    all_of = get(node, "allOf")
+    first = resolve(all_of[0]) if isinstance(all_of, Sequence) and len(all_of) else None
+    skip_first_all_of = isinstance(first, Mapping) and _int_or_string_pattern(get(first, "anyOf"))
+    for junctor in _JUNCTORS:
+        seq = get(node, junctor)
+        if not isinstance(seq, Sequence):
+            continue
+        skip_all = junctor == "anyOf" and _int_or_string_pattern(seq)
+        for i, clause in enumerate(seq):
+            path = f"{where}.{junctor}[{i}]"
+            if not skip_all:
+                _check_nested(clause, path, out, skip_any_of=junctor == "allOf" and i == 0 and skip_first_all_of)
+            _check_complete(clause, node, where, path, out)
+    if "not" in node:
+        clause = get(node, "not") or Mapping()
+        _check_nested(clause, f"{where}.not", out)
+        _check_complete(clause, node, where, f"{where}.not", out)
+
+
+def _int_or_string_pattern(any_of: Node | None) -> bool:
+    if not isinstance(any_of, Sequence) or len(any_of) != 2:
+        return False
+    return [data_of(m) for m in any_of] == _INT_OR_STRING
+
+
+def _check_nested(clause: Node, where: str, out: list[str], skip_any_of: bool = False) -> None:
+    """validateNestedValueValidation, iteratively over properties, items and junctors."""
+    stack: list[tuple[str, Node, bool]] = [(where, clause, skip_any_of)]
+    while stack:
+        path, node, skip = stack.pop()
+        node = resolve(node)
+        if not isinstance(node, Mapping):
+            out.append(f"{path}: must be a schema object")
+            continue
+        _check_fields(node, path, out)
+        out.extend(f"{path}.{key}: must be undefined to be structural" for key in _NESTED_FORBIDDEN if key in node)
+        if truthy(node, "nullable"):
+            out.append(f"{path}.nullable: must be false to be structural")
+        props = get_mapping(node, "properties")
+        if props is not None:
+            if "metadata" in props:
+                out.append(f"{path}.properties.metadata: must not be specified in a nested context")
+            stack.extend((f"{path}.properties.{e.name}", e.value, False) for e in props.entries)
+        if "items" in node:
+            stack.append((f"{path}.items", get(node, "items") or Mapping(), False))
+        for junctor in _JUNCTORS:
+            seq = get(node, junctor)
+            if isinstance(seq, Sequence) and not (junctor == "anyOf" and skip):
+                stack.extend((f"{path}.{junctor}[{i}]", c, False) for i, c in enumerate(seq))
+        if "not" in node:
+            stack.append((f"{path}.not", get(node, "not") or Mapping(), False))
+
+
+def _check_complete(clause: Node, snode: Node | None, spath: str, vpath: str, out: list[str]) -> None:
+    """complete.go: every property or items named in a value validation exists structurally."""
+    stack: list[tuple[Node, Node | None, str, str]] = [(clause, snode, spath, vpath)]
+    while stack:
+        v, s, sp, vp = stack.pop()
+        v, s = resolve(v), (None if s is None else resolve(s))
+        if not isinstance(v, Mapping):
+            continue
+        if not isinstance(s, Mapping):
+            out.append(f"{sp}: must be specified because it is defined in {vp}")
+            continue
+        for junctor in _JUNCTORS:
+            seq = get(v, junctor)
+            if isinstance(seq, Sequence):
+                stack.extend((c, s, sp, f"{vp}.{junctor}[{i}]") for i, c in enumerate(seq))
+        if "not" in v:
+            stack.append((get(v, "not") or Mapping(), s, sp, f"{vp}.not"))
+        if "items" in v:
+            stack.append((get(v, "items") or Mapping(), get(s, "items"), f"{sp}.items", f"{vp}.items"))
+        props = get_mapping(v, "properties")
+        sprops = get_mapping(s, "properties")
+        if props is not None:
+            for e in props.entries:
+                target = get(sprops, e.name) if sprops is not None else None
+                if target is None:
+                    out.append(
+                        f"{sp}.properties.{e.name}: must be specified because it is defined in {vp}.properties.{e.name}"
+                    )
+                    continue
+                stack.append((e.value, target, f"{sp}.properties.{e.name}", f"{vp}.properties.{e.name}"))

@@ -1,0 +1,68 @@
+"""When each API version of each kind was deprecated and removed: the one source of truth.
+
+Read from ``data/removals.tsv`` (one row per ``(apiVersion, kind)``: deprecated and removed
+releases, the replacement, the component whose release gates it). Everything that speaks of
+an API's lifecycle reads it from here through the registry: ``scan``, the engine's removal
+findings and window gating, and what ``list``, ``explain`` and the generated docs say of a
+version step (a step declares only ``kinds``, ``from_api → to_api`` and the release that
+first serves ``to_api``). APIs that no step migrates (PodSecurityPolicy…) have rows too; an
+add-on (cert-manager, Gateway API…) adds rows with its own ``component``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+
+from .versions import KubeVersion, parse_optional
+
+
+@dataclass(frozen=True)
+class ApiLifecycle:
+    """When an (apiVersion, kind) was deprecated and removed, and what replaces it."""
+
+    api_version: str
+    kind: str
+    deprecated_in: KubeVersion | None
+    removed_in: KubeVersion | None
+    replacement: str | None
+    component: str = "kubernetes"
+    """Whose releases these are: ``kubernetes``, ``kubeadm``, ``kube-scheduler`` or an add-on's name."""
+
+
+Lifecycles = dict[tuple[str, str], ApiLifecycle]
+"""Lifecycles keyed on ``(apiVersion, kind)``."""
+
+
+def parse_table(text: str) -> Lifecycles:
+    """The rows of a removal table in the ``removals.tsv`` format."""
+    table: Lifecycles = {}
+    for row in csv.DictReader(io.StringIO(text), delimiter="\t"):
+        group = row["group"].strip()
+        version = row["old_version"].strip()
+        api = version if group in ("", "core") else f"{group}/{version}"
+        kind = row["kind"].strip()
+        replacement = row["new_apiVersion"].strip()
+        table[(api, kind)] = ApiLifecycle(
+            api,
+            kind,
+            parse_optional(row["deprecated_in"]),
+            parse_optional(row["removed_in"]),
+            None if replacement in ("", "-") else replacement,
+            (row.get("component") or "").strip() or "kubernetes",
+        )
+    return table
+
+
+def builtin() -> Lifecycles:
+    """The table shipped with k8smigrate (``data/removals.tsv``), read once."""
+    global _BUILTIN
+    if _BUILTIN is None:
+        source = resources.files("k8smigrate").joinpath("data/removals.tsv")
+        _BUILTIN = parse_table(source.read_text(encoding="utf-8"))
+    return _BUILTIN
+
+
+_BUILTIN: Lifecycles | None = None

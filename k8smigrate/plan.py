@@ -1,0 +1,87 @@
+"""The gate: which checks and which chain of steps one (apiVersion, kind) gets in a window.
+
+A document's chain is walked step by step while the step's target API is served by every
+release of the window (``--min-version`` to ``--target-version``), as the lifecycle table
+says. Intermediate versions are only stages of the conversion: extensions/v1beta1 Ingress
+goes to networking.k8s.io/v1 for target 1.22 although networking.k8s.io/v1beta1 is gone
+there, and stops at networking.k8s.io/v1beta1 when the window starts at 1.18. The checks of
+the (apiVersion, kind) run first, for targets from their ``matters_from`` release on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import Check, Step
+from .registry import Registry
+from .settings import Settings
+from .versions import Window
+
+LIST_KIND = "List"
+
+
+def element_kind(kind: str) -> str:
+    """The kind of a typed list's items (``RoleList`` → ``Role``); any other kind as it is."""
+    return kind[: -len(LIST_KIND)] if kind.endswith(LIST_KIND) and kind != LIST_KIND else kind
+
+
+@dataclass
+class Plan:
+    """The checks and steps one (apiVersion, kind) gets inside the window, and why its chain stops."""
+
+    steps: list[Step] = field(default_factory=list)
+    blocked: Step | None = None
+    """The first step of a chain that no release of the window lets run (its target is not served)."""
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def final_api(self) -> str | None:
+        return self.steps[-1].to_api if self.steps else None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.steps or self.checks)
+
+
+def plan(api_version: str, kind: str, settings: Settings, registry: Registry, window: Window) -> Plan:
+    """The enabled checks, and the chain up to the furthest step whose target every release serves."""
+    checks = [
+        c
+        for c in registry.checks_for(api_version, kind)
+        if settings.enabled(c.name, c.opt_in) and (c.matters is None or c.matters <= window.target)
+    ]
+    chain: list[Step] = []
+    api = api_version
+    seen = {api}
+    while (step := registry.step(api, kind)) is not None and settings.enabled(step.name, step.opt_in):
+        chain.append(step)
+        api = step.to_api
+        if api in seen:  # pragma: no cover - the registry rejects cycles when it is built
+            break
+        seen.add(api)
+    served = [i for i, step in enumerate(chain) if served_by(step, kind, registry, window)]
+    if not served:
+        return Plan([], chain[0] if chain else None, checks)
+    return Plan(chain[: served[-1] + 1], None, checks)
+
+
+def served_by(step: Step, kind: str, registry: Registry, window: Window) -> bool:
+    """Whether every release of the window serves the step's target API."""
+    target = registry.lifecycle(step.to_api, kind)
+    return window.serves(step.available, target.removed_in if target else None)
+
+
+def full_chain(api: str, kind: str, registry: Registry) -> list[Step]:
+    """Every step from ``api`` on, enabled or not."""
+    chain: list[Step] = []
+    while (step := registry.step(api, kind)) is not None and step not in chain:
+        chain.append(step)
+        api = step.to_api
+    return chain
+
+
+def is_candidate(api: str | None, kind: str | None, registry: Registry) -> bool:
+    """Whether a document of this apiVersion and kind could need migrating (a step, or a lifecycle)."""
+    if api is None or kind is None:
+        return False
+    return registry.step(api, element_kind(kind)) is not None or registry.lifecycle(api, kind) is not None

@@ -1,0 +1,343 @@
+"""Tree building: parser events → a ``tree`` whose every node knows its span in the text.
+
+Every node records where it stands (``Source``: start, end, column; for entries and items also
+their head comments, key or dash, and line end), so that ``render`` can splice edits into the
+original text and leave every other byte alone. Valid YAML the tree cannot hold (complex keys,
+deep nesting) becomes the document's ``Problem``, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..comments import comment_lines, eol_comment
+from ..tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
+from .documents import Document, Problem
+from .events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+    StreamStartEvent,
+    events,
+)
+from .lines import column_of, line_of
+
+MAX_DEPTH = 500
+
+
+def parse_documents(
+    text: str,
+    offset: int,
+    first_index: int,
+    fast: bool = False,
+    end: int | None = None,
+) -> Iterator[Document]:
+    """Documents of ``text``, or of the piece ``text[offset:end]`` with indices into ``text``.
+
+    The builder keeps the whole ``text`` (not a slice of it), so that line numbers come from
+    one cached table of newlines instead of one per piece, which made large files quadratic.
+    """
+    source = text[offset:end] if offset or end is not None else text
+    builder = _Builder(text, offset)
+    index = first_index
+    doc: Document | None = None
+    stack: list[Any] = []
+    for event in events(source, libyaml=fast):
+        if isinstance(event, (StreamStartEvent, StreamEndEvent)):
+            continue
+        if isinstance(event, DocumentStartEvent):
+            start = event.start_mark.index + offset
+            doc = Document(index, start, start, line_of(text, start))
+            builder.reset()
+            stack = []
+            continue
+        if isinstance(event, DocumentEndEvent):
+            assert doc is not None
+            doc.end = event.end_mark.index + offset
+            doc.root = builder.root if builder.problem is None else None
+            doc.problem = builder.problem
+            doc.duplicates = builder.duplicates
+            if doc.root is not None and doc.root.src is not None:
+                doc.line = line_of(text, doc.root.src.start)
+            yield doc
+            index += 1
+            doc = None
+            continue
+        builder.feed(event, stack)
+
+
+class _Unsupported(Exception):
+    """Valid YAML that the tree cannot hold (complex or explicit keys, deep nesting): one document's problem."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class _Builder:
+    """Turns parser events into a tree with source spans."""
+
+    def __init__(self, text: str, offset: int) -> None:
+        self.text = text
+        self.offset = offset
+        self.root: Node | None = None
+        self.duplicates: list[Problem] = []
+        self.anchors: dict[str, Node] = {}
+        self.problem: Problem | None = None
+
+    def reset(self) -> None:
+        self.root = None
+        self.duplicates = []
+        self.anchors = {}
+        self.problem = None
+
+    def feed(self, event: Any, stack: list[Any]) -> None:
+        """Build from one event; a construct the tree cannot hold stops this document only."""
+        if self.problem is not None:
+            return  # the rest of the document is skipped; the parser still checks its syntax
+        try:
+            self._feed(event, stack)
+        except _Unsupported as exc:
+            self.problem = Problem(f"{exc}; the document is left unchanged", exc.line, code="K8SM-GEN-011")
+
+    def _feed(self, event: Any, stack: list[Any]) -> None:
+        if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+            done, _pending, _keys = stack.pop()
+            self._finish(done, event)
+            self._attach(done, stack)
+            return
+        start = event.start_mark.index + self.offset
+        if len(stack) > MAX_DEPTH:
+            raise _Unsupported(f"nesting deeper than {MAX_DEPTH} levels", line_of(self.text, start))
+        if isinstance(event, MappingStartEvent):
+            m = Mapping(flow=bool(event.flow_style))
+            m.src = Source(start, start, 0)
+            self._props(m, event)
+            stack.append([m, None, {}])  # the mapping, its pending key, and the lines of its keys by name
+            return
+        if isinstance(event, SequenceStartEvent):
+            s = Sequence(flow=bool(event.flow_style))
+            s.src = Source(start, start, 0)
+            self._props(s, event)
+            stack.append([s, None, None])
+            return
+        end = event.end_mark.index + self.offset
+        node: Node
+        if isinstance(event, AliasEvent):
+            node = Alias(str(event.anchor), self.anchors.get(str(event.anchor)))
+        else:
+            assert isinstance(event, ScalarEvent)
+            style = event.style or None  # libyaml says "" for plain
+            node = Scalar(str(event.value), style, event.tag if event.tag not in (None, "!") else None)
+            if event.value == "" and style is None and start == end:
+                start = end = -1  # an empty value: placed after its key's colon below
+        node.anchor = None if isinstance(node, Alias) else event.anchor
+        if node.anchor:
+            self.anchors[node.anchor] = node
+        node.src = Source(start, end, column_of(self.text, start) if start >= 0 else 0)
+        node.line = line_of(self.text, start) if start >= 0 else 0
+        node.dirty = False
+        self._attach(node, stack)
+
+    def _props(self, node: Node, event: Any) -> None:
+        node.anchor = event.anchor
+        if event.anchor:
+            self.anchors[str(event.anchor)] = node
+        node.tag = event.tag if event.tag not in (None, "!") else None
+        node.dirty = False
+
+    def _attach(self, node: Node, stack: list[Any]) -> None:
+        if not stack:
+            self.root = node
+            return
+        parent, pending, key_lines = stack[-1]
+        if isinstance(parent, Sequence):
+            parent.items.append(Item(node))
+        elif pending is None:
+            line = node.line or self._line_of_collection(stack)
+            if not isinstance(node, Scalar):
+                raise _Unsupported("complex mapping keys (a collection or alias as key) are not supported", line)
+            if node.src is None or node.src.start < 0:
+                raise _Unsupported("an empty mapping key is not supported", line)
+            stack[-1][1] = node
+        else:
+            assert isinstance(parent, Mapping)
+            key: Scalar = pending
+            if node.src is not None and node.src.start < 0:
+                colon = self._colon_after(key)
+                if colon >= 0:
+                    node.src = Source(colon + 1, colon + 1, 0)
+                    node.line = key.line
+                elif not parent.flow:  # a flow entry without a value ({a, b}) is placed in _finish_flow
+                    raise _Unsupported("a mapping key without ':'", key.line)
+            # a dict of the keys seen so far: scanning the entries for each key made large mappings quadratic
+            earlier = key_lines.setdefault(key.value, [])
+            for other_line in earlier:
+                self.duplicates.append(Problem(f"duplicate key {key.value!r}", key.line, other_line=other_line))
+            earlier.append(key.line)
+            parent.entries.append(Entry(key, node))
+            stack[-1][1] = None
+
+    def _line_of_collection(self, stack: list[Any]) -> int:
+        parent = stack[-1][0]
+        return line_of(self.text, parent.src.start) if parent.src is not None else 0
+
+    def _colon_after(self, key: Scalar) -> int:
+        """The ``:`` indicator right after a key (spaces allowed), or -1."""
+        if key.src is None:
+            return -1
+        i, text = key.src.end, self.text
+        while i < len(text) and text[i] in " \t":
+            i += 1
+        return i if i < len(text) and text[i] == ":" else -1
+
+    def _finish(self, node: Node, event: Any) -> None:
+        """Fix the span of a finished collection and record where each entry or item stands."""
+        assert node.src is not None
+        text = self.text
+        if isinstance(node, (Mapping, Sequence)) and node.flow:
+            node.src.end = event.end_mark.index + self.offset
+            node.src.col = column_of(text, node.src.start)
+            node.line = line_of(text, node.src.start)
+            self._finish_flow(node)
+            return
+        if isinstance(node, Mapping):
+            self._finish_mapping(node)
+        elif isinstance(node, Sequence):
+            self._finish_sequence(node)
+
+    def _finish_flow(self, node: Mapping | Sequence) -> None:
+        """Record each flow entry's key and value span; ``end`` is where the next one starts."""
+        spans: list[tuple[int, int, int, int]] = []
+        if isinstance(node, Mapping):
+            for e in node.entries:
+                assert e.key.src is not None and e.value.src is not None
+                value_src = e.value.src
+                if value_src.start < 0:
+                    value_src.start = value_src.end = e.key.src.end
+                spans.append((e.key.src.start, e.key.src.end, value_src.start, value_src.end))
+        else:
+            for item in node.items:
+                assert item.value.src is not None
+                start, end = item.value.src.start, item.value.src.end
+                spans.append((start, start, start, end))
+        children: list[Entry] | list[Item] = node.entries if isinstance(node, Mapping) else node.items
+        for i, (ks, ke, vs, ve) in enumerate(spans):
+            nxt = spans[i + 1][0] if i + 1 < len(spans) else ve
+            children[i].src = EntrySource(id(node), i, -1, -1, ks, ke, vs, ve, nxt)
+        if spans and node.src is not None:
+            node.src.open_end = spans[0][0]
+            node.src.close_start = spans[-1][3]
+            node.src.sep = self.text[spans[0][3] : spans[1][0]] if len(spans) > 1 else ""
+
+    def _finish_mapping(self, node: Mapping) -> None:
+        text = self.text
+        assert node.src is not None
+        if not node.entries:
+            return
+        first = node.entries[0].key
+        assert first.src is not None
+        node.src.start = _explicit_indicator(text, first.src.start)
+        node.src.col = first.src.col
+        node.line = first.line
+        prev_end = node.src.start
+        for i, e in enumerate(node.entries):
+            ks = e.key.src
+            vs = e.value.src
+            assert ks is not None and vs is not None
+            line_start = text.rfind("\n", 0, ks.start) + 1 if i else node.src.start
+            end = entry_end(text, e.value)
+            e.src = EntrySource(
+                id(node), i, prev_end if i else node.src.start, line_start, ks.start, ks.end, vs.start, vs.end, end
+            )
+            if text.find("#", e.src.head_start, line_start) >= 0:  # find: no slice for the common case
+                e.head_comments = comment_lines(text[e.src.head_start : line_start])
+            a, b = (vs.end, end) if _inline(e.value) else (ks.end, vs.start)
+            if text.find("#", a, b) >= 0:
+                e.eol_comment = eol_comment(text[a:b])
+            prev_end = end
+        node.src.end = prev_end
+
+    def _finish_sequence(self, node: Sequence) -> None:
+        text = self.text
+        assert node.src is not None
+        if not node.items:
+            return
+        prev_end = node.src.start
+        for i, item in enumerate(node.items):
+            vs = item.value.src
+            assert vs is not None
+            dash = _find_dash(text, prev_end if i else node.src.start)
+            line_start = text.rfind("\n", 0, dash) + 1 if i else dash
+            end = entry_end(text, item.value)
+            if vs.start < 0:  # "- " with nothing after it
+                vs.start = vs.end = dash + 1
+            item.src = EntrySource(
+                id(node), i, prev_end if i else dash, line_start, dash, dash + 1, vs.start, vs.end, end
+            )
+            if text.find("#", item.src.head_start, line_start) >= 0:
+                item.head_comments = comment_lines(text[item.src.head_start : line_start])
+            a, b = (vs.end, end) if _inline(item.value) else (dash + 1, vs.start)
+            if text.find("#", a, b) >= 0:
+                item.eol_comment = eol_comment(text[a:b])
+            prev_end = end
+        node.src.start = node.items[0].src.key_start if node.items[0].src else node.src.start
+        node.src.col = column_of(text, node.src.start)
+        node.line = line_of(text, node.src.start)
+        node.src.end = prev_end
+
+
+def _explicit_indicator(text: str, key_start: int) -> int:
+    """Where a key's entry starts: at its ``?`` indicator when it is an explicit key on that line."""
+    line_start = text.rfind("\n", 0, key_start) + 1
+    prefix = text[line_start:key_start]
+    q = prefix.rfind("?")
+    if q >= 0 and not prefix[q + 1 :].strip() and (q == 0 or prefix[q - 1] in " \t-"):
+        return line_start + q
+    return key_start
+
+
+def _inline(node: Node) -> bool:
+    return isinstance(node, (Scalar, Alias)) or (isinstance(node, (Mapping, Sequence)) and node.flow)
+
+
+def _find_dash(text: str, pos: int) -> int:
+    """The next ``-`` indicator at or after ``pos``, skipping blank and comment lines."""
+    i = pos
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "-":
+            return i
+        if c == "#":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl + 1
+            continue
+        i += 1
+    raise ValueError("sequence item without a dash")
+
+
+def content_end(text: str, node: Node) -> int:
+    """Index just after the last character that belongs to ``node``'s value."""
+    assert node.src is not None
+    if isinstance(node, Mapping) and not node.flow and node.entries:
+        return content_end(text, node.entries[-1].value)
+    if isinstance(node, Sequence) and not node.flow and node.items:
+        return content_end(text, node.items[-1].value)
+    if isinstance(node, Scalar) and node.style in ("|", ">"):
+        return node.src.start + len(text[node.src.start : node.src.end].rstrip())
+    return node.src.end
+
+
+def entry_end(text: str, value: Node) -> int:
+    """Index just after the newline that ends the line where ``value`` ends (or end of text)."""
+    end = content_end(text, value)
+    nl = text.find("\n", end)
+    return len(text) if nl < 0 else nl + 1

@@ -1,0 +1,90 @@
+"""Classification: is a document templated, and what are its apiVersion, kind, name and namespace?
+
+Read from its tree when it has one, else from a look at its raw text (``scan`` reports
+templated and unparsed documents too).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..tree import Mapping, Node, Scalar, Sequence
+from .documents import Document
+
+TEMPLATE_MARKERS = re.compile(r"\{\{|\{%|\{#")
+
+
+def classify(text: str, doc: Document) -> None:
+    """Decide whether a document is templated, and read its apiVersion and kind."""
+    body = text[doc.start : doc.end]
+    if TEMPLATE_MARKERS.search(body):
+        doc.templated = doc.root is None or not _markers_inside_safe_scalars(text, doc)
+    if doc.root is not None and not doc.templated and isinstance(doc.root, Mapping):
+        api = doc.root.get("apiVersion")
+        kind = doc.root.get("kind")
+        doc.api_version = api.value if isinstance(api, Scalar) else None
+        doc.kind = kind.value if isinstance(kind, Scalar) else None
+        meta = doc.root.get("metadata")
+        name = meta.get("name") if isinstance(meta, Mapping) else None
+        doc.name = name.value if isinstance(name, Scalar) else None
+        namespace = meta.get("namespace") if isinstance(meta, Mapping) else None
+        doc.namespace = namespace.value if isinstance(namespace, Scalar) else None
+    else:
+        doc.api_version = _regex_field(body, "apiVersion")
+        doc.kind = _regex_field(body, "kind")
+        doc.name, doc.namespace = _regex_metadata(body)
+
+
+_METADATA = re.compile(r"^metadata:[ \t]*(?:#[^\n]*)?\r?\n", re.M)
+_TOP_LEVEL = re.compile(r"\n(?=[^ \t\r\n#])")
+
+
+def _regex_metadata(body: str) -> tuple[str | None, str | None]:
+    """metadata.name and .namespace of a block-style document read without parsing it (for scan)."""
+    m = _METADATA.search(body)
+    if m is None:
+        return None, None
+    end = _TOP_LEVEL.search(body, m.end())
+    block = body[m.end() : end.start() if end else len(body)]
+    found: dict[str, str] = {}
+    indent = -1
+    for line in block.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        width = len(line) - len(line.lstrip(" "))
+        indent = width if indent < 0 else indent
+        if width != indent:
+            continue
+        key, sep, value = stripped.partition(":")
+        if sep and key in ("name", "namespace"):
+            value = value.split(" #", 1)[0].strip().strip("'\"")
+            found[key] = value
+    return found.get("name"), found.get("namespace")
+
+
+def _regex_field(body: str, name: str) -> str | None:
+    m = re.search(rf"^{name}:[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", body, re.M)
+    return m.group(1) if m else None
+
+
+def _markers_inside_safe_scalars(text: str, doc: Document) -> bool:
+    """True when every template marker sits inside a quoted or plain string scalar (still valid YAML)."""
+    spans: list[tuple[int, int]] = []
+    if doc.root is None:
+        return False
+    stack: list[Node] = [doc.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for e in node.entries:
+                stack.extend((e.key, e.value))
+        elif isinstance(node, Sequence):
+            stack.extend(node)
+        elif isinstance(node, Scalar) and node.src is not None and node.src.start >= 0:
+            raw = text[node.src.start : node.src.end]
+            if not raw.lstrip().startswith("{"):
+                spans.append((node.src.start, node.src.end))
+    spans.sort()
+    markers = TEMPLATE_MARKERS.finditer(text, doc.start, doc.end)
+    return all(any(a <= m.start() < b for a, b in spans) for m in markers)

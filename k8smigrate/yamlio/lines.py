@@ -1,0 +1,27 @@
+"""Line and column numbers of character indices, fast for many lookups in one text."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+_NEWLINES: dict[int, tuple[str, list[int]]] = {}
+
+
+def line_of(text: str, index: int) -> int:
+    """1-based line number of a character index.
+
+    Called once per node: counting from the start each time made parsing quadratic in the
+    file size, so the newline offsets of the last few texts are kept and searched.
+    """
+    cached = _NEWLINES.get(id(text))
+    if cached is None or cached[0] is not text:
+        if len(_NEWLINES) >= 4:
+            _NEWLINES.clear()
+        cached = (text, [m.start() for m in re.finditer("\n", text)])
+        _NEWLINES[id(text)] = cached
+    return bisect.bisect_left(cached[1], index) + 1
+
+
+def column_of(text: str, index: int) -> int:
+    return index - (text.rfind("\n", 0, index) + 1)

@@ -1,0 +1,1 @@
+"""Readiness checks: one module per check of what breaks at the target inside served APIs, found automatically."""

@@ -1,0 +1,100 @@
+"""Insecure-serving flags in kubeadm ``extraArgs``: no-ops, then refused when not zero.
+
+kube-apiserver stopped serving its insecure port in 1.20 (PR #95856),
+kube-controller-manager in 1.22 (PR #96216) and kube-scheduler in 1.23 (PR #96345); their
+flags were announced for removal in 1.24. From those releases (the releases themselves are
+the upstream PRs; the exact removal releases of the flags are unverified, READINESS
+appendix B) k8smigrate looks at kubeadm ``ClusterConfiguration`` (map form up to v1beta3,
+``{name, value}`` list form in v1beta4):
+
+- ``apiServer.extraArgs``: ``insecure-port`` and ``insecure-bind-address``;
+- ``controllerManager.extraArgs`` and ``scheduler.extraArgs``: ``port`` and ``address``.
+
+A port of ``0`` (what kubeadm itself wrote from 1.19 on) and the bind addresses do nothing
+any more: deleted (K8SM-KADM-007, an info; K8SM-KADM-008, a warning, for an address that is not a
+loopback one, as someone meant to reach the component from off the node: that is
+``bind-address``, serving HTTPS on 10259/10257). Any other port is refused ("only zero is
+allowed", PR #102121): an error, K8SM-KADM-009, kept (serve metrics and health on the secure port
+instead, as the ``insecure_ports`` check says).
+"""
+
+from __future__ import annotations
+
+from k8smigrate.codes import Code
+from k8smigrate.context import Context
+from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, drop, flags
+from k8smigrate.model import Check
+from k8smigrate.tree import Mapping, Sequence
+from k8smigrate.versions import KubeVersion
+
+# component key → (component, release from which insecure serving is gone, port flag, address flag)
+COMPONENTS = {
+    "apiServer": ("kube-apiserver", KubeVersion(1, 20), "insecure-port", "insecure-bind-address"),
+    "controllerManager": ("kube-controller-manager", KubeVersion(1, 22), "port", "address"),
+    "scheduler": ("kube-scheduler", KubeVersion(1, 23), "port", "address"),
+}
+LOOPBACK = ("", "127.0.0.1", "localhost", "::1")
+
+
+def body(config: Mapping, ctx: Context) -> None:
+    for key, (component, gone, port_flag, address_flag) in COMPONENTS.items():
+        holder = config.mapping(key)
+        args = holder.get("extraArgs") if holder is not None else None
+        if holder is None or not ctx.target_from(gone) or not isinstance(args, (Mapping, Sequence)):
+            continue
+        where = f"{key}.extraArgs"
+        for name, node, item in list(flags(args)):
+            value = "" if node is None or node.data is None else str(node.data).strip()
+            if name == port_flag and value not in ("0", ""):
+                ctx.error(
+                    "K8SM-KADM-009",
+                    f"{where}.{name}: {value}: {component} has no insecure port from {gone} and refuses any value "
+                    "but 0; delete it and use the secure port (HTTPS, with authentication)",
+                    node,
+                )
+            elif name == port_flag:
+                ctx.info(
+                    "K8SM-KADM-007", f"{where}.{name}: {component} has no insecure port from {gone}; deleted", node
+                )
+                drop(args, name, item, ctx, where)
+            elif name == address_flag and value in LOOPBACK:
+                ctx.info("K8SM-KADM-007", f"{where}.{name}: insecure serving is gone from {gone}; deleted", node)
+                drop(args, name, item, ctx, where)
+            elif name == address_flag:
+                ctx.warn(
+                    "K8SM-KADM-008",
+                    f"{where}.{name}: {value} bound the insecure port, gone from {gone}; deleted. To reach "
+                    f"{component} from off the node, set bind-address (the secure port) instead",
+                    node,
+                )
+                drop(args, name, item, ctx, where)
+        if args.emptied:
+            drop_if_bare(holder, "extraArgs")
+            drop_if_bare(config, key)
+
+
+def drop_if_bare(parent: Mapping, key: str) -> None:
+    """Delete ``key`` when its value is now empty and no comment hangs on it."""
+    entry = parent.entry(key)
+    value = entry.value if entry is not None else None
+    if entry is None or not isinstance(value, (Mapping, Sequence)) or not value.emptied:
+        return
+    if not entry.head_comments and not entry.eol_comment:
+        parent.pop(key)
+
+
+MIGRATION = Check(
+    applies_to=dict.fromkeys((V1BETA1, V1BETA2, V1BETA3, V1BETA4), ("ClusterConfiguration",)),
+    body=body,
+    component="kubeadm",
+    matters_from="1.20",
+    trigger=("port", "address"),
+    category="port",
+    edits=True,
+    summary="insecure-serving flags in kubeadm extraArgs: deleted when no-ops, errors when a port is set",
+    codes=(
+        Code("K8SM-KADM-007", "info", "an insecure-serving flag that does nothing any more deleted"),
+        Code("K8SM-KADM-008", "warning", "an insecure bind address that was not a loopback one deleted"),
+        Code("K8SM-KADM-009", "error", "a non-zero insecure port, which the component refuses"),
+    ),
+)

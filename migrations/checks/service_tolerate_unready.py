@@ -1,0 +1,71 @@
+"""Service ``tolerate-unready-endpoints`` annotation (gone in 1.24) → ``spec.publishNotReadyAddresses``.
+
+Deprecated in 1.11 for ``spec.publishNotReadyAddresses`` (kubernetes PR #63742) and removed
+from the Endpoints controller in 1.24 (PR #108020; the EndpointSlice controller never read
+it): the annotation is then silently ignored. For targets from 1.24 on, on a Service, a
+value that Go's ``strconv.ParseBool`` reads as true becomes ``spec.publishNotReadyAddresses:
+true``; false is only deleted (K8SM-FLD-015). A true annotation beside
+``publishNotReadyAddresses: false`` is an error (K8SM-FLD-040); a value that is not a
+boolean was ignored by the controller and is deleted with a warning (K8SM-FLD-041).
+"""
+
+from __future__ import annotations
+
+from k8smigrate.codes import Code
+from k8smigrate.context import Context
+from k8smigrate.kube.feature_gates import parse_bool
+from k8smigrate.kube.podspec import child, drop_annotation
+from k8smigrate.model import Check
+from k8smigrate.tree import Mapping, Scalar
+
+KEY = "service.alpha.kubernetes.io/tolerate-unready-endpoints"
+
+
+def body(service: Mapping, ctx: Context) -> None:
+    metadata = service.mapping("metadata")
+    notes = metadata.mapping("annotations") if metadata is not None else None
+    node = notes.get(KEY) if notes is not None else None
+    if metadata is None or not isinstance(node, Scalar):
+        return
+    value = parse_bool(str(node.data).lower() if isinstance(node.data, bool) else str(node.data))
+    spec = child(service, "spec")
+    if spec is None:
+        return
+    current = spec.data("publishNotReadyAddresses")
+    if value and current is False:
+        ctx.error("K8SM-FLD-040", f"annotation {KEY}: true, but spec.publishNotReadyAddresses is false", node)
+        return
+    if value is None:
+        ctx.warn(
+            "K8SM-FLD-041",
+            f"annotation {KEY}: {node.value!r} is not a boolean (it was ignored); deleted",
+            node,
+        )
+    elif value and current is None:
+        ctx.info(
+            "K8SM-FLD-015",
+            f"annotation {KEY} (ignored from 1.24) → spec.publishNotReadyAddresses: true",
+            node,
+        )
+        spec.set("publishNotReadyAddresses", True)
+    else:
+        why = "the field already says it" if value else "false is the default"
+        ctx.info("K8SM-FLD-015", f"annotation {KEY} (ignored from 1.24) deleted; {why}", node)
+    drop_annotation(metadata, KEY)
+    ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
+
+
+MIGRATION = Check(
+    applies_to={"v1": ("Service",)},
+    body=body,
+    matters_from="1.24",
+    trigger="service.alpha.kubernetes.io/tolerate-unready-endpoints",
+    category="annotation",
+    edits=True,
+    summary="Service tolerate-unready-endpoints annotation (ignored from 1.24) → publishNotReadyAddresses",
+    codes=(
+        Code("K8SM-FLD-015", "info", "tolerate-unready-endpoints moved to spec.publishNotReadyAddresses"),
+        Code("K8SM-FLD-040", "error", "the annotation says true and spec.publishNotReadyAddresses says false"),
+        Code("K8SM-FLD-041", "warning", "a tolerate-unready-endpoints value that is not a boolean, deleted"),
+    ),
+)

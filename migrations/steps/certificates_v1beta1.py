@@ -1,0 +1,260 @@
+"""CertificateSigningRequest ``certificates.k8s.io/v1beta1`` → ``certificates.k8s.io/v1``.
+
+v1 requires two fields that v1beta1 defaulted (``SetDefaults_CertificateSigningRequestSpec`` in
+``pkg/apis/certificates/v1beta1/defaults.go``):
+
+- ``spec.usages`` absent: v1beta1 used ``[digital signature, key encipherment]``; that list is
+  written (K8SM-CSR-003). An empty list was kept empty by v1beta1 and v1 rejects it, as it
+  rejects unknown or repeated usages (K8SM-CSR-004).
+- ``spec.signerName`` absent: computed from ``spec.request`` exactly as
+  ``DefaultSignerNameFromSpec`` does, after the usages default. The request is base64 of a PEM
+  ``CERTIFICATE REQUEST``. With Organization exactly ``[system:nodes]`` and a CN starting with
+  ``system:node:``, it is ``kubernetes.io/kube-apiserver-client-kubelet`` when it has no DNS,
+  email, IP or URI SANs and usages ``{digital signature, (key encipherment,) client auth}``,
+  and ``kubernetes.io/kubelet-serving`` when it has a DNS or IP SAN, no email or URI SAN, and
+  usages ``{digital signature, (key encipherment,) server auth}`` (``IsKubeletClientCSR`` /
+  ``IsKubeletServingCSR`` in ``pkg/apis/certificates/helpers.go``). The result is written
+  (K8SM-CSR-006).
+- Anything else is ``kubernetes.io/legacy-unknown``, which v1 forbids on create: a decision,
+  ``--set signerName=kubernetes.io/kube-apiserver-client`` (usages must then include
+  ``client auth``), ``…-client-kubelet`` or ``kubernetes.io/kubelet-serving``; written with
+  K8SM-CSR-001. Note the trap: a CSR without usages gets ``[digital signature, key
+  encipherment]``, which matches neither kubelet signer. For a custom signer, write
+  ``spec.signerName`` in the manifest: an explicit signerName is kept.
+
+A request that is not base64 of a parsable, correctly signed PEM ``CERTIFICATE REQUEST`` is
+rejected by every API version (K8SM-CSR-002). Parsing needs the optional dependency
+``cryptography`` (``pip install 'k8smigrate[crypto]'``); without it a CSR whose signerName must
+be computed is left unchanged with K8SM-CSR-005. ``status.conditions[].status`` defaulted to
+``True`` and is required in v1 (K8SM-CSR-007). Approved and issued CSRs are cluster state:
+regenerating them is usually better than migrating them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+
+from k8smigrate.codes import DECISION_NEEDED, Code
+from k8smigrate.context import Context, mappings_at
+from k8smigrate.decisions import Decision
+from k8smigrate.model import Step
+from k8smigrate.tree import Mapping, Node, Scalar, Sequence
+
+LEGACY_UNKNOWN = "kubernetes.io/legacy-unknown"
+KUBELET_CLIENT = "kubernetes.io/kube-apiserver-client-kubelet"
+KUBELET_SERVING = "kubernetes.io/kubelet-serving"
+API_CLIENT = "kubernetes.io/kube-apiserver-client"
+DEFAULT_USAGES = ["digital signature", "key encipherment"]
+CLIENT_USAGES = [
+    {"digital signature", "key encipherment", "client auth"},
+    {"digital signature", "client auth"},
+]
+SERVING_USAGES = [
+    {"digital signature", "key encipherment", "server auth"},
+    {"digital signature", "server auth"},
+]
+# allValidUsages in pkg/apis/certificates/validation/validation.go
+KNOWN_USAGES = frozenset(
+    {
+        "signing", "digital signature", "content commitment", "key encipherment", "key agreement",
+        "data encipherment", "cert sign", "crl sign", "encipher only", "decipher only", "any",
+        "server auth", "client auth", "code signing", "email protection", "s/mime",
+        "ipsec end system", "ipsec tunnel", "ipsec user", "timestamping", "ocsp signing",
+        "microsoft sgc", "netscape sgc",
+    }
+)  # fmt: skip
+# Go's encoding/pem: a BEGIN line, optional "Key: value" headers, base64 lines, the END line.
+_PEM_BLOCK = re.compile(r"(?:^|\n)-----BEGIN ([^\n-][^\n]*?)-----[ \t\r]*\n(.*?)(?:^|\n)-----END \1-----", re.S)
+
+
+class RequestError(ValueError):
+    """spec.request is not a CSR that any API version accepts."""
+
+
+class MissingCryptography(RuntimeError):
+    """The optional dependency that parses CSRs is not installed."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What DefaultSignerNameFromSpec looks at in the parsed CSR."""
+
+    organizations: tuple[str, ...]
+    common_name: str
+    dns: int
+    emails: int
+    ips: int
+    uris: int
+
+
+def pem_csr_der(data: bytes) -> bytes:
+    """The DER bytes of the first PEM block, which must be a ``CERTIFICATE REQUEST`` (ParseCSR)."""
+    text = data.decode("latin-1")
+    for match in _PEM_BLOCK.finditer(text):
+        lines = [ln.strip() for ln in match.group(2).splitlines()]
+        if lines and ":" in lines[0]:  # RFC 1421 headers up to the first blank line
+            lines = lines[lines.index("") + 1 :] if "" in lines else []
+        try:
+            der = base64.b64decode("".join(lines), validate=True)
+        except (binascii.Error, ValueError):
+            continue  # pem.Decode skips a malformed block and looks further
+        if match.group(1) != "CERTIFICATE REQUEST":
+            raise RequestError(f"PEM block type must be CERTIFICATE REQUEST, not {match.group(1)!r}")
+        return der
+    raise RequestError("no PEM block")
+
+
+def parse_request(encoded: str) -> Request:
+    try:
+        raw = base64.b64decode(re.sub(r"\s+", "", encoded), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise RequestError("not base64") from exc
+    der = pem_csr_der(raw)
+    try:
+        from cryptography import x509
+        from cryptography.x509.oid import NameOID
+    except ImportError as exc:
+        raise MissingCryptography(str(exc)) from exc
+    try:
+        csr = x509.load_der_x509_csr(der)
+        if not csr.is_signature_valid:
+            raise RequestError("the request's signature does not verify")
+        try:
+            sans = csr.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        except x509.ExtensionNotFound:
+            sans = x509.SubjectAlternativeName([])
+        orgs = tuple(str(a.value) for a in csr.subject.get_attributes_for_oid(NameOID.ORGANIZATION_NAME))
+        cns = [str(a.value) for a in csr.subject.get_attributes_for_oid(NameOID.COMMON_NAME)]
+    except (ValueError, TypeError) as exc:  # cryptography's parse errors
+        raise RequestError(f"the request does not parse: {exc}") from exc
+    return Request(
+        organizations=orgs,
+        common_name=cns[-1] if cns else "",  # Go's pkix.Name keeps the last CN
+        dns=len(sans.get_values_for_type(x509.DNSName)),
+        emails=len(sans.get_values_for_type(x509.RFC822Name)),
+        ips=len(sans.get_values_for_type(x509.IPAddress)),
+        uris=len(sans.get_values_for_type(x509.UniformResourceIdentifier)),
+    )
+
+
+def default_signer_name(req: Request, usages: set[str]) -> str:
+    """DefaultSignerNameFromSpec: the kubelet client and serving patterns, else legacy-unknown."""
+    kubelet = req.organizations == ("system:nodes",) and req.common_name.startswith("system:node:")
+    if not kubelet:
+        return LEGACY_UNKNOWN
+    if req.dns == req.emails == req.ips == req.uris == 0 and usages in CLIENT_USAGES:
+        return KUBELET_CLIENT
+    if (req.dns or req.ips) and req.emails == req.uris == 0 and usages in SERVING_USAGES:
+        return KUBELET_SERVING
+    return LEGACY_UNKNOWN
+
+
+def is_unset(node: Node | None) -> bool:
+    return node is None or (isinstance(node, Scalar) and node.style is None and node.data is None)
+
+
+def check_usages(spec: Mapping, ctx: Context) -> list[str] | None:
+    """The usages after v1beta1 defaulting, or None after an error finding."""
+    node = spec.get("usages")
+    if is_unset(node):
+        return list(DEFAULT_USAGES)
+    data = node.to_data() if node is not None else None
+    if not isinstance(data, list) or not data:
+        ctx.error("K8SM-CSR-004", "spec.usages is empty; v1 requires at least one usage", node)
+        return None
+    usages = [str(u) for u in data]
+    unknown = [u for u in usages if u not in KNOWN_USAGES]
+    repeated = sorted({u for u in usages if usages.count(u) > 1})
+    if unknown or repeated:
+        what = f"unknown {unknown}" if unknown else f"repeated {repeated}"
+        ctx.error("K8SM-CSR-004", f"spec.usages has {what} values; v1 rejects them on create", node)
+        return None
+    return usages
+
+
+def computed_signer(spec: Mapping, usages: list[str], ctx: Context) -> str | None:
+    request = spec.get("request")
+    if not isinstance(request, Scalar) or not isinstance(request.data, str):
+        ctx.error("K8SM-CSR-002", "spec.request is missing; every API version requires it", request or spec)
+        return None
+    try:
+        return default_signer_name(parse_request(request.data), set(usages))
+    except RequestError as exc:
+        ctx.error("K8SM-CSR-002", f"spec.request is not a valid CSR ({exc}); any API version rejects it", request)
+    except MissingCryptography:
+        ctx.error(
+            "K8SM-CSR-005",
+            "computing spec.signerName needs the optional dependency cryptography: "
+            "pip install 'k8smigrate[crypto]' (or write spec.signerName by hand)",
+            request,
+        )
+    return None
+
+
+def pin_condition_status(obj: Mapping, ctx: Context) -> None:
+    for condition in mappings_at(obj, "status", "conditions"):
+        if is_unset(condition.get("status")):
+            condition.set("status", "True", after="type")
+            ctx.info("K8SM-CSR-007", 'status: "True" written (the v1beta1 default, required in v1)', condition)
+
+
+def body(csr: Mapping, ctx: Context) -> None:
+    spec = csr.mapping("spec")
+    if spec is None:
+        ctx.error("K8SM-CSR-002", "no spec.request; every API version requires it")
+        return
+    usages = check_usages(spec, ctx)
+    if usages is None:
+        return
+    signer_node = spec.get("signerName")
+    signer = None if is_unset(signer_node) or signer_node is None else str(signer_node.to_data())
+    if signer is None:
+        signer = computed_signer(spec, usages, ctx)
+        if signer is None:
+            return
+    if signer == LEGACY_UNKNOWN:
+        chosen = ctx.decision("signerName", signer_node or spec.get("request") or spec)
+        if chosen is None:
+            return
+        spec.set("signerName", chosen, after="request")
+        ctx.warn("K8SM-CSR-001", f"signerName {chosen} written (--set signerName); v1 forbids legacy-unknown")
+    elif is_unset(signer_node):
+        spec.set("signerName", signer, after="request")
+        ctx.info("K8SM-CSR-006", f"signerName {signer} written, computed from the request as v1beta1 did")
+    if is_unset(spec.get("usages")):
+        spec.set("usages", Sequence.of(list(usages)), after="signerName")
+        ctx.info("K8SM-CSR-003", "usages [digital signature, key encipherment] written (the v1beta1 default)")
+    pin_condition_status(csr, ctx)
+
+
+MIGRATION = Step(
+    kinds=("CertificateSigningRequest",),
+    from_api="certificates.k8s.io/v1beta1",
+    to_api="certificates.k8s.io/v1",
+    available_in="1.19",
+    body=body,
+    summary="CertificateSigningRequest v1beta1 → v1: usages and signerName written as v1beta1 defaulted them",
+    codes=(
+        Code("K8SM-CSR-001", "warning", "signerName written from --set signerName (v1beta1 gave legacy-unknown)"),
+        Code("K8SM-CSR-002", "error", "spec.request is missing or not a valid PEM CERTIFICATE REQUEST"),
+        Code("K8SM-CSR-003", "info", "usages [digital signature, key encipherment] written (the v1beta1 default)"),
+        Code("K8SM-CSR-004", "error", "spec.usages empty, unknown or repeated; v1 rejects it"),
+        Code("K8SM-CSR-005", "error", "the optional dependency cryptography is needed to compute signerName"),
+        Code("K8SM-CSR-006", "info", "signerName computed from the request and written"),
+        Code("K8SM-CSR-007", "info", 'status.conditions[].status: "True" written (the v1beta1 default)'),
+        DECISION_NEEDED.with_summary("signerName would be legacy-unknown; needs --set signerName=…"),
+    ),
+    decisions=(
+        Decision(
+            "signerName",
+            (API_CLIENT, KUBELET_CLIENT, KUBELET_SERVING),
+            "v1beta1 gave this CSR kubernetes.io/legacy-unknown, which v1 forbids. "
+            f"{API_CLIENT}: a client certificate for the API server (usages must include client auth); "
+            f"{KUBELET_CLIENT} / {KUBELET_SERVING}: kubelet certificates. "
+            "For a custom signer, write spec.signerName in the manifest instead.",
+        ),
+    ),
+)

@@ -1,0 +1,113 @@
+"""PodDisruptionBudget ``policy/v1beta1`` → ``policy/v1``.
+
+The fields are the same; the meaning of an empty selector is not. Follows upstream's
+``Convert_v1beta1_PodDisruptionBudget_To_policy_PodDisruptionBudget``
+(``pkg/apis/policy/v1beta1/conversion.go``) and the selectors of ``pkg/apis/policy/helper.go``:
+
+- ``selector: {}`` (also ``{matchLabels: {}}`` or ``{matchExpressions: []}``: upstream
+  compares semantically) selected **no** pods in v1beta1 and selects **all** pods of the
+  namespace in v1. It becomes upstream's match-none selector, exactly what the API server
+  stores for such a PDB::
+
+      selector:
+        matchExpressions:
+        - key: pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match
+          operator: Exists
+
+  (K8SM-PDB-001: it matches nothing only while no pod has that label; write a real
+  selector or delete the PDB).
+- The v1beta1 match-all sentinel (that key with ``operator: DoesNotExist`` alone) becomes
+  ``{}`` (K8SM-PDB-002).
+- In any other selector, requirements on that key are removed, as upstream's
+  ``StripPDBV1beta1Label`` does (K8SM-PDB-003).
+
+An absent or null selector selects no pods in both versions and is left alone.
+``minAvailable``, ``maxUnavailable`` and ``unhealthyPodEvictionPolicy`` are unchanged.
+"""
+
+from __future__ import annotations
+
+from k8smigrate.codes import Code
+from k8smigrate.context import Context
+from k8smigrate.model import Step
+from k8smigrate.tree import Mapping, Sequence
+
+PDB_V1BETA1_LABEL = "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match"
+
+
+def _is_empty(selector: Mapping) -> bool:
+    keys = selector.keys()
+    return all(k in ("matchLabels", "matchExpressions") for k in keys) and not any(selector.data(k) for k in keys)
+
+
+def _requirement(selector: Mapping, operator: str) -> bool:
+    """True when the selector is exactly one requirement ``{key: <label>, operator: <operator>}``."""
+    data = selector.to_data()
+    assert isinstance(data, dict)
+    if data.get("matchLabels") or set(data) - {"matchLabels", "matchExpressions"}:
+        return False
+    return data.get("matchExpressions") == [{"key": PDB_V1BETA1_LABEL, "operator": operator}]
+
+
+def body(pdb: Mapping, ctx: Context) -> None:
+    spec = pdb.mapping("spec")
+    selector = spec.mapping("selector") if spec is not None else None
+    if spec is None or selector is None:
+        return
+    if _is_empty(selector):
+        none = Mapping.of({"matchExpressions": [{"key": PDB_V1BETA1_LABEL, "operator": "Exists"}]})
+        spec.set("selector", none)
+        ctx.warn(
+            "K8SM-PDB-001",
+            "selector {} selected no pods in policy/v1beta1 but selects every pod in policy/v1; "
+            "rewritten to upstream's match-none selector. Write a real selector, or delete this PDB",
+            none,
+        )
+        ctx.note("spec.selector {} → match-none selector")
+    elif _requirement(selector, "DoesNotExist"):
+        spec.set("selector", Mapping.of({}, flow=True))
+        ctx.info(
+            "K8SM-PDB-002",
+            "v1beta1 match-all selector rewritten to {} (match all in policy/v1)",
+            spec.get("selector"),
+        )
+        ctx.note("spec.selector match-all sentinel → {}")
+    else:
+        strip_label(selector, ctx)
+
+
+def strip_label(selector: Mapping, ctx: Context) -> None:
+    expressions = selector.sequence("matchExpressions")
+    if expressions is None:
+        return
+    doomed = [i for i, m in expressions.mappings() if m.data("key") == PDB_V1BETA1_LABEL]
+    if not doomed:
+        return
+    kept = Sequence(flow=expressions.flow)
+    for i, item in enumerate(expressions.items):
+        if i not in doomed:
+            kept.insert(item)
+    if len(kept):
+        selector.set("matchExpressions", kept)
+    else:
+        selector.pop("matchExpressions")
+    ctx.warn(
+        "K8SM-PDB-003",
+        f"requirement on {PDB_V1BETA1_LABEL} removed from the selector, as the API server does",
+        selector,
+    )
+
+
+MIGRATION = Step(
+    kinds=("PodDisruptionBudget",),
+    from_api="policy/v1beta1",
+    to_api="policy/v1",
+    available_in="1.21",
+    body=body,
+    summary="PodDisruptionBudget policy/v1beta1 → v1: empty selector kept selecting no pods",
+    codes=(
+        Code("K8SM-PDB-001", "warning", "selector {} rewritten to the match-none selector"),
+        Code("K8SM-PDB-002", "info", "the v1beta1 match-all selector rewritten to {}"),
+        Code("K8SM-PDB-003", "warning", "a requirement on the v1beta1 empty-selector label removed"),
+    ),
+)

@@ -1,0 +1,68 @@
+"""Spec: a crash has its own exit code (issue 14, item 18).
+
+0 nothing to do, 1 changed or would change, 2 usage error, 3 needs a human: a CI job reads
+these. An internal error (an exception that escapes: a bug) must not look like 1, "pending
+changes": it exits 4, after the traceback and a line saying it is a bug. SIGINT and SIGTERM
+exit 130 and 143 (tests/test_interrupts.py). README and docs/usage.md say all of it.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from k8smigrate import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ROLE = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: a\nrules: []\n"
+
+
+@pytest.fixture
+def main(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``cli.main`` tunes the collector for a short-lived process; give the test process its own back."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    monkeypatch.setattr(sys, "argv", ["k8smigrate", *args])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    return int(exc.value.code or 0)
+
+
+def test_the_ordinary_codes_are_unchanged(main: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "role.yaml").write_text(ROLE)
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+    assert run_main(monkeypatch, "diff", str(tmp_path / "role.yaml"), "--target-version", "1.22") == 1
+    assert run_main(monkeypatch, "diff", str(tmp_path / "cm.yaml"), "--target-version", "1.22") == 0
+    assert run_main(monkeypatch, "diff", str(tmp_path / "role.yaml"), "--target-version", "nope") == 2
+    assert run_main(monkeypatch, "diff", str(tmp_path / "missing.yaml"), "--target-version", "1.22") == 3
+
+
+def test_an_internal_error_exits_4_with_the_traceback(
+    main: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (tmp_path / "role.yaml").write_text(ROLE)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli, "_migrate", broken)
+    assert run_main(monkeypatch, "diff", str(tmp_path / "role.yaml"), "--target-version", "1.22") == cli.EXIT_CRASH == 4
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "RuntimeError: a bug" in err
+    assert err.rstrip().endswith("please report it with the traceback above); exit code 4")
+
+
+def test_the_docs_give_every_exit_code() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    assert "4 internal error" in readme and "130/143" in readme
+    assert "Exit code **4**" in usage and "**130**" in usage and "**143**" in usage

@@ -1,0 +1,36 @@
+"""Spec: render and verify: the spliced text must read back as the edited tree, or it is refused."""
+
+from __future__ import annotations
+
+from k8smigrate.tree import Mapping
+from k8smigrate.verify import dropped_comments, read_back
+from k8smigrate.yamlio import EVERY, read_stream
+
+
+def tree(text: str) -> Mapping:
+    root = read_stream(text, wanted=EVERY).documents[0].root
+    assert isinstance(root, Mapping)
+    return root
+
+
+def test_the_text_of_the_tree_reads_back() -> None:
+    assert read_back(tree("a: 1\n"), "a: 1\n") == ({"a": 1}, "")
+
+
+def test_a_text_that_says_something_else_is_refused() -> None:
+    assert read_back(tree("a: 1\n"), "a: 2\n") == (None, "the edited document does not read back as intended")
+
+
+def test_two_documents_are_refused() -> None:
+    assert read_back(tree("a: 1\n"), "a: 1\n---\nb: 2\n")[1] == "the edited document does not read back as one document"
+
+
+def test_a_text_that_does_not_parse_is_refused() -> None:
+    data, problem = read_back(tree("a: 1\n"), "a: [1\n")
+    assert data is None and problem.startswith("the edited document does not parse:")
+
+
+def test_a_dropped_comment_is_named_once() -> None:
+    old = "a: 1  # keep\nb: 2  # gone\n# gone\n"
+    assert sorted(dropped_comments(old, "a: 1  # keep\n")) == ["# gone"]
+    assert dropped_comments("a: 1\n", "") == []
