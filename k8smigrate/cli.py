@@ -28,7 +28,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import __version__
+from . import __version__, parallel
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR
@@ -240,7 +240,9 @@ def _migrate(
     """
     worker = partial(migrate_file, in_place=in_place, write_policy=policy)
     trees = partial(migrate_trees, registry=default_registry(), in_place=in_place, write_policy=policy)
-    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, sweep=in_place, trees=trees)
+    return _run_files(
+        paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place, trees=trees
+    )
 
 
 def _run_files(
@@ -250,12 +252,14 @@ def _run_files(
     jobs: int,
     keep: str,
     stdin: Callable[[Settings], FileOutcome],
+    serial_bytes: int,
     sweep: bool = False,
     trees: Callable[..., TreeRun] | None = None,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
-    ``keep``: what of each result the command still needs ("all", "diff", "none"; see ``parallel_map``).
+    ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
+    smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
     ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
     SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     ``trees``: what decides for the files of kustomize trees under the folders given (they are
@@ -278,7 +282,7 @@ def _run_files(
                 if keep != "all" and owned.result is not None:
                     owned.result.slim(keep_diff=keep == "diff")
             work = [t for t in todo if isinstance(t, Path) and t.resolve() not in tree.owned]
-            done = parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal)
+            done = parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal, serial_bytes)
             return _collect(todo, done, tree)
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
@@ -341,7 +345,9 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
     """The rows of every file, in order (over several processes like ``_migrate``)."""
     trees = partial(scan_trees, registry=default_registry())
-    run.outcomes = _run_files(paths, settings, scan_file, jobs, keep="none", stdin=_stdin_scan, trees=trees)
+    run.outcomes = _run_files(
+        paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES, trees=trees
+    )
     return [entry for o in run.outcomes for entry in o.scan]
 
 

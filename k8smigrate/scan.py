@@ -220,10 +220,9 @@ def readiness_entries(
 
     An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
     """
-    checks = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+    checks, only = _check_settings(registry, settings)
     if not checks:
         return []
-    only = replace(settings, only=tuple(sorted(checks)), raise_errors=False)
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any check looks for, so no second read of the stream
     result = migrate_stream(text, only, filename, registry, report_only=True)
@@ -238,6 +237,21 @@ def readiness_entries(
             continue  # the core's own findings: scan reports invalid input through ``problems``
         out.append(_readiness_entry(f, check, doc))
     return out
+
+
+_CHECKS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], tuple[Registry, dict[str, Check], tuple[str, ...]]] = {}
+
+
+def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, Check], Settings]:
+    """The enabled checks by name (found once per run, not per file), and settings that run only them."""
+    key = (id(registry), settings.only, settings.skip)
+    cached = _CHECKS.get(key)
+    if cached is None or cached[0] is not registry:
+        if len(_CHECKS) > 16:
+            _CHECKS.clear()
+        enabled = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
+        cached = _CHECKS[key] = (registry, enabled, tuple(sorted(enabled)))
+    return cached[1], replace(settings, only=cached[2], raise_errors=False)
 
 
 def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:

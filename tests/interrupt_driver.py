@@ -4,7 +4,7 @@ Run as ``python tests/interrupt_driver.py ARGS…`` with ``K8SM_TEST_MODE`` (``m
 while migrating the file; ``fsync``: hang while writing it, its temporary file on disk;
 ``crash``: raise while migrating it), ``K8SM_TEST_FILE`` (the file's name) and
 ``K8SM_TEST_READY`` (a file that gets the PID of the process that reached the hang). Worker
-processes are forked, so they inherit the patch. Used by tests/test_interrupts.py.
+processes are forked, so they inherit the patch; workers start however small the folder. Used by tests/test_interrupts.py.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from k8smigrate import api, cli
+from k8smigrate import api, cli, parallel
 
 MODE, NAME, READY = (os.environ[k] for k in ("K8SM_TEST_MODE", "K8SM_TEST_FILE", "K8SM_TEST_READY"))
 
@@ -45,6 +45,7 @@ def fsync(fd: int) -> None:
 
 
 api.migrate_stream = migrate_stream  # type: ignore[assignment]
+parallel.SERIAL_BYTES = parallel.SCAN_SERIAL_BYTES = 0  # a small folder still gets worker processes with -j2
 os.fsync = fsync
 sys.argv[0] = "k8smigrate"
 cli.main()

@@ -1,14 +1,18 @@
-"""Spec: --jobs spreads files over processes and prints exactly what a serial run prints."""
+"""Spec: --jobs spreads files over processes and prints exactly what a serial run prints;
+small inputs (few files, or few bytes in all) are done in-process whatever --jobs says."""
 
 from __future__ import annotations
 
+import concurrent.futures
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from k8smigrate import parallel
 from k8smigrate.cli import app
-from k8smigrate.parallel import SERIAL_BELOW
+from k8smigrate.parallel import SCAN_SERIAL_BYTES, SERIAL_BELOW, SERIAL_BYTES, in_process
 
 INGRESS = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web{i}\nspec:\n  backend:\n    serviceName: web\n    servicePort: {port}\n"
 CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"
@@ -23,29 +27,91 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.fixture
+def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the worker pools started (one entry per pool)."""
+    started: list[int] = []
+
+    class Counted(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            started.append(kwargs.get("max_workers", 0))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    return started
+
+
+@pytest.fixture
+def workers(monkeypatch: pytest.MonkeyPatch, pools: list[int]) -> list[int]:
+    """The test repository is small: make it big enough in bytes for workers to start."""
+    monkeypatch.setattr(parallel, "SERIAL_BYTES", 0)
+    monkeypatch.setattr(parallel, "SCAN_SERIAL_BYTES", 0)
+    return pools
+
+
+def _files(folder: Path, count: int, size: int) -> list[Path]:
+    for i in range(count):
+        (folder / f"f{i:03d}.yaml").write_text("#" * (size - 1) + "\n")
+    return sorted(folder.iterdir())
+
+
+def test_one_job_stays_in_process(tmp_path: Path) -> None:
+    assert in_process(_files(tmp_path, SERIAL_BELOW * 2, SERIAL_BYTES), jobs=1)
+
+
+def test_few_files_stay_in_process_however_large(tmp_path: Path) -> None:
+    assert in_process(_files(tmp_path, SERIAL_BELOW - 1, SERIAL_BYTES), jobs=2)
+
+
+def test_many_files_of_few_bytes_in_all_stay_in_process(tmp_path: Path) -> None:
+    paths = _files(tmp_path, SERIAL_BELOW * 2, SERIAL_BYTES // (SERIAL_BELOW * 2) - 1)
+    assert in_process(paths, jobs=2)
+    assert in_process([*paths, tmp_path / "missing.yaml"], jobs=2)  # reading it reports it later
+
+
+def test_many_files_of_enough_bytes_go_to_workers(tmp_path: Path) -> None:
+    paths = _files(tmp_path, SERIAL_BELOW * 2, SERIAL_BYTES // (SERIAL_BELOW * 2) + 1)
+    assert not in_process(paths, jobs=2)
+    assert in_process(paths, jobs=2, serial_bytes=SCAN_SERIAL_BYTES)  # scan's threshold is higher
+
+
+@pytest.mark.parametrize("command", [["apply", "--check"], ["scan"]])
+def test_a_small_repository_starts_no_worker_processes(repo: Path, command: list[str], pools: list[int]) -> None:
+    runner = CliRunner()
+    serial = runner.invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "1"])
+    asked = runner.invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "2"])
+    assert pools == []
+    assert serial.exit_code == asked.exit_code != 0
+    assert serial.stdout == asked.stdout
+    assert serial.stderr == asked.stderr
+
+
 @pytest.mark.parametrize("command", [["diff"], ["apply", "--check"], ["diff", "--format", "json"]])
-def test_parallel_output_is_identical_to_serial(repo: Path, command: list[str]) -> None:
+def test_parallel_output_is_identical_to_serial(repo: Path, command: list[str], workers: list[int]) -> None:
     runner = CliRunner()
     serial = runner.invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "1"])
     parallel = runner.invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "2"])
+    assert workers == [2]
     assert serial.exit_code == parallel.exit_code == 3
     assert serial.stdout == parallel.stdout
     assert serial.stderr == parallel.stderr
     assert "\x1b[" not in parallel.stderr  # no progress bar off a terminal
 
 
-def test_in_place_in_parallel_writes_every_file(repo: Path) -> None:
+def test_in_place_in_parallel_writes_every_file(repo: Path, workers: list[int]) -> None:
     result = CliRunner().invoke(app, ["apply", "--in-place", str(repo), "--target-version", "1.22", "--jobs", "2"])
+    assert workers == [2]
     assert result.exit_code == 3
     texts = [p.read_text() for p in sorted(repo.iterdir())]
     assert sum("networking.k8s.io/v1\n" in t for t in texts) == 13  # 16 Ingresses, 3 with port 0
     assert sum("extensions/v1beta1" in t for t in texts) == 3
 
 
-def test_scan_in_parallel_prints_what_a_serial_scan_prints(repo: Path) -> None:
+def test_scan_in_parallel_prints_what_a_serial_scan_prints(repo: Path, workers: list[int]) -> None:
     runner = CliRunner()
     serial = runner.invoke(app, ["scan", str(repo), "--target-version", "1.22", "--jobs", "1"])
     parallel = runner.invoke(app, ["scan", str(repo), "--target-version", "1.22", "--jobs", "2"])
+    assert workers == [2]
     assert serial.exit_code == parallel.exit_code == 1
     assert serial.stdout == parallel.stdout and serial.stdout.count("removed-api") == SERIAL_BELOW
     assert serial.stderr == parallel.stderr

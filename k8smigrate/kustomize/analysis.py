@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import jsonpatch
-
 from ..engine import migrate_stream
 from ..plan import element_kind, plan
 from ..registry import Registry
@@ -45,6 +43,8 @@ def _patch_rank(entry: PatchEntry) -> int:
 def _apply_json(data: Data, ops: Data) -> Data:
     if not isinstance(ops, list) or not all(isinstance(op, dict) for op in ops):
         return None
+    import jsonpatch  # a JSON patch to apply: only then
+
     operations = [op for op in ops if isinstance(op, dict)]
     try:
         result: Data = jsonpatch.apply_patch(data, operations)

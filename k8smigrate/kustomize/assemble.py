@@ -9,7 +9,6 @@ K8SM-KUS-002 finding naming the member that held it back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..api import UNREADABLE_CODES, FileOutcome, input_error
@@ -37,23 +36,7 @@ from .fix import fix
 from .graph import DocRef, Graph, Kustomization, PatchEntry, Source
 from .inline import splice_block
 from .references import Edits, ReferenceWork
-
-
-@dataclass
-class TreeRun:
-    """What the kustomize part of a run did: one outcome per file it owns."""
-
-    outcomes: dict[Path, FileOutcome] = field(default_factory=dict)
-    """By resolved path."""
-    owned: set[Path] = field(default_factory=set)
-    """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
-    roles: dict[Path, str] = field(default_factory=dict)
-    """What each owned file is to kustomize: resource, patch, configuration, data, kustomization."""
-    rows: dict[Path, list[ScanEntry]] = field(default_factory=dict)
-    """Scan rows only the tree can tell (patches' targets and paths, references, held groups)."""
-
-    def row(self, path: Path, entry: ScanEntry) -> None:
-        self.rows.setdefault(path, []).append(entry)
+from .run import TreeRun
 
 
 def settle(run: Analysis, out: TreeRun, in_place: bool, policy: WritePolicy | None = None) -> None:

@@ -27,8 +27,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 
-import jsonpatch
-
 from ..codes import COMMENT_DROPPED
 from ..engine import migrate_root
 from ..plan import plan
@@ -405,6 +403,8 @@ def _json_one(text: str, filename: str, base: Base, settings: Settings, registry
     ops = read_ops(root)
     if isinstance(ops, str):
         return out.fail(ops)
+    import jsonpatch  # a JSON patch to check: only then
+
     try:
         original = [json.loads(json.dumps(o.node.to_data())) for o in ops]
         jsonpatch.apply_patch(base.before, original)

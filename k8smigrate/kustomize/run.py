@@ -17,18 +17,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..api import UNREADABLE_CODES, FileOutcome
 from ..files import WritePolicy
 from ..registry import Registry
 from ..results import FileResult
+from ..scan import ScanEntry
 from ..settings import Settings
-from .analysis import Analysis
-from .assemble import TreeRun, settle
 from .graph import NAMES
 
 __all__ = ["TreeRun", "find_kustomizations", "migrate_trees", "scan_trees"]
+
+
+@dataclass
+class TreeRun:
+    """What the kustomize part of a run did: one outcome per file it owns."""
+
+    outcomes: dict[Path, FileOutcome] = field(default_factory=dict)
+    """By resolved path."""
+    owned: set[Path] = field(default_factory=set)
+    """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
+    roles: dict[Path, str] = field(default_factory=dict)
+    """What each owned file is to kustomize: resource, patch, configuration, data, kustomization."""
+    rows: dict[Path, list[ScanEntry]] = field(default_factory=dict)
+    """Scan rows only the tree can tell (patches' targets and paths, references, held groups)."""
+
+    def row(self, path: Path, entry: ScanEntry) -> None:
+        self.rows.setdefault(path, []).append(entry)
 
 
 def find_kustomizations(paths: Iterable[Path]) -> list[Path]:
@@ -63,6 +80,9 @@ def migrate_trees(
     found = find_kustomizations(paths)
     if not found:
         return out
+    from .analysis import Analysis  # only when there is a tree: a plain run does not import it
+    from .assemble import settle
+
     run = Analysis([p for p in paths if p.is_dir()], settings, registry)
     run.load(found)
     run.migrate_objects()
