@@ -836,6 +836,52 @@ def test_a_templated_kustomization_is_reported_not_read(tmp_path: Path) -> None:
     assert [(f.level, f.code) for f in findings(run)] == [("warning", "K8SM-KUS-001")]
 
 
+def test_a_kustomization_with_a_duplicate_key_keeps_what_it_uses_as_it_is(tmp_path: Path) -> None:
+    # kustomize reads the last of two ``patchesJson6902`` keys; a reader that kept the first
+    # would move the Ingress and its first patch, and the second (the one kustomize applies)
+    # would silently stop matching.
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": """
+                resources:
+                - ingress.yaml
+                patchesJson6902:
+                - target: {group: networking.k8s.io, version: v1beta1, kind: Ingress, name: web}
+                  path: port.yaml
+                patchesJson6902:
+                - target: {group: networking.k8s.io, version: v1beta1, kind: Ingress, name: web}
+                  path: host.yaml
+            """,
+            "app/ingress.yaml": """
+                apiVersion: networking.k8s.io/v1beta1
+                kind: Ingress
+                metadata:
+                  name: web
+                spec:
+                  rules:
+                  - host: old.example.com
+                    http:
+                      paths:
+                      - backend:
+                          serviceName: web
+                          servicePort: 80
+            """,
+            "app/port.yaml": "- {op: replace, path: /spec/rules/0/http/paths/0/backend/servicePort, value: 8080}\n",
+            "app/host.yaml": "- {op: replace, path: /spec/rules/0/host, value: new.example.com}\n",
+        },
+    )
+    before = texts(tmp_path)
+    built = build(tmp_path / "app")
+    run = migrate(tmp_path)
+    assert texts(tmp_path) == before
+    assert build(tmp_path / "app") == built
+    [warning] = findings(run, "K8SM-KUS-001")
+    assert warning.line == 6 and "duplicate key 'patchesJson6902'" in warning.message
+    held = {Path(f.filename).name: f.level for f in findings(run, "K8SM-KUS-002")}
+    assert held == {"ingress.yaml": "error", "port.yaml": "error"}
+
+
 def test_a_field_spec_follows_a_field_only_a_patch_brings(tmp_path: Path) -> None:
     write_tree(
         tmp_path,

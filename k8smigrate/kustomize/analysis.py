@@ -211,6 +211,18 @@ class Analysis:
                     )
                     self.failures[self.doc_key(ref)] = (f"{source.path}:{first or doc.line}", failure)
 
+    def hold_unsound(self) -> None:
+        """A kustomization that may say one thing to kustomize and another to this tool (a
+        duplicate key) holds every object it accumulates: its build cannot change."""
+        for k in self.graph.kustomizations.values():
+            if k.unsound is None:
+                continue
+            key: MemberKey = ("kustomization", k.path)
+            line, why = k.unsound
+            self.failures[key] = (f"{k.path}:{line}", why)
+            for ref, _obj, _via in self.scope(k):
+                self.groups.union(key, self.doc_key(ref))
+
     def subject(self, refs: list[DocRef]) -> tuple[str, str, str | None]:
         """(apiVersion, kind, name) of the first object of ``refs``, for a scan row."""
         if not refs or refs[0] not in self.docs:

@@ -70,7 +70,8 @@ def settle(run: Analysis, out: TreeRun, in_place: bool, policy: WritePolicy | No
             files.add(k.path.resolve(), _finding(NOT_FOLLOWED, message, str(k.path), 0, line), me)
     if settings.enabled(FIX, opt_in=True):
         for k in run.graph.kustomizations.values():
-            _fix(k, files)
+            if k.unsound is None:  # its fields may not be what kustomize reads
+                _fix(k, files)
     _assemble(run, out, files, in_place, policy)
 
 

@@ -135,6 +135,9 @@ class Kustomization:
     namespace: str = ""
     labels: dict[str, str] = field(default_factory=dict)
     annotations: dict[str, str] = field(default_factory=dict)
+    unsound: tuple[int, str] | None = None
+    """(line, why) when this file may not say to this tool what it says to kustomize (a
+    duplicate key: kustomize reads the last one): everything it uses stays as it is."""
 
     @property
     def folder(self) -> Path:
@@ -265,6 +268,15 @@ class Graph:
             return None
         k = Kustomization(self.display(path), source, root)
         self.kustomizations[path] = k
+        duplicates = [dup for d in docs for dup in d.duplicates]
+        if duplicates:
+            first = min(duplicates, key=lambda dup: dup.line)
+            k.unsound = (first.line, f"{first.message} (kustomize reads the last one)")
+            message = (
+                f"{first.message}: kustomize reads the last one; left as it is, with everything it uses "
+                "(remove the duplicate, then migrate)"
+            )
+            self.problems.append(Problem(source.path, first.line, "warning", "K8SM-KUS-001", message))
         k.component = _text(k.get("kind")) == "Component"
         k.name_prefix = _text(k.get("namePrefix"))
         k.name_suffix = _text(k.get("nameSuffix"))

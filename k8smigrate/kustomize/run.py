@@ -86,6 +86,7 @@ def migrate_trees(
     run = Analysis([p for p in paths if p.is_dir()], settings, registry)
     run.load(found)
     run.migrate_objects()
+    run.hold_unsound()
     run.migrate_patches()
     run.migrate_references()
     settle(run, out, in_place, write_policy)
