@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from ..codes import Code
 
-NOT_READ = Code("K8SM-KUS-001", "warning", "a kustomization file not read as one (not one YAML mapping, templated, a duplicate key)")
+NOT_READ = Code(
+    "K8SM-KUS-001", "warning", "a kustomization file not read as one (not one YAML mapping, templated, a duplicate key)"
+)
 HELD = Code(
     "K8SM-KUS-002",
     "error",
