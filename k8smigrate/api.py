@@ -9,13 +9,15 @@ prints or exits.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
 from .engine import migrate_stream
+from .facts import Facts, gather, merge
 from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
+from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
@@ -30,6 +32,7 @@ def _settings(
     only: Iterable[str] | None,
     skip: Iterable[str] | None,
     adopt_new_defaults: bool,
+    components: Mapping[str, str] | None = None,
 ) -> Settings:
     if settings is not None:
         return settings
@@ -40,6 +43,7 @@ def _settings(
         only=tuple(only or ()),
         skip=tuple(skip or ()),
         adopt_new_defaults=adopt_new_defaults,
+        components={str(k): str(v) for k, v in (components or {}).items()},
     )
 
 
@@ -52,12 +56,18 @@ def migrate_text(
     only: Iterable[str] | None = None,
     skip: Iterable[str] | None = None,
     adopt_new_defaults: bool = False,
+    components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> FileResult:
-    """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches."""
-    s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults)
+    """Migrate a YAML or JSON stream; returns the new text, findings and per-document patches.
+
+    ``components`` names the release of each add-on the manifests must run on
+    (``{"cert-manager": "1.14"}``); a document an add-on's migration would change while its
+    release is not given is left as it is with K8SM-GEN-016.
+    """
+    s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, components)
     registry = registry or default_registry()
     check_settings(s, registry)
     return migrate_stream(text, s, filename, registry)
@@ -68,12 +78,17 @@ def scan_text(
     *,
     target_version: str | None = None,
     min_version: str | None = None,
+    components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> list[ScanEntry]:
-    """Every document on a deprecated or removed API, with its replacement and releases."""
-    s = _settings(settings, target_version, min_version, None, None, None, False)
+    """Every document on a deprecated or removed API, with its replacement and releases.
+
+    An add-on whose release ``components`` does not give is judged at the newest release
+    k8smigrate knows.
+    """
+    s = _settings(settings, target_version, min_version, None, None, None, False, components)
     registry = registry or default_registry()
     check_settings(s, registry)
     return scan_stream(text, s, filename, registry)
@@ -116,10 +131,12 @@ def migrate_file(
     in_place: bool = False,
     settings: Settings | None = None,
     write_policy: WritePolicy | None = None,
+    facts: Facts | None = None,
 ) -> FileOutcome:
     """Migrate one file; with ``in_place`` write it atomically when it changed and had no error.
 
     ``write_policy`` allows splitting hard links and rewriting read-only files (``files``).
+    ``facts``: the run's (``run_facts``), for the checks that join files; without them, the file's own.
     """
     p = Path(path)
     settings = settings or Settings()
@@ -128,7 +145,7 @@ def migrate_file(
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = migrate_stream(loaded.text, settings, str(p), default_registry())
+    result = migrate_stream(loaded.text, settings, str(p), default_registry(), facts=facts)
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
@@ -144,7 +161,7 @@ def migrate_file(
     return outcome
 
 
-def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutcome:
+def scan_file(path: Path | str, *, settings: Settings | None = None, facts: Facts | None = None) -> FileOutcome:
     """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
     p = Path(path)
     settings = settings or Settings()
@@ -153,13 +170,13 @@ def scan_file(path: Path | str, *, settings: Settings | None = None) -> FileOutc
         loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    return scanned(p, loaded.text, str(p), settings)
+    return scanned(p, loaded.text, str(p), settings, facts)
 
 
-def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome:
+def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
     """The scan outcome of a text read from ``path`` (reported as ``name``)."""
     problems: list[Finding] = []
-    entries = scan_stream(text, settings, name, default_registry(), problems)
+    entries = scan_stream(text, settings, name, default_registry(), problems, facts)
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)
@@ -168,6 +185,26 @@ def scanned(path: Path, text: str, name: str, settings: Settings) -> FileOutcome
 def skipped_outcome(skipped: Skipped) -> FileOutcome:
     """A path that recursion reported instead of reading (a link out of the tree, an unreadable folder)."""
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
+
+
+def facts_of_file(path: Path, settings: Settings) -> Facts:
+    """The facts one file holds for the checks of ``settings`` (an unreadable file holds none)."""
+    collectors = collectors_for(settings, default_registry())
+    try:
+        text = read_manifest(path).text
+    except InputError:
+        return Facts(frozenset(c.name for c in collectors))
+    return gather(text, str(path), collectors)
+
+
+def run_facts(files: Iterable[Path], settings: Settings) -> Facts | None:
+    """The facts of every file of a run, in order, for the checks that join files (None: no such check).
+
+    A first, cheap pass: a file is parsed only when its text holds what a collector looks for.
+    """
+    if not collectors_for(settings, default_registry()):
+        return None
+    return merge(facts_of_file(f, settings) for f in files)
 
 
 def as_paths(paths: object) -> list[Path]:
@@ -204,24 +241,25 @@ def migrate_paths(
     migrated (and written). With ``in_place``, stale temporary files of an interrupted run are
     removed from the folders searched. Kustomize trees under the folders are migrated as wholes
     (docs/kustomize.md): their files' outcomes come in the same order, and a ``Kustomization``
-    file (no suffix) after the others.
+    file (no suffix) after the others. The checks that join files see every file of the run
+    (``run_facts``), read before any is written.
     """
     given = as_paths(paths)
-    entries = iter_entries(given, sweep=in_place)
-    return _migrate_entries(entries, given, in_place, settings, write_policy)
+    entries = list(iter_entries(given, sweep=in_place))
+    return _migrate_entries(entries, given, in_place, settings or Settings(), write_policy)
 
 
 def _migrate_entries(
-    entries: Iterator[Path | Skipped | Swept],
+    entries: list[Path | Skipped | Swept],
     given: list[Path],
     in_place: bool,
-    settings: Settings | None,
+    settings: Settings,
     policy: WritePolicy | None,
 ) -> Iterator[FileOutcome]:
     from .kustomize.run import migrate_trees
 
-    settings = settings or Settings()
-    check_settings(settings, default_registry())
+    check_settings(settings, default_registry())  # as migrate_file would, before the facts are read
+    facts = run_facts([e for e in entries if isinstance(e, Path)], settings)
     folders = [p for p in given if p.is_dir()]
     trees = migrate_trees(folders, settings, default_registry(), in_place=in_place, write_policy=policy)
     listed: set[Path] = set()
@@ -232,5 +270,5 @@ def _migrate_entries(
             listed.add(entry.resolve())
             yield trees.outcomes[entry.resolve()]
         elif isinstance(entry, Path):
-            yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy)
+            yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy, facts=facts)
     yield from (o for path, o in sorted(trees.outcomes.items()) if path not in listed)

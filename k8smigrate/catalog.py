@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .components import is_addon
 from .model import Check, Migration, Step
 from .registry import Registry
 
@@ -42,10 +43,13 @@ def applies_to(entries: list[Check]) -> tuple[list[str], list[str]]:
 
 
 def list_lines(registry: Registry) -> list[str]:
-    """``k8smigrate list``: one line per step (per lifecycle of its kinds) and one per check, by name."""
-    lines: list[str] = []
+    """``k8smigrate list``: by component (Kubernetes first, then each add-on), one line per step (per
+    lifecycle of its kinds) and one per check, by name."""
+    groups: dict[str, list[str]] = {}
     for name in sorted(registry.names()):
         entries = registry.named(name)
+        group = _group(entries[0].component)
+        lines = groups.setdefault(group, [])
         checks = [m for m in entries if isinstance(m, Check)]
         if checks:
             lines.append(f"{name:34} {check_line(checks)}")
@@ -56,8 +60,23 @@ def list_lines(registry: Registry) -> list[str]:
                     gates += f", from deprecated {deprecated}"
                 if removed:
                     gates += f", removed {removed}"
-                lines.append(f"{name:34} {','.join(kinds):40} {step.from_api} → {step.to_api} ({gates})")
-    return lines
+                target = step.to_api if step.to_kind is None else f"{step.to_api} {step.to_kind}"
+                lines.append(f"{name:34} {','.join(kinds):40} {step.from_api} → {target} ({gates})")
+    out: list[str] = []
+    for group in sorted(groups, key=lambda g: (g != "kubernetes", g)):
+        out.append(_heading(group))
+        out += groups[group]
+    return out
+
+
+def _group(component: str) -> str:
+    return "kubernetes" if not is_addon(component) else component
+
+
+def _heading(group: str) -> str:
+    if group == "kubernetes":
+        return "# kubernetes (releases of Kubernetes: --target-version, --min-version)"
+    return f"# {group} (--component {group}=VERSION)"
 
 
 def list_rows(registry: Registry) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import gc
 import os
+import re
 import signal
 import sys
 import traceback
@@ -31,13 +32,15 @@ import typer
 from . import __version__, parallel
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
 from .catalog import explain_lines, list_lines, list_rows
-from .codes import FILE_ERROR
+from .codes import FILE_ERROR, RELEASE_NEEDED
+from .components import ComponentError, newest, parse_option
 from .engine import migrate_stream
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .guides import guide
 from .interrupt import Interrupted, signals_raise
 from .kustomize.run import TreeRun, migrate_trees, scan_trees
-from .parallel import Journal, Worker, parallel_map, progress
+from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
+from .prefilter import collectors_for
 from .quoting import quote_path
 from .registry import check_settings, default_registry
 from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
@@ -92,6 +95,14 @@ MinVersion = Annotated[
 Only = Annotated[list[str] | None, typer.Option("--only", help="Run only this migration (repeatable).")]
 Skip = Annotated[list[str] | None, typer.Option("--skip", help="Do not run this migration (repeatable).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Settle a decision: NAME=VALUE (repeatable).")]
+ComponentOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--component",
+        help="The release of an add-on the manifests must run on: NAME=VERSION, e.g. cert-manager=1.14 "
+        "(repeatable). Without it scan assumes the newest release known, apply and diff ask for it.",
+    ),
+]
 Adopt = Annotated[bool, typer.Option("--adopt-new-defaults", help="Do not pin old defaults; say what changes.")]
 Strict = Annotated[bool, typer.Option("--strict", help="Unknown fields in kubeadm configs are errors, not warnings.")]
 FormatOpt = Annotated[Format, typer.Option("--format", help="text, or a report: json, markdown (PR comments), sarif.")]
@@ -148,6 +159,7 @@ def build_settings(
     adopt: bool,
     cwd: Path | None = None,
     strict: bool = False,
+    components: list[str] | None = None,
 ) -> tuple[Settings, str | None]:
     """Settings from the config file (if any) overlaid with explicit options; and where they came from."""
     base: dict[str, Any] = {}
@@ -163,6 +175,13 @@ def build_settings(
         if not sep or not name.strip():
             raise SettingsError(f"--set takes NAME=VALUE, got {item!r}")
         decisions[name.strip()] = value.strip()
+    releases = dict(base.get("components", {}))
+    for item in components or []:
+        try:
+            name, version = parse_option(item)
+        except ComponentError as exc:
+            raise SettingsError(str(exc)) from exc
+        releases[name] = version
     settings = Settings(
         target_version=target or base.get("target_version"),
         min_version=min_version or base.get("min_version"),
@@ -171,6 +190,7 @@ def build_settings(
         skip=tuple(skip) if skip else tuple(base.get("skip", ())),
         adopt_new_defaults=adopt or bool(base.get("adopt_new_defaults", False)),
         strict=strict or bool(base.get("strict", False)),
+        components=releases,
     )
     check_settings(settings, default_registry())
     return settings, source
@@ -184,7 +204,12 @@ def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
     window = settings.window
     default = "" if settings.target_version else " (newest known; set --target-version)"
     span = f"{window.min_version}–{window.target}" if window.min_version != window.target else f"{window.target}"
-    _err(f"k8smigrate: target {span}{default}" + (f"; settings from {source}" if source else ""))
+    given = ", ".join(f"{name} {release}" for name, release in settings.windows.given)
+    _err(
+        f"k8smigrate: target {span}{default}"
+        + (f"; components: {given}" if given else "")
+        + (f"; settings from {source}" if source else "")
+    )
     return settings, source
 
 
@@ -276,13 +301,21 @@ def _run_files(
                     continue
                 files = _files(raw, sweep)
                 todo += [_missing(raw)] if files is None else files
+            every = [t for t in todo if isinstance(t, Path)]
+            jobs = jobs or os.cpu_count() or 1
+            # the checks that join files see every file of the run, read before any is written
+            facts = (
+                parallel_facts(every, settings, jobs, serial_bytes)
+                if collectors_for(settings, default_registry())
+                else None
+            )
             folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
             tree = trees(folders, settings) if trees is not None and folders else TreeRun()
             for owned in tree.outcomes.values():
                 if keep != "all" and owned.result is not None:
                     owned.result.slim(keep_diff=keep == "diff")
-            work = [t for t in todo if isinstance(t, Path) and t.resolve() not in tree.owned]
-            done = parallel_map(worker, work, settings, jobs or os.cpu_count() or 1, keep, journal, serial_bytes)
+            work = [t for t in every if t.resolve() not in tree.owned]
+            done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes)
             return _collect(todo, done, tree)
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
@@ -414,6 +447,33 @@ def _print_changes(run: Run, color: Color, verb: str) -> None:
     _err(summary_line(len(run.outcomes), count, run.findings, verb))
 
 
+_OPTION = re.compile(r"--component ([\w.-]+)=VERSION")
+
+
+def _releases_needed(run: Run) -> list[str]:
+    """The add-ons whose release the run must be told (K8SM-GEN-016 findings); the exit code becomes 2.
+
+    apply and diff migrate everything else; those documents stay as they are.
+    """
+    names = sorted({m for f in run.findings if f.code == RELEASE_NEEDED.code for m in _OPTION.findall(f.message)})
+    if names:
+        run.exit_code = EXIT_USAGE
+    return names
+
+
+def _ask_for_releases(run: Run, names: list[str]) -> None:
+    """Name the option that settles K8SM-GEN-016, on stderr."""
+    if not names:
+        return
+    count = sum(1 for f in run.findings if f.code == RELEASE_NEEDED.code)
+    options = " ".join(f"--component {name}=VERSION" for name in names)
+    known = ", ".join(f"{n} {newest(n)}" for n in names if newest(n) is not None)
+    _err(
+        f"k8smigrate: {count} document{'s' if count != 1 else ''} of {', '.join(names)} left unchanged: "
+        f"say which release they must run on with {options}" + (f" (k8smigrate knows up to {known})" if known else "")
+    )
+
+
 _SCAN_COLORS = {"removed": "red", "breaking": "red", "deprecated": "yellow", "warning": "yellow"}
 
 
@@ -433,6 +493,7 @@ def scan(
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
+    component: ComponentOpt = None,
     format: FormatOpt = Format.text,
     output: Output = None,
     color: ColorOpt = Color.auto,
@@ -441,7 +502,7 @@ def scan(
 ) -> None:
     """List documents on deprecated or removed APIs, and what else breaks at the target, by category."""
     _check_output(output)
-    settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False)
+    settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False, components=component)
     run = _new_run("scan", settings, source)
     run.scan = entries = _scan(paths, settings, run, jobs)
     run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))
@@ -453,6 +514,11 @@ def scan(
         _emit("".join(line + "\n" for line in lines), output)
         _print_findings(run, color)
         _err(scan_summary_line(len(run.outcomes), entries, run.findings))
+    assumed = sorted({e.component for e in entries if settings.windows.assumed(e.component)})
+    if assumed:
+        judged = ", ".join(f"{c} {settings.windows.of(c).target}" for c in assumed)
+        options = " ".join(f"--component {c}=VERSION" for c in assumed)
+        _err(f"k8smigrate: add-ons judged at the newest release known: {judged} (set {options})")
     raise _finish(run.exit_code, exit_zero)
 
 
@@ -464,6 +530,7 @@ def diff(
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
+    component: ComponentOpt = None,
     adopt_new_defaults: Adopt = False,
     strict: Strict = False,
     format: FormatOpt = Format.text,
@@ -475,17 +542,19 @@ def diff(
     """Dry run: print the unified diff and the findings; write nothing."""
     _check_output(output)
     settings, source = _settings_or_exit(
-        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
+        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict, components=component
     )
     run = _new_run("diff", settings, source)
     run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs, keep="diff" if format is Format.text else "all")
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    needed = _releases_needed(run)
     if format is not Format.text:
         _emit(_report(run, format, "would change"), output)
     else:
         on = use_color(color.value, sys.stdout) and output is None
         _emit("".join(paint_diff(r.diff, on) for r in run.results), output)
         _print_changes(run, color, "would change")
+    _ask_for_releases(run, needed)
     raise _finish(run.exit_code, exit_zero)
 
 
@@ -499,6 +568,7 @@ def apply(
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
+    component: ComponentOpt = None,
     adopt_new_defaults: Adopt = False,
     strict: Strict = False,
     format: FormatOpt = Format.text,
@@ -527,13 +597,14 @@ def apply(
         raise _usage("--in-place cannot rewrite stdin")
     _check_output(output)
     settings, source = _settings_or_exit(
-        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict
+        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict, components=component
     )
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
     policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
     run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
     run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    needed = _releases_needed(run)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
         _emit(_report(run, format, verb), output)
@@ -543,6 +614,7 @@ def apply(
             _emit(result.text, output)
     if format is Format.text:
         _print_changes(run, color, verb)
+    _ask_for_releases(run, needed)
     raise _finish(run.exit_code, exit_zero)
 
 

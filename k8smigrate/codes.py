@@ -62,6 +62,9 @@ NOT_WHOLE = Code("K8SM-GEN-014", "warning", "the file does not parse as a whole 
 TEMPLATED_UNTOUCHED = Code(
     "K8SM-GEN-015", "info", "templated document skipped; its API has no version step and is not removed or deprecated"
 )
+RELEASE_NEEDED = Code(
+    "K8SM-GEN-016", "error", "an add-on's release is needed (--component NAME=VERSION) to migrate this document"
+)
 OWNER_NOT_KEPT = Code("K8SM-GEN-018", "warning", "the file was written but its owner or group could not be kept")
 
 GENERAL: dict[str, Code] = {
@@ -82,6 +85,7 @@ GENERAL: dict[str, Code] = {
         FILE_ERROR,
         NOT_WHOLE,
         TEMPLATED_UNTOUCHED,
+        RELEASE_NEEDED,
         OWNER_NOT_KEPT,
     )
 }

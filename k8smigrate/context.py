@@ -13,13 +13,15 @@ this run), and name releases in messages with ``ctx.oldest`` and ``ctx.target``.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from .codes import DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
 from .decisions import Decision
-from .lifecycles import ApiLifecycle, Lifecycles
+from .facts import Collector, FactSource, Located, T
+from .lifecycles import ApiLifecycle, Lifecycles, lookup
 from .results import Finding, Level
 from .scalars import Data
 from .settings import Settings
@@ -88,6 +90,11 @@ class Context:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     read_siblings: Callable[[], list[Sibling]] | None = None
+    read_facts: FactSource | None = None
+    source: str = field(default="", repr=False)
+    """The text of the stream the object was read from (``text_of`` cuts a node's lines out of it)."""
+    plan_api: Callable[[str, str], str | None] | None = field(default=None, repr=False)
+    """What ``migrated_api`` asks the engine: the apiVersion an object of that API and kind ends at."""
     _places: dict[int, tuple[Node, int, str]] = field(default_factory=dict, repr=False)
     """Where each node of the tree stands, built on the first finding: a body that reports on
     every volume of a large object walks the tree once, not once per finding."""
@@ -121,9 +128,17 @@ class Context:
         """Whether every release of the window has what the migration ``needs`` (true without a need)."""
         return self.needs is None or self.everywhere_from(self.needs)
 
+    def migrated_api(self, api_version: str, kind: str) -> str | None:
+        """The apiVersion an object of ``api_version`` and ``kind`` ends at in this run (None: it stays).
+
+        For a reference to another object by apiVersion and kind (a Flux ``healthChecks`` entry, a
+        ``sourceRef``): the referenced object is migrated by the same run, so the reference follows.
+        """
+        return self.plan_api(api_version, kind) if self.plan_api is not None else None
+
     def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
         """When ``api_version`` of ``kind`` is deprecated and removed (None when the table does not say)."""
-        return self.lifecycles.get((api_version, kind))
+        return lookup(self.lifecycles, api_version, kind)
 
     # ------------------------------------------------------------------ the stream
 
@@ -135,6 +150,31 @@ class Context:
         each side reads the other's input data and edits only its own document.
         """
         return self.read_siblings() if self.read_siblings is not None else []
+
+    def facts(self, collector: Collector[T]) -> list[Located[T]]:
+        """The values ``collector`` found in the run (every file), or in this stream without a run.
+
+        For a check that joins objects of different files: it reads the input of the other
+        documents, edits only its own, and names the files it joined in its messages.
+        """
+        if self.read_facts is None:
+            return []
+        return self.read_facts(collector)
+
+    def text_of(self, node: Node) -> str | None:
+        """The lines a parsed block node was written on, dedented, comments included.
+
+        None for a new node, a flow collection or a scalar: for a value that moves into a
+        string (a Flux patch written inline becomes a ``patch: |`` text), the author's own lines.
+        """
+        if not self.source or node.src is None or not isinstance(node, (Mapping, Sequence)) or node.flow:
+            return None
+        start = self.source.rfind("\n", 0, node.src.start) + 1
+        if self.source[start : node.src.start].strip(" -"):
+            return None  # the node starts after a key on its first line: its lines are not its own
+        lines = self.source[start : node.src.end].split("\n")
+        lines[0] = " " * node.src.col + lines[0][node.src.start - start :]
+        return textwrap.dedent("\n".join(line.rstrip("\r") for line in lines)).rstrip("\n") + "\n"
 
     # ------------------------------------------------------------------ findings
 

@@ -29,6 +29,7 @@ from .codes import (
     COMMENT_DROPPED,
     INTERNAL_ERROR,
     NOT_WHOLE,
+    RELEASE_NEEDED,
     TEMPLATED,
     TEMPLATED_UNTOUCHED,
     UNREADABLE,
@@ -36,11 +37,13 @@ from .codes import (
     CodeError,
     checking,
 )
+from .components import release_needed_message
 from .context import Context, Sibling
+from .facts import Facts, StreamFacts
 from .model import Check, DeclarationError, Migration
-from .plan import LIST_KIND, Plan, is_candidate, plan
+from .plan import LIST_KIND, Plan, is_candidate, plan, window_of
 from .prefilter import prefilter
-from .problems import input_problems
+from .problems import input_problems, last_wins
 from .registry import Registry, default_registry
 from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
@@ -66,6 +69,8 @@ class _Run:
     siblings: Callable[[], list[Sibling]]
     checking: bool
     """Declarations are enforced: codes at their levels, checks that edit only with ``edits=True``."""
+    facts: StreamFacts
+    """The run's facts (``k8smigrate.facts``), or this stream's when there is no run."""
 
 
 @dataclass
@@ -100,6 +105,7 @@ def migrate_stream(
     *,
     report_only: bool = False,
     hold: Collection[int] = (),
+    facts: Facts | None = None,
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
@@ -107,13 +113,21 @@ def migrate_stream(
     applied, but nothing is rendered: the text stays as it is and there are no patches.
     The documents whose index is in ``hold`` stay as they are, unread by any migration: the
     caller (kustomize trees, where an object and its patches move together) reports why.
+    ``facts`` are a run's (``k8smigrate.facts``); without them a check joins this stream only.
     """
     settings = settings or Settings()
     registry = registry or default_registry()
     window = settings.window
     stream = read_stream(text, wanted=prefilter(registry, settings, window))
     run = _Run(
-        settings, registry, window, filename, report_only, _Siblings(stream.text), settings.raise_errors or checking()
+        settings,
+        registry,
+        window,
+        filename,
+        report_only,
+        _Siblings(stream.text),
+        settings.raise_errors or checking(),
+        StreamFacts(stream.text, filename, facts),
     )
     result = FileResult(filename, text, text)
     pieces: list[str] = []
@@ -139,7 +153,9 @@ def migrate_stream(
             status.new_text = None
             status.result.applied, status.result.patch, status.result.summary = [], [], []
         if not status.failed:
-            status.findings += lifecycle_findings(doc, status.result, filename, window, settings, registry)
+            status.findings += lifecycle_findings(
+                doc, status.result, filename, window, settings, registry, ask_release=not report_only
+            )
         result.findings += status.findings
         result.documents.append(status.result)
         if status.new_text is not None and doc.root is not None and doc.root.src is not None:
@@ -172,7 +188,16 @@ def migrate_root(
     holds the change notes), beside the findings.
     """
     doc = Document(index, 0, len(text), line, root=root, api_version=api_version, kind=kind)
-    run = _Run(settings, registry, settings.window, filename, True, list, settings.raise_errors or checking())
+    run = _Run(
+        settings,
+        registry,
+        settings.window,
+        filename,
+        True,
+        list,
+        settings.raise_errors or checking(),
+        StreamFacts(text, filename),  # a patch merged with its object: the facts of its text only
+    )
     status = _Status(filename, doc, DocumentResult(index, line, api_version, kind))
     _migrate_document(run, Stream(text, False, [doc]), status)
     return status.result, status.findings
@@ -219,7 +244,10 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
         except (TreeError, RecursionError) as exc:
             status.add(UNREADABLE, f"cannot read the document: {exc}")
             return
-    if not _apply(run, stream, status, root, objects):
+    applied = _apply(run, stream, status, root, objects)
+    if _release_needed(run, status):
+        return
+    if not applied:
         return
     if list_plan is not None and list_plan.final_api is not None:
         api = root.get("apiVersion")
@@ -254,7 +282,7 @@ def _gate(run: _Run, stream: Stream, status: _Status) -> Mapping | None:
         if is_candidate(doc.api_version, doc.kind, run.registry):
             status.add(NOT_WHOLE, "the file does not parse as a whole (a template?); left unchanged")
         return None
-    for code, message, line in input_problems(doc):
+    for code, message, line in input_problems(doc, last_wins(doc, run.registry, run.settings)):
         status.add(code, message, line)
     if status.failed or not isinstance(doc.root, Mapping):
         return None
@@ -300,7 +328,7 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
         for m in migrations:
             if isinstance(m, Check) and not m.triggered_by(source):
                 continue  # the document holds nothing this check looks for (it is here for another one)
-            ctx = _context(run, status, root, m, final_api)
+            ctx = _context(run, status, root, m, final_api, stream.text)
             if isinstance(m, Check) and (m.edits or run.checking):
                 untouched = obj.pristine() if untouched is None else untouched
             was_untouched = untouched
@@ -320,17 +348,47 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
                 api = obj.get("apiVersion")
                 if isinstance(api, Scalar):
                     api.set(m.to_api)
+                kind = obj.get("kind")
+                if m.to_kind is not None and isinstance(kind, Scalar):
+                    kind.set(m.to_kind)
             if m.name not in status.applied:
                 status.applied.append(m.name)
     return True
 
 
-def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api: str | None) -> Context:
+def _release_needed(run: _Run, status: _Status) -> bool:
+    """An add-on migration acted on the document but the run names no release of that add-on.
+
+    The migrations of an add-on whose release was not given ran with the newest release
+    k8smigrate knows (what ``scan`` reports). ``apply`` and ``diff`` do not guess: when one of
+    them changed the document or found it needs a human, the document is left as it is with
+    K8SM-GEN-016 naming the option; what they only reported is dropped. True in that case.
+    """
+    if run.report_only:
+        return False
+    windows = run.settings.windows
+    acted = set(status.applied) | {f.migration for f in status.findings if f.migration and f.level == "error"}
+    pending = sorted({m.component for name in acted for m in run.registry.named(name) if windows.assumed(m.component)})
+    status.findings = [
+        f
+        for f in status.findings
+        if not (f.migration and any(windows.assumed(m.component) for m in run.registry.named(f.migration)))
+    ]
+    if not pending:
+        return False
+    status.applied, status.notes = [], []
+    status.add(RELEASE_NEEDED, release_needed_message(status.doc.api_version, status.doc.kind, pending))
+    return True
+
+
+def _context(
+    run: _Run, status: _Status, root: Mapping, m: Migration, final_api: str | None, source: str = ""
+) -> Context:
     return Context(
         m,
         run.settings,
         root,
-        run.window,
+        window_of(m.component, run.settings, run.window),
         run.filename,
         status.doc.index,
         status.doc.line,
@@ -339,7 +397,15 @@ def _context(run: _Run, status: _Status, root: Mapping, m: Migration, final_api:
         lifecycles=run.registry.lifecycles,
         check_codes=run.checking,
         read_siblings=run.siblings,
+        read_facts=run.facts,
+        source=source,
+        plan_api=partial(_migrated_api, run),
     )
+
+
+def _migrated_api(run: _Run, api: str, kind: str) -> str | None:
+    """``ctx.migrated_api``: where the steps of this run take an object of ``api`` and ``kind``."""
+    return plan(api, kind, run.settings, run.registry, run.window).final_api
 
 
 # ------------------------------------------------------------------ 3. render and verify

@@ -66,3 +66,16 @@ def builtin() -> Lifecycles:
 
 
 _BUILTIN: Lifecycles | None = None
+
+
+def lookup(table: Lifecycles, api_version: str, kind: str) -> ApiLifecycle | None:
+    """The row of ``(api_version, kind)``, or of ``(api_version, "*")``: a whole group version that
+    went away at once (Istio's Mixer kinds of ``config.istio.io/v1alpha2``)."""
+    found = table.get((api_version, kind))
+    if found is None:
+        every = table.get((api_version, "*"))
+        if every is not None:
+            return ApiLifecycle(
+                api_version, kind, every.deprecated_in, every.removed_in, every.replacement, every.component
+            )
+    return found

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .codes import Code
 from .context import Body
 from .decisions import Decision
+from .facts import Collector
 from .versions import KubeVersion
 
 Trigger = str | re.Pattern[str]
@@ -48,6 +50,13 @@ CATEGORIES = {
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
     "kustomize": "kustomization files: deprecated fields (kustomize edit fix)",
+    "controller": "ingress controllers and cluster add-ons (CoreDNS) that must read the APIs the target serves",
+    "node-port": "the API server's NodePort range against the nodes' ephemeral ports",
+    "token": "service account token Secrets that are no longer generated, and token lifetimes",
+    "default": "a default that changed at the target release (the old one is written explicitly)",
+    "reference": "an apiVersion naming another object, which the same run migrates",
+    "rbac": "RBAC rules that grant what no longer exists",
+    "component-flag": "command-line flags and admission plugins a control-plane component refuses at the target",
 }
 """What a check looks at (``scan`` prints it as a column; a step's rows are ``removed-api`` or
 ``deprecated-api``)."""
@@ -81,10 +90,17 @@ class Step:
     deprecated. The registry adds it to the table and refuses a step that restates a listed API."""
     removed_in: str | None = None
     """Only for an API the lifecycle table does not list: when ``from_api`` is removed."""
+    to_kind: str | None = None
+    """The kind the objects have after the step when it renames the kind (Gateway API's
+    ReferencePolicy → ReferenceGrant); the engine sets it with the apiVersion. One kind only."""
 
     @property
     def available(self) -> KubeVersion:
         return KubeVersion.parse(self.available_in)
+
+    def target_kind(self, kind: str) -> str:
+        """The kind an object of ``kind`` has after this step."""
+        return self.to_kind or kind
 
 
 @dataclass(frozen=True)
@@ -120,6 +136,14 @@ class Check:
     cleanup: bool = False
     """Its edits tidy up (a deprecated alias, a field the server ignores, an annotation still
     honoured) rather than repair what breaks at the target; ``scan`` lists them as ``info``."""
+    facts: tuple[Collector[Any], ...] = ()
+    """For a check that relates objects of different files: the collectors whose values it asks
+    for (``ctx.facts``); a run gathers them from every file before any document is checked."""
+
+    last_wins: tuple[str, ...] = ()
+    """Dotted paths from the object's root (``apiServer.extraArgs``) of maps whose repeated keys
+    the component reads by keeping the last one. Repeated keys there do not stop the document
+    (K8SM-GEN-006): this check reports them, and every reader of those maps keeps the last."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
     _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
     _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)

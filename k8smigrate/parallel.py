@@ -34,7 +34,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from .api import FileOutcome
+from .api import FileOutcome, facts_of_file
+from .facts import Facts, merge
 from .files import recording, remove_live_temps
 from .interrupt import deferrable
 from .registry import default_registry
@@ -53,7 +54,7 @@ WATCH_EVERY = 0.5
 """Seconds between a worker's checks that its parent is alive (where the kernel does not tell it)."""
 
 Worker = Callable[..., FileOutcome]
-"""``migrate_file`` (maybe with ``in_place`` bound) or ``scan_file``: called as ``worker(path, settings=…)``."""
+"""``migrate_file`` (maybe with ``in_place`` bound) or ``scan_file``: ``worker(path, settings=…, facts=…)``."""
 
 SERIAL_BYTES = 512 * 1024
 """Files smaller than this in total are done in-process too, however many there are.
@@ -156,14 +157,18 @@ def _note(journal: Journal | None, index: int, _path: Path) -> None:
         os.write(_journal_fd, _RECORD.pack(index))
 
 
-def _chunk(jobs: list[tuple[Worker, Path, Settings, str, int]]) -> list[FileOutcome]:
+Job = tuple[Worker, Path, Settings, str, int, Facts | None]
+"""One file's work: the worker, the file, the settings, what to keep, its index, the run's facts."""
+
+
+def _chunk(jobs: list[Job]) -> list[FileOutcome]:
     return [_one(job) for job in jobs]
 
 
-def _one(job: tuple[Worker, Path, Settings, str, int], journal: Journal | None = None) -> FileOutcome:
-    worker, path, settings, keep, index = job
+def _one(job: Job, journal: Journal | None = None) -> FileOutcome:
+    worker, path, settings, keep, index, facts = job
     with recording(partial(_note, journal, index)):
-        outcome = worker(path, settings=settings)
+        outcome = worker(path, settings=settings, facts=facts)
     if keep != "all" and outcome.result is not None:
         outcome.result.slim(keep_diff=keep == "diff")  # in the worker: texts never cross processes
     return outcome
@@ -209,6 +214,7 @@ def parallel_map(
     jobs: int,
     keep: str = "all",
     journal: Journal | None = None,
+    facts: Facts | None = None,
     serial_bytes: int | None = None,
 ) -> Generator[FileOutcome, None, None]:
     """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order.
@@ -217,11 +223,12 @@ def parallel_map(
     or "none" (only whether it changed), so memory follows the largest file rather than the
     repository. ``journal`` gets the index of every file written (also when the run is cut
     short: when this generator is left by an exception or closed, the workers are stopped
-    first and the journal is complete). Inputs of fewer than ``SERIAL_BELOW`` files or
-    ``serial_bytes`` bytes (default ``SERIAL_BYTES``) stay in this process.
+    first and the journal is complete). ``facts``, the run's (``parallel_facts``), go to every
+    worker. Inputs of fewer than ``SERIAL_BELOW`` files or ``serial_bytes`` bytes (default
+    ``SERIAL_BYTES``) stay in this process.
     """
     journal = journal if journal is not None else Journal()
-    jobs_list = [(worker, p, settings, keep, i) for i, p in enumerate(paths)]
+    jobs_list = [(worker, p, settings, keep, i, facts) for i, p in enumerate(paths)]
     if in_process(paths, jobs, serial_bytes):
         yield from map(partial(_one, journal=journal), jobs_list)
         return
@@ -258,6 +265,43 @@ def parallel_map(
         if not stopped:
             pool.shutdown(wait=True)
         journal.close()
+
+
+def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_bytes: int | None = None) -> Facts:
+    """``api.run_facts`` over ``jobs`` processes: the same facts, in the same order (nothing is
+    written); small inputs stay in this process, as in ``parallel_map``."""
+    jobs_list = [(p, settings) for p in paths]
+    if in_process(paths, jobs, serial_bytes):
+        return merge(map(_facts_of, jobs_list))
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    if method == "fork":
+        default_registry()
+    chunk = max(1, min(32, len(paths) // (jobs * 8)))
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_start_worker,
+        initargs=(os.getpid(), None),
+    )
+    try:
+        futures = [pool.submit(_facts_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk)]
+        parts = [part for future in futures for part in future.result()]
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return merge(parts)
+
+
+def _facts_chunk(jobs: list[tuple[Path, Settings]]) -> list[Facts]:
+    return [_facts_of(job) for job in jobs]
+
+
+def _facts_of(job: tuple[Path, Settings]) -> Facts:
+    return facts_of_file(*job)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .components import is_addon
 from .model import Check, Step
 from .registry import Registry
 from .settings import Settings
@@ -33,6 +34,8 @@ class Plan:
     blocked: Step | None = None
     """The first step of a chain that no release of the window lets run (its target is not served)."""
     checks: list[Check] = field(default_factory=list)
+    final_kind: str | None = None
+    """The kind the object has after the steps, when a step renames it (None: unchanged)."""
 
     @property
     def final_api(self) -> str | None:
@@ -43,30 +46,50 @@ class Plan:
         return not (self.steps or self.checks)
 
 
+def window_of(component: str, settings: Settings, window: Window) -> Window:
+    """The window that gates a migration or a lifecycle of ``component``.
+
+    Kubernetes' own components get ``window`` (the run's ``--min-version`` … ``--target-version``);
+    an add-on gets its release (``--component NAME=VERSION``, or the newest one k8smigrate knows).
+    """
+    return window if not is_addon(component) else settings.windows.of(component)
+
+
 def plan(api_version: str, kind: str, settings: Settings, registry: Registry, window: Window) -> Plan:
-    """The enabled checks, and the chain up to the furthest step whose target every release serves."""
+    """The enabled checks, and the chain up to the furthest step whose target every release serves.
+
+    Each migration is gated by the window of its component (``window_of``).
+    """
     checks = [
         c
         for c in registry.checks_for(api_version, kind)
-        if settings.enabled(c.name, c.opt_in) and (c.matters is None or c.matters <= window.target)
+        if settings.enabled(c.name, c.opt_in)
+        and (c.matters is None or c.matters <= window_of(c.component, settings, window).target)
     ]
-    chain: list[Step] = []
-    api = api_version
-    seen = {api}
-    while (step := registry.step(api, kind)) is not None and settings.enabled(step.name, step.opt_in):
-        chain.append(step)
+    chain: list[tuple[Step, str]] = []  # each step with the kind it leaves the object with
+    api, at = api_version, kind
+    seen = {(api, at)}
+    while (step := registry.step(api, at)) is not None and settings.enabled(step.name, step.opt_in):
+        at = step.target_kind(at)
+        chain.append((step, at))
         api = step.to_api
-        if api in seen:  # pragma: no cover - the registry rejects cycles when it is built
+        if (api, at) in seen:  # pragma: no cover - the registry rejects cycles when it is built
             break
-        seen.add(api)
-    served = [i for i, step in enumerate(chain) if served_by(step, kind, registry, window)]
+        seen.add((api, at))
+    served = [
+        i
+        for i, (step, out_kind) in enumerate(chain)
+        if served_by(step, out_kind, registry, window_of(step.component, settings, window))
+    ]
     if not served:
-        return Plan([], chain[0] if chain else None, checks)
-    return Plan(chain[: served[-1] + 1], None, checks)
+        return Plan([], chain[0][0] if chain else None, checks)
+    last = served[-1]
+    final_kind = chain[last][1]
+    return Plan([s for s, _k in chain[: last + 1]], None, checks, final_kind if final_kind != kind else None)
 
 
 def served_by(step: Step, kind: str, registry: Registry, window: Window) -> bool:
-    """Whether every release of the window serves the step's target API."""
+    """Whether every release of the window serves the step's target API (``kind``: the kind it yields)."""
     target = registry.lifecycle(step.to_api, kind)
     return window.serves(step.available, target.removed_in if target else None)
 
@@ -76,7 +99,7 @@ def full_chain(api: str, kind: str, registry: Registry) -> list[Step]:
     chain: list[Step] = []
     while (step := registry.step(api, kind)) is not None and step not in chain:
         chain.append(step)
-        api = step.to_api
+        api, kind = step.to_api, step.target_kind(kind)
     return chain
 
 

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
+from .facts import Collector
 from .model import ANY, Check, Migration, Trigger, holds
+from .plan import window_of
 from .registry import Registry
 from .settings import Settings
 from .versions import Window
@@ -81,20 +84,40 @@ def runs_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:
     def enabled(m: Migration) -> bool:
         if not settings.enabled(m.name, m.opt_in):
             return False
-        return not isinstance(m, Check) or m.matters is None or m.matters <= window.target
+        return (
+            not isinstance(m, Check)
+            or m.matters is None
+            or m.matters <= window_of(m.component, settings, window).target
+        )
 
     return enabled
 
 
-_WANTED: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, Callable[[str], bool]]] = {}
-"""Keyed by ``id(registry)``; the entry holds the registry, so that no other registry can get its id."""
+_WANTED: dict[tuple[object, ...], tuple[Registry, Callable[[str], bool]]] = {}
+"""Keyed by ``id(registry)`` (and the component releases); the entry holds the registry, so that no other
+registry can get its id."""
 
 
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
     """The pre-filter for these settings (built once: a run asks for it per file)."""
-    key = (id(registry), settings.only, settings.skip, window)
+    key = (id(registry), settings.only, settings.skip, window, tuple(sorted(settings.components.items())))
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()
         _WANTED[key] = (registry, wanted_by(registry, runs_in(settings, window)))
     return _WANTED[key][1]
+
+
+_COLLECTORS: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, list[Collector[Any]]]] = {}
+"""Keyed like ``_WANTED``, holding the registry for the same reason."""
+
+
+def collectors_for(settings: Settings, registry: Registry) -> list[Collector[Any]]:
+    """The fact collectors of the checks these settings run (a run gathers them first; built once)."""
+    window = settings.window
+    key = (id(registry), settings.only, settings.skip, window)
+    if key not in _COLLECTORS:
+        if len(_COLLECTORS) > 16:
+            _COLLECTORS.clear()
+        _COLLECTORS[key] = (registry, registry.collectors(runs_in(settings, window)))
+    return _COLLECTORS[key][1]

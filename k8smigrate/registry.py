@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from importlib import metadata
 from types import ModuleType
+from typing import Any
 
 from .codes import GENERAL, Code
+from .components import ComponentError, check_components
 from .decisions import check_decisions
+from .facts import Collector
 from .kustomize.codes import KUSTOMIZE
-from .lifecycles import ApiLifecycle, Lifecycles, builtin
+from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
 from .settings import Settings, SettingsError
 from .versions import KubeVersion
@@ -85,11 +88,25 @@ class Registry:
 
     def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
         """When ``api_version`` of ``kind`` is deprecated and removed, and what replaces it."""
-        return self.lifecycles.get((api_version, kind))
+        return lookup(self.lifecycles, api_version, kind)
 
     def code(self, code: str) -> Code | None:
         """The declaration of a finding code (a general one: its general meaning)."""
         return self.codes.get(code)
+
+    def collectors(self, enabled: Callable[[Migration], bool]) -> list[Collector[Any]]:
+        """The fact collectors of the enabled checks, each once, in registry order."""
+        found: dict[str, Collector[Any]] = {}
+        for check in self.checks:
+            if enabled(check):
+                for c in check.facts:
+                    found.setdefault(c.name, c)
+        return list(found.values())
+
+    def components(self) -> list[str]:
+        """Every component whose releases gate a migration or a lifecycle row, sorted."""
+        found = {m.component for m in self.migrations} | {life.component for life in self.lifecycles.values()}
+        return sorted(found)
 
     def source_apis(self) -> frozenset[str]:
         """Every apiVersion some step or check accepts."""
@@ -125,7 +142,7 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
     """Reject duplicate claims, self-loops, impossible windows, cycles and inconsistent codes."""
     table = builtin() if lifecycles is None else lifecycles
     claims: dict[tuple[str, str, str], str] = {}
-    edges: dict[tuple[str, str], str] = {}
+    edges: dict[tuple[str, str], tuple[str, str]] = {}
     codes: dict[str, tuple[Code, str]] = {}
     for m in migrations:
         if not m.name:
@@ -137,8 +154,10 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
             if m.category and m.category not in CATEGORIES:
                 raise RegistryError(f"{m.name}: unknown category {m.category!r}")
             continue
-        if m.from_api == m.to_api:
+        if m.from_api == m.to_api and (m.to_kind is None or m.to_kind in m.kinds):
             raise RegistryError(f"{m.name}: from_api and to_api are both {m.from_api}")
+        if m.to_kind is not None and len(m.kinds) != 1:
+            raise RegistryError(f"{m.name}: a step that renames the kind migrates one kind")
         for kind in m.kinds:
             life = table.get((m.from_api, kind))
             if life is not None and life.removed_in is not None and m.available > life.removed_in:
@@ -149,15 +168,15 @@ def validate(migrations: Iterable[Migration], lifecycles: Lifecycles | None = No
             if key in claims:
                 raise RegistryError(f"{m.name} and {claims[key]} both migrate {kind} {m.from_api}")
             claims[key] = m.name
-            edges[(kind, m.from_api)] = m.to_api
-    for kind, start in edges:
+            edges[(kind, m.from_api)] = (m.target_kind(kind), m.to_api)
+    for start in edges:
         seen = {start}
-        api = edges.get((kind, start))
-        while api is not None:
-            if api in seen:
-                raise RegistryError(f"cycle in the migrations of {kind} through {api}")
-            seen.add(api)
-            api = edges.get((kind, api))
+        node = edges.get(start)
+        while node is not None:
+            if node in seen:
+                raise RegistryError(f"cycle in the migrations of {start[0]} through {node[1]} {node[0]}")
+            seen.add(node)
+            node = edges.get(node)
 
 
 def _check_codes(m: Migration, seen: dict[str, tuple[Code, str]]) -> None:
@@ -185,6 +204,10 @@ def check_settings(settings: Settings, registry: Registry) -> None:
             raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
     check_decisions(settings.decisions, [d for m in registry.migrations for d in m.decisions])
     settings.window  # noqa: B018 - raises SettingsError for a bad or inverted version
+    try:
+        check_components(settings.components, registry.components())
+    except ComponentError as exc:
+        raise SettingsError(str(exc)) from exc
 
 
 def _from_module(module: ModuleType) -> list[Migration]:

@@ -316,6 +316,9 @@ class Renderer:
         block = self._moved_block(value, col + self.style.step)
         if block is not None:
             return out + key + ": " + block
+        literal = self._literal(value, col + self.style.step)
+        if literal is not None:
+            return out + key + ": " + literal[0] + eol + self.nl + literal[1] + self.nl
         if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
             return out + key + ": " + self.node(value, col, 0) + eol + self.nl
         props = self._props(value).rstrip()
@@ -333,6 +336,9 @@ class Renderer:
         block = self._moved_block(value, col + 2)
         if block is not None:
             return out + "- " + block
+        literal = self._literal(value, col + 2)
+        if literal is not None:
+            return out + "- " + literal[0] + eol + self.nl + literal[1] + self.nl
         if _is_scalar_like(value) or (isinstance(value, (Mapping, Sequence)) and (value.flow or not _children(value))):
             return out + "- " + self.node(value, col + 2, 0) + eol + self.nl
         moved_delta = col + 2 - value.src.col if value.src is not None else 0
@@ -352,6 +358,20 @@ class Renderer:
         current = min(len(ln) - len(ln.lstrip(" ")) for ln in lines)
         moved = reindent(chunk, indent - current)
         return moved if moved.endswith(self.nl) or moved.endswith("\n") else moved + self.nl
+
+    def _literal(self, value: Node, indent: int) -> tuple[str, str] | None:
+        """``(header, body)`` of a new multi-line string a migration asked to write as ``|`` block."""
+        if not isinstance(value, Scalar) or value.src is not None or value.style != "|" or self.style.json:
+            return None
+        data = value.new_data if value.has_new_data else value.value
+        if not isinstance(data, str):
+            return None
+        lines = literal_lines(data)
+        if lines is None:
+            return None
+        chomp, content = lines
+        body = self.nl.join(" " * indent + line if line else "" for line in content)
+        return self._props(value) + "|" + chomp, body
 
     def _body(self, value: Node, col: int, delta: int) -> str:
         if value.pristine():
@@ -397,3 +417,25 @@ def _eol(comment: str | None) -> str:
     if not comment:
         return ""
     return comment if comment[0] in " \t" else " " + comment
+
+
+def literal_lines(text: str) -> tuple[str, list[str]] | None:
+    """The chomping indicator and content lines of ``text`` as a literal block, or None when it cannot
+    be one without an indentation indicator (a first line starting with a space, a line of blanks,
+    a character YAML refuses raw)."""
+    if "\n" not in text.rstrip("\n") and not text.endswith("\n"):
+        return None
+    if any(not (ch.isprintable() or ch in "\n\t") for ch in text) or "\r" in text:
+        return None
+    if text.endswith("\n\n"):
+        chomp, body = "+", text[:-1]
+    elif text.endswith("\n"):
+        chomp, body = "", text[:-1]
+    else:
+        chomp, body = "-", text
+    content = body.split("\n")
+    if not content[0] or content[0][0] in " \t":
+        return None
+    if any(line.strip(" \t") == "" and line for line in content):
+        return None
+    return chomp, content

@@ -12,15 +12,17 @@ text holds what a check looks for, so a scan stays a read of the text for everyt
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
+from .components import is_addon
 from .engine import migrate_stream
+from .facts import Facts
 from .model import Check
-from .plan import element_kind, plan
+from .plan import element_kind, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds
-from .problems import problem_findings
+from .problems import last_wins, problem_findings
 from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
@@ -69,8 +71,11 @@ class ScanEntry:
     """The level ``diff`` gives it (derived for API rows: removed is an error)."""
     code: str = ""
     message: str = ""
+    of_component: InitVar[str] = "kubernetes"
+    """Whose release the row is about (``component``): Kubernetes', or an add-on's."""
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, of_component: str) -> None:
+        object.__setattr__(self, "_component", of_component)  # not a field: rows stay plain data
         if not self.category:
             object.__setattr__(self, "category", f"{self.status}-api")  # frozen
         if self.level is None:
@@ -81,11 +86,21 @@ class ScanEntry:
             object.__setattr__(self, "message", self._api_text())
 
     @property
+    def component(self) -> str:
+        """``kubernetes``, or the add-on whose release the row is about (``cert-manager``…)."""
+        return str(getattr(self, "_component", "kubernetes"))
+
+    @property
     def readiness(self) -> bool:
         return self.status not in ("removed", "deprecated")
 
     def _api_text(self) -> str:
-        when = f"removed in {self.removed_in}" if self.status == "removed" else f"deprecated in {self.deprecated_in}"
+        prefix = f"{self.component} " if is_addon(self.component) else ""
+        when = (
+            f"removed in {prefix}{self.removed_in}"
+            if self.status == "removed"
+            else f"deprecated in {prefix}{self.deprecated_in}"
+        )
         repl = f" -> {self.replacement}" if self.replacement else " (no replacement)"
         if self.replacement and self.replacement_served is False:
             repl += " (not served by every release of the window)"
@@ -128,6 +143,7 @@ class ScanEntry:
             "level": self.level,
             "code": self.code,
             "message": self.message,
+            "component": self.component,
         }
 
 
@@ -143,10 +159,11 @@ def scan_stream(
     filename: str,
     registry: Registry,
     problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
-    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``."""
+    """The rows of one stream; invalid YAML and duplicate keys go to ``problems``; ``facts``: a run's."""
     entries = api_entries(text, settings, filename, registry, problems)
-    ready = readiness_entries(text, settings, filename, registry, problems)
+    ready = readiness_entries(text, settings, filename, registry, problems, facts)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
@@ -159,7 +176,11 @@ def api_entries(
     registry: Registry,
     problems: list[Finding] | None = None,
 ) -> list[ScanEntry]:
-    """The documents on deprecated or removed APIs, read from their text."""
+    """The documents on deprecated or removed APIs, read from their text.
+
+    Each is judged at the release of its component (Kubernetes' target, or an add-on's
+    release; the newest one k8smigrate knows for an add-on the run names no release of).
+    """
     window = settings.window
     out: list[ScanEntry] = []
 
@@ -170,7 +191,7 @@ def api_entries(
 
     for doc in read_stream(text, wanted=wanted).documents:
         if problems is not None:
-            problems += problem_findings(doc, filename)
+            problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         api, kind = doc.api_version, doc.kind
         if api is None or kind is None:
             continue
@@ -181,9 +202,10 @@ def api_entries(
         if life is None:
             continue
         status: Status
-        if life.removed_in is not None and life.removed_in <= window.target:
+        at = window_of(life.component, settings, window).target
+        if life.removed_in is not None and life.removed_in <= at:
             status = "removed"
-        elif life.deprecated_in is not None and life.deprecated_in <= window.target:
+        elif life.deprecated_in is not None and life.deprecated_in <= at:
             status = "deprecated"
         else:
             continue
@@ -208,13 +230,19 @@ def api_entries(
                 doc.templated,
                 namespace=doc.namespace,
                 replacement_served=served,
+                of_component=life.component,
             )
         )
     return out
 
 
 def readiness_entries(
-    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding] | None = None
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None = None,
+    facts: Facts | None = None,
 ) -> list[ScanEntry]:
     """The findings of the enabled checks, as rows; the version steps do not run.
 
@@ -225,7 +253,7 @@ def readiness_entries(
         return []
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any check looks for, so no second read of the stream
-    result = migrate_stream(text, only, filename, registry, report_only=True)
+    result = migrate_stream(text, only, filename, registry, report_only=True, facts=facts)
     docs = {d.index: d for d in result.documents}
     out: list[ScanEntry] = []
     for f in result.findings:
@@ -274,7 +302,10 @@ def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry
         category=check.category or READINESS,
         level=f.level,
         code=f.code,
-        message=f.message + (f" at {f.path}" if f.path else ""),
+        message=(f"{check.component}: " if is_addon(check.component) else "")
+        + f.message
+        + (f" at {f.path}" if f.path else ""),
+        of_component=check.component,
     )
 
 

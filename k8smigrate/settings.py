@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from .components import ComponentError, Windows, parse_release
 from .versions import Window
 
 if sys.version_info >= (3, 11):
@@ -35,13 +37,25 @@ class Settings:
     adopt_new_defaults: bool = False
     strict: bool = False
     raise_errors: bool = False
+    components: dict[str, str] = field(default_factory=dict)
+    """The release of each add-on the manifests must run on (``--component cert-manager=1.14``)."""
 
     @property
     def window(self) -> Window:
+        """The Kubernetes window (``--min-version`` … ``--target-version``)."""
         try:
             return Window.of(self.target_version, self.min_version)
         except ValueError as exc:
             raise SettingsError(str(exc)) from exc
+
+    @cached_property
+    def windows(self) -> Windows:
+        """The window of every component: Kubernetes', and each add-on's release (given or assumed)."""
+        try:
+            given = tuple(sorted((name, parse_release(name, v)) for name, v in self.components.items()))
+        except ComponentError as exc:
+            raise SettingsError(str(exc)) from exc
+        return Windows(self.window, given)
 
     def enabled(self, name: str, opt_in: bool = False) -> bool:
         """Whether a migration runs; an opt-in one only when it is named in ``only``."""
@@ -77,10 +91,10 @@ def from_table(table: dict[str, Any], source: str) -> dict[str, Any]:
     """Keyword arguments for ``Settings`` from a config table (``target-version = "1.22"``…)."""
     out: dict[str, Any] = {}
     for key, value in table.items():
-        if key == "decisions":
+        if key in ("decisions", "components"):
             if not isinstance(value, dict):
-                raise SettingsError(f"{source}: [decisions] must be a table")
-            out["decisions"] = {str(k): str(v) for k, v in value.items()}
+                raise SettingsError(f'{source}: {key} must be a table ({key} = {{name = "value"}})')
+            out[key] = {str(k): str(v) for k, v in value.items()}
             continue
         name = _KEYS.get(key) or _KEYS.get(key.replace("_", "-"))
         if name is None or name == "raise_errors":

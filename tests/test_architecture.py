@@ -143,7 +143,7 @@ def tree_internals(path: Path) -> list[str]:
     return found
 
 
-SHAPES = sorted([*MIGRATIONS.rglob("*.py"), *(PACKAGE / "kube").glob("*.py")])
+SHAPES = sorted([*MIGRATIONS.rglob("*.py"), *(PACKAGE / "kube").glob("*.py"), *(PACKAGE / "addons").glob("*.py")])
 
 
 @pytest.mark.parametrize("path", SHAPES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -177,6 +177,48 @@ def test_usages_v1_rejects_are_an_error(usages: str) -> None:
     assert codes(check_noop(text), "error") == ["K8SM-CSR-004"]
 
 
+@pytest.mark.parametrize(
+    ("usages", "why"),
+    [
+        (None, "missing required usage for client certificate: client auth"),
+        ("  - digital signature\n  - key encipherment\n", "missing required usage for client certificate"),
+        ("  - client auth\n  - server auth\n", "invalid usage for client certificate: server auth"),
+    ],
+)
+def test_api_client_signer_without_client_auth_is_an_error(usages: str | None, why: str) -> None:
+    # validAPIServerClientUsages: the signer marks the CSR Failed and never signs it
+    result = check_noop(csr(ALICE, usages=usages), decisions={"signerName": "kubernetes.io/kube-apiserver-client"})
+    assert codes(result) == ["K8SM-CSR-008"]
+    assert why in result.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("signer", "why"),
+    [
+        ("kubernetes.io/kube-apiserver-client-kubelet", "subject organization is not system:nodes"),
+        ("kubernetes.io/kubelet-serving", "subject organization is not system:nodes"),
+    ],
+)
+def test_kubelet_signer_for_another_subject_is_an_error(signer: str, why: str) -> None:
+    result = check_noop(csr(ALICE, usages=CLIENT), decisions={"signerName": signer})
+    assert codes(result) == ["K8SM-CSR-008"]
+    assert why in result.findings[0].message
+
+
+def test_kubelet_signer_with_the_wrong_usages_is_an_error() -> None:
+    # a kubelet subject whose usages defaulted it to legacy-unknown fits no kubelet signer
+    result = check_noop(csr(KUBELET), decisions={"signerName": "kubernetes.io/kube-apiserver-client-kubelet"})
+    assert codes(result) == ["K8SM-CSR-008"]
+    assert "usages did not match [client auth digital signature key encipherment]" in result.findings[0].message
+
+
+def test_kubelet_signer_accepted_for_an_explicit_legacy_unknown() -> None:
+    text = csr(KUBELET, "  signerName: kubernetes.io/legacy-unknown\n", CLIENT)
+    result = run(text, decisions={"signerName": "kubernetes.io/kube-apiserver-client-kubelet"})
+    assert "  signerName: kubernetes.io/kube-apiserver-client-kubelet\n" in result.text
+    assert codes(result) == ["K8SM-CSR-001"]
+
+
 def test_missing_cryptography_is_a_finding_not_an_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
     real_import = builtins.__import__
 

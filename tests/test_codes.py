@@ -25,7 +25,13 @@ from k8smigrate.registry import default_registry
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"^K8SM-[A-Z]+-\d{3}$")
 LEVEL_OF = {"info": "info", "warn": "warning", "error": "error"}
-SOURCES = sorted([*(ROOT / "migrations").rglob("*.py"), *(ROOT / "k8smigrate" / "kube").glob("*.py")])
+SOURCES = sorted(
+    [
+        *(ROOT / "migrations").rglob("*.py"),
+        *(ROOT / "k8smigrate" / "kube").glob("*.py"),
+        *(ROOT / "k8smigrate" / "addons").glob("*.py"),
+    ]
+)
 
 
 def reported(path: Path) -> list[tuple[int, str, str]]:

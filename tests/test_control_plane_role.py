@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.helpers import check_noop, check_transformed, codes, validate
+from tests.helpers import check_noop, check_transformed, codes, run, validate
 
 DS = """
 apiVersion: apps/v1
@@ -147,3 +147,63 @@ def test_a_node_selector_with_both_labels_drops_master() -> None:
         head + both, head + "scheduling:\n  nodeSelector:\n    node-role.kubernetes.io/control-plane: ''\n"
     )
     assert [(f.code, f.line) for f in result.findings] == [("K8SM-FLD-035", 9)]
+
+
+# ------------------------------------------------------------------ kubeadm nodeRegistration.taints
+
+INIT = """
+apiVersion: kubeadm.k8s.io/v1beta3
+kind: InitConfiguration
+nodeRegistration:
+  name: cp-1
+  taints:
+  - key: node-role.kubernetes.io/master  # keep workloads off
+    effect: NoSchedule
+"""
+
+
+def test_kubeadm_taints_noop_below_1_24_and_without_master() -> None:
+    check_noop(INIT, target_version="1.23")
+    check_noop(INIT.replace("node-role.kubernetes.io/master", "example.com/dedicated"), target_version="1.29")
+    check_noop(
+        INIT.replace(
+            "  taints:\n  - key: node-role.kubernetes.io/master  # keep workloads off\n    effect: NoSchedule\n",
+            "  taints: []\n",
+        ),
+        target_version="1.29",
+    )
+
+
+def test_kubeadm_master_taint_renamed_from_1_25_keeping_its_comment() -> None:
+    result = check_transformed(
+        INIT,
+        INIT.replace("key: node-role.kubernetes.io/master", "key: node-role.kubernetes.io/control-plane"),
+        target_version="1.25",
+    )
+    assert codes(result) == ["K8SM-KADM-014"]
+
+
+def test_kubeadm_master_taint_dropped_beside_control_plane_from_1_25() -> None:
+    both = INIT.replace("kind: InitConfiguration", "kind: JoinConfiguration") + (
+        "  - key: node-role.kubernetes.io/control-plane\n    effect: NoSchedule\n"
+    )
+    result = run(both, target_version="1.29")
+    # the dropped taint's comment is reported, never lost silently
+    assert [c for c in codes(result) if c != "K8SM-CRI-006"] == ["K8SM-KADM-014", "K8SM-GEN-004"]
+    assert "node-role.kubernetes.io/master" not in result.text
+    assert result.text.count("node-role.kubernetes.io/control-plane") == 1
+
+
+def test_kubeadm_control_plane_taint_added_for_a_1_24_window() -> None:
+    result = check_transformed(
+        INIT,
+        INIT + "  - key: node-role.kubernetes.io/control-plane\n    effect: NoSchedule\n",
+        target_version="1.26",
+        min_version="1.24",
+    )
+    assert [c for c in codes(result) if c != "K8SM-CRI-006"] == ["K8SM-KADM-014"]  # CRI-006: the dockershim check
+
+
+def test_kubeadm_master_taint_kept_with_a_warning_before_1_24() -> None:
+    result = check_noop(INIT, target_version="1.25", min_version="1.22")
+    assert [(f.code, f.level, f.line) for f in result.findings] == [("K8SM-KADM-015", "warning", 6)]

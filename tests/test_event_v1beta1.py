@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.helpers import check_noop, check_transformed, codes, validate
+import pytest
+
+from tests.helpers import check_noop, check_transformed, codes, run, validate
 
 GOOD = """
     apiVersion: {api}
@@ -77,6 +79,32 @@ def test_deprecated_fields_moved() -> None:
     )
     validate(result.text)
     assert codes(result) == ["K8SM-EVT-001", "K8SM-EVT-001", "K8SM-EVT-002", "K8SM-EVT-003"]
+
+
+@pytest.mark.parametrize(
+    ("stamp", "micro"),
+    [
+        ("2024-01-01T00:00:00Z", "2024-01-01T00:00:00.000000Z"),
+        ("2024-01-01T00:00:00.5Z", "2024-01-01T00:00:00.500000Z"),
+        ("2024-01-01T00:00:00,25+02:00", "2024-01-01T00:00:00.250000+02:00"),
+        ("2024-01-01T00:00:00.123456Z", "2024-01-01T00:00:00.123456Z"),
+        ("2024-01-01T00:00:00.123456789Z", "2024-01-01T00:00:00.123456Z"),
+    ],
+)
+def test_micro_time_has_exactly_six_fraction_digits(stamp: str, micro: str) -> None:
+    # metav1.MicroTime parses with RFC3339Micro ("…05.000000Z07:00"): exactly six digits
+    result = run(
+        f"""
+        apiVersion: events.k8s.io/v1beta1
+        kind: Event
+        metadata: {{name: web.1}}
+        deprecatedFirstTimestamp: "{stamp}"
+        deprecatedLastTimestamp: "{stamp}"
+        deprecatedCount: 2
+        """
+    )
+    assert f'eventTime: "{micro}"' in result.text
+    assert f'lastObservedTime: "{micro}"' in result.text
 
 
 def test_single_count_dropped_and_missing_fields_reported() -> None:

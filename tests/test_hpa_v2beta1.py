@@ -278,3 +278,21 @@ def test_scale_target_on_a_removed_api_is_reported() -> None:
     assert codes(result) == ["K8SM-HPA-006"]
     assert "use apps/v1" in result.findings[0].message
     assert "apiVersion: extensions/v1beta1" in result.text
+
+
+def test_scale_target_in_the_same_group_is_not_reported() -> None:
+    # the HPA controller maps scaleTargetRef by group and kind only (reconcileAutoscaler):
+    # apps/v1beta1 and apps/v1beta2 Deployments resolve through apps/v1
+    for api in ("apps/v1beta1", "apps/v1beta2"):
+        result = run(
+            f"""
+            apiVersion: autoscaling/v2beta1
+            kind: HorizontalPodAutoscaler
+            metadata: {{name: web}}
+            spec:
+              scaleTargetRef: {{apiVersion: {api}, kind: Deployment, name: web}}
+              maxReplicas: 3
+            """
+        )
+        assert codes(result) == []
+        assert f"apiVersion: {api}" in result.text

@@ -96,6 +96,15 @@ def test_info_when_the_ingress_class_is_in_the_stream() -> None:
     validate(result.text, "1.29.0")
 
 
+def test_info_when_the_ingress_class_is_in_another_file_of_the_run(tmp_path: Path) -> None:
+    (tmp_path / "class.yaml").write_text(CLASS.lstrip("\n-"), encoding="utf-8")
+    (tmp_path / "web.yaml").write_text(ING.lstrip("\n"), encoding="utf-8")
+    settings = k8smigrate.Settings(target_version="1.29", only=ONLY["only"])
+    (finding,) = [f for o in k8smigrate.migrate_paths([tmp_path], settings=settings) for f in o.findings]
+    assert (finding.code, finding.level) == ("K8SM-FLD-065", "info")
+    assert f"(the IngressClass 'nginx' is in {tmp_path / 'class.yaml'}:1)" in finding.message
+
+
 def test_another_ingress_class_in_the_stream_is_not_enough() -> None:
     result = check_transformed(
         ING + CLASS.replace("name: nginx", "name: internal"),

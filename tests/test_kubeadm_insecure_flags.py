@@ -53,3 +53,24 @@ def test_a_non_zero_port_is_an_error_and_the_document_is_kept() -> None:
     result = check_noop(text, target_version="1.22")
     assert codes(result, "error") == ["K8SM-KADM-009"]
     assert "secure port" in result.findings[0].message
+
+
+def test_a_repeated_flag_is_judged_by_its_last_value_and_deleted_whole() -> None:
+    result = check_transformed(
+        V1BETA3 + "apiServer:\n  extraArgs:\n    insecure-port: '8080'\n    v: '2'\n    insecure-port: '0'\n",
+        V1BETA3 + "apiServer:\n  extraArgs:\n    v: '2'\n",
+    )
+    assert codes(result) == ["K8SM-KADM-007"]  # both occurrences go, so nothing is repeated any more
+    result = check_noop(V1BETA3 + "apiServer:\n  extraArgs:\n    insecure-port: '0'\n    insecure-port: '8080'\n")
+    assert codes(result, "error") == ["K8SM-KADM-009"]
+
+
+def test_kube_apiserver_port_and_address_aliases_are_insecure_flags_too() -> None:
+    # PR #95856: kube-apiserver's --port/--address were the deprecated names of the insecure ones
+    result = check_transformed(
+        V1BETA4 + "apiServer:\n  extraArgs:\n  - name: port\n    value: '0'\n  - name: address\n    value: 127.0.0.1\n"
+        "  - name: v\n    value: '2'\n",
+        V1BETA4 + "apiServer:\n  extraArgs:\n  - name: v\n    value: '2'\n",
+        target_version="1.31",
+    )
+    assert codes(result) == ["K8SM-KADM-007", "K8SM-KADM-007"]

@@ -77,17 +77,73 @@ def test_skipped_by_name() -> None:
     assert codes(result) == []
 
 
-def test_duplicate_keys_are_reported_by_the_core() -> None:
+REPEATED = """
+apiVersion: kubeadm.k8s.io/v1beta3
+kind: ClusterConfiguration
+apiServer:
+  extraArgs:
+    v: "2"
+    audit-log-maxage: "30"
+    v: "4"  # the one kubeadm uses
+"""
+
+
+def test_a_repeated_flag_warns_that_kubeadm_keeps_the_last() -> None:
+    # sigs.k8s.io/yaml keeps the last value; VerifyUnmarshalStrict only warns
+    result = check_noop(REPEATED, target_version="1.29")
+    assert [(f.code, f.level, f.line) for f in result.findings] == [("K8SM-KADM-022", "warning", 5)]
+    assert "the last value, '4'" in result.findings[0].message
+
+
+def test_a_repeated_flag_with_strict_is_an_error() -> None:
+    result = k8smigrate.migrate_text(dedent(REPEATED), settings=Settings(target_version="1.31", strict=True))
+    assert codes(result) == ["K8SM-KADM-023"]
+    assert result.text == dedent(REPEATED)
+
+
+def test_a_repeated_flag_keeps_its_last_value_in_the_list_form() -> None:
+    result = run(REPEATED, target_version="1.31")
+    assert codes(result) == ["K8SM-KADM-022", "K8SM-KADM-013"]
+    assert result.text == dedent(
+        """
+        apiVersion: kubeadm.k8s.io/v1beta4
+        kind: ClusterConfiguration
+        apiServer:
+          extraArgs:
+          - name: audit-log-maxage
+            value: "30"
+          - name: v
+            value: "4"  # the one kubeadm uses
+        """
+    )
+
+
+def test_a_repeated_name_in_the_v1beta4_list_form_is_allowed() -> None:
+    text = """
+        apiVersion: kubeadm.k8s.io/v1beta4
+        kind: ClusterConfiguration
+        apiServer:
+          extraArgs:
+          - {name: v, value: "2"}
+          - {name: v, value: "4"}
+        """
+    assert codes(check_noop(text, target_version="1.31")) == []
+
+
+def test_other_duplicate_keys_are_reported_by_the_core() -> None:
     result = check_noop(
         """
         apiVersion: kubeadm.k8s.io/v1beta3
         kind: ClusterConfiguration
-        apiServer:
-          extraArgs:
-            v: "2"
-            v: "4"
+        controlPlaneEndpoint: a:6443
+        controlPlaneEndpoint: b:6443
         """,
         target_version="1.31",
     )
     assert codes(result, "error") == ["K8SM-GEN-006"]
-    assert result.findings[0].line == 6
+    assert result.findings[0].line == 4
+
+
+def test_a_repeated_flag_is_the_core_s_duplicate_when_the_check_is_skipped() -> None:
+    result = check_noop(REPEATED, target_version="1.31", skip=["kubeadm_strict"])
+    assert codes(result) == ["K8SM-GEN-006"]

@@ -96,6 +96,25 @@ def test_hyperkube_false_and_empty_dns_dropped() -> None:
     )
     assert codes(result) == ["K8SM-KADM-004"]
     assert codes(result, "info") == ["K8SM-KADM-004"]
+    # an explicit false was set: the finding says what it was, never "it was not set"
+    assert "not set" not in result.findings[0].message
+    assert "useHyperKubeImage: false" in result.findings[0].message
+
+
+@pytest.mark.parametrize("value", ["", " null", " ~"])
+def test_hyperkube_without_a_value_is_said_to_be_unset(value: str) -> None:
+    result = run(
+        f"""
+        apiVersion: kubeadm.k8s.io/v1beta2
+        kind: ClusterConfiguration
+        useHyperKubeImage:{value}
+        clusterName: prod
+        """,
+        target_version="1.22",
+    )
+    assert codes(result) == ["K8SM-KADM-004"]
+    assert "no value" in result.findings[0].message
+    assert "useHyperKubeImage" not in result.text
 
 
 # ------------------------------------------------------------------ findings

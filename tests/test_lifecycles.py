@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from k8smigrate.catalog import explain_lines, list_lines, step_rows
+from k8smigrate.components import ADD_ONS
 from k8smigrate.hints import HINTS
 from k8smigrate.lifecycles import builtin, parse_table
 from k8smigrate.model import Step
@@ -83,7 +84,12 @@ def test_kubeadm_cluster_status_follows_upstream() -> None:
 
 
 def test_every_row_names_a_component_and_add_ons_get_their_own() -> None:
-    assert {life.component for life in builtin().values()} == {"kubernetes", "kubeadm", "kube-scheduler"}
+    assert {life.component for life in builtin().values()} == {
+        "kubernetes",
+        "kubeadm",
+        "kube-scheduler",
+        *ADD_ONS,
+    }
     header = "group\told_version\tkind\tdeprecated_in\tremoved_in\tnew_apiVersion\ttransform\tcomponent\n"
     rows = parse_table(
         header + "cert-manager.io\tv1alpha2\tCertificate\t1.4\t1.6\tcert-manager.io/v1\tnone\tcert-manager\n"
@@ -98,3 +104,10 @@ def test_every_row_names_a_component_and_add_ons_get_their_own() -> None:
 
 def test_every_hint_is_for_a_row_of_the_table() -> None:
     assert [key for key in HINTS if key not in builtin()] == []
+
+
+def test_a_row_for_every_kind_of_an_api_version() -> None:
+    # Istio's Mixer kinds went with config.istio.io/v1alpha2, whatever their names (metric, logentry…)
+    life = REGISTRY.lifecycle("config.istio.io/v1alpha2", "metric")
+    assert life is not None and (life.component, life.removed_in) == ("istio", KubeVersion(1, 8))
+    assert REGISTRY.lifecycle("config.istio.io/v1alpha3", "metric") is None

@@ -131,6 +131,37 @@ def test_v1alpha1_other_kind_takes_the_group_of_its_apiversion() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("api_version", "group"),
+    [
+        ("foo.io/", "foo.io"),  # what the v1alpha1 server wrote for a group without version
+        ("/v1", '""'),
+        ("/", '""'),
+        ('""', '""'),
+    ],
+)
+def test_v1alpha1_subject_group_is_parsed_as_parse_group_version_does(api_version: str, group: str) -> None:
+    result = check_transformed(
+        f"""
+        apiVersion: rbac.authorization.k8s.io/v1alpha1
+        kind: RoleBinding
+        subjects:
+        - kind: Robot
+          apiVersion: {api_version}
+          name: r2
+        """,
+        f"""
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBinding
+        subjects:
+        - kind: Robot
+          apiGroup: {group}
+          name: r2
+        """,
+    )
+    assert codes(result) == []
+
+
 def test_v1alpha1_wildcard_user_becomes_all_authenticated_with_a_warning() -> None:
     result = check_transformed(
         """

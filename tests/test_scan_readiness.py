@@ -264,3 +264,9 @@ def test_an_internal_error_of_a_readiness_check_is_reported_not_swallowed() -> N
     problems: list[Finding] = []
     rows = scan_stream("apiVersion: v1\nkind: Pod\nmagic: 1\n", Settings(), "p.yaml", Registry([check]), problems)
     assert rows == [] and [p.code for p in problems] == ["K8SM-GEN-012"]
+
+
+def test_the_usage_docs_name_every_category() -> None:
+    usage = (Path(__file__).parent.parent / "docs" / "usage.md").read_text(encoding="utf-8")
+    scan_row = next(line for line in usage.splitlines() if line.startswith("| `scan PATH"))
+    assert [c for c in CATEGORIES if f"`{c}`" not in scan_row] == []

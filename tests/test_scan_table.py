@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import csv
 from importlib import resources
+from typing import Any
 
 import pytest
 
 from k8smigrate import migrate_text, scan_text
+from k8smigrate.components import is_addon
 from k8smigrate.scan import ScanEntry
 from k8smigrate.versions import KubeVersion
 
@@ -20,19 +22,28 @@ def _api(row: dict[str, str]) -> str:
     return row["old_version"] if group in ("", "core") else f"{group}/{row['old_version']}"
 
 
-def _api_rows(text: str, **kwargs: str) -> list[ScanEntry]:
+def _api_rows(text: str, **kwargs: Any) -> list[ScanEntry]:
     # kubeadm and scheduler configs have no metadata: the strict field checks add readiness rows
     return [e for e in scan_text(text, **kwargs) if not e.readiness]
 
 
+def _at(row: dict[str, str], release: str) -> dict[str, Any]:
+    """The keywords that put the run at ``release`` of the row's component (an add-on's, or Kubernetes')."""
+    component = row.get("component", "").strip() or "kubernetes"
+    if is_addon(component):
+        return {"components": {component: release}}
+    return {"target_version": release}
+
+
 def _doc(row: dict[str, str]) -> str:
-    return f"apiVersion: {_api(row)}\nkind: {row['kind']}\nmetadata:\n  name: t\n  namespace: ns\n"
+    kind = row["kind"] if row["kind"] != "*" else "rule"  # a row for every kind of its apiVersion
+    return f"apiVersion: {_api(row)}\nkind: {kind}\nmetadata:\n  name: t\n  namespace: ns\n"
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{_api(r)}-{r['kind']}")
 def test_every_removed_api_is_reported_at_its_removal(row: dict[str, str]) -> None:
     removed = row["removed_in"].strip()
-    (entry,) = _api_rows(_doc(row), target_version=removed)
+    (entry,) = _api_rows(_doc(row), **_at(row, removed))
     assert (entry.status, entry.removed_in, entry.name, entry.namespace) == ("removed", removed, "t", "ns")
     replacement = row["new_apiVersion"].strip()
     if replacement not in ("", "-"):
@@ -42,7 +53,7 @@ def test_every_removed_api_is_reported_at_its_removal(row: dict[str, str]) -> No
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: f"{_api(r)}-{r['kind']}")
 def test_every_removed_api_is_migrated_or_an_error_never_silent(row: dict[str, str]) -> None:
     text = _doc(row)
-    result = migrate_text(text, target_version=row["removed_in"].strip())
+    result = migrate_text(text, **_at(row, row["removed_in"].strip()))
     assert result.changed or any(f.level == "error" for f in result.findings)
 
 
@@ -57,7 +68,7 @@ def test_every_removed_api_is_migrated_or_an_error_never_silent(row: dict[str, s
     ids=lambda r: f"{_api(r)}-{r['kind']}",
 )
 def test_deprecated_before_removal_is_reported_as_deprecated(row: dict[str, str]) -> None:
-    (entry,) = _api_rows(_doc(row), target_version=row["deprecated_in"].strip())
+    (entry,) = _api_rows(_doc(row), **_at(row, row["deprecated_in"].strip()))
     assert entry.status == "deprecated"
 
 

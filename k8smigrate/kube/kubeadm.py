@@ -261,13 +261,35 @@ def _walk(node: Node, table: dict[str, Struct], struct: str, path: str) -> Itera
 
 
 # ------------------------------------------------------------------ extraArgs
+#
+# A flag repeated in a map-form extraArgs is read as kubeadm reads it: the last one wins.
+# kubeadm decodes its config with sigs.k8s.io/yaml, which keeps the last of repeated keys, and
+# its strict pass only warns ("strict.VerifyUnmarshalStrict", cmd/kubeadm/app/util/config/
+# strict/strict.go; a warning unless the command asks for strict errors, as ``kubeadm config
+# validate`` does). The list form of v1beta4 allows a name more than once on purpose: each
+# item becomes one ``--name=value`` on the command line (``ArgumentsToCommand`` in
+# cmd/kubeadm/app/util/arguments.go), where the component's own flag parser decides.
+
+FLAG_MAPS = (
+    "apiServer.extraArgs",
+    "controllerManager.extraArgs",
+    "scheduler.extraArgs",
+    "etcd.local.extraArgs",
+    "nodeRegistration.kubeletExtraArgs",
+)
+"""Where kubeadm documents keep map-form flags, from the document's root (repeated keys: the last wins)."""
 
 
 def flags(args: Mapping | Sequence) -> Iterator[tuple[str, Scalar | None, Item | None]]:
-    """``(flag, value node, list item)`` of map-form or list-form extraArgs or kubeletExtraArgs."""
+    """``(flag, value node, list item)`` of map-form or list-form extraArgs or kubeletExtraArgs.
+
+    A repeated key of the map form gives its last value only (the one kubeadm uses).
+    """
     if isinstance(args, Mapping):
+        last = {e.name: e for e in args.entries}
         for e in args.entries:
-            yield e.name, e.value if isinstance(e.value, Scalar) else None, None
+            if last[e.name] is e:
+                yield e.name, e.value if isinstance(e.value, Scalar) else None, None
         return
     for item in args.items:
         pair = item.value
@@ -275,10 +297,25 @@ def flags(args: Mapping | Sequence) -> Iterator[tuple[str, Scalar | None, Item |
             yield str(pair.data("name")), pair.scalar("value"), item
 
 
+def flag_value(args: Mapping, name: str) -> Scalar | None:
+    """The value kubeadm uses for ``name`` in a map-form flag map (the last of repeated keys)."""
+    found = [e.value for e in args.entries if e.name == name]
+    return found[-1] if found and isinstance(found[-1], Scalar) else None
+
+
+def repeated(args: Mapping) -> dict[str, list[Entry]]:
+    """Each key a map-form flag map repeats, with all its entries in order (kubeadm uses the last)."""
+    by_name: dict[str, list[Entry]] = {}
+    for e in args.entries:
+        by_name.setdefault(e.name, []).append(e)
+    return {name: entries for name, entries in by_name.items() if len(entries) > 1}
+
+
 def drop(args: Mapping | Sequence, name: str, item: Item | None, ctx: Context, where: str) -> None:
-    """Delete one flag (found by ``flags``) and say so in the change summary."""
+    """Delete one flag (found by ``flags``; every occurrence of a repeated map key) and say so."""
     if isinstance(args, Mapping):
-        args.pop(name)
+        while args.pop(name) is not None:
+            pass
     elif item is not None:
         args.remove(item)
     ctx.note(f"{where}.{name} removed")
@@ -287,8 +324,10 @@ def drop(args: Mapping | Sequence, name: str, item: Item | None, ctx: Context, w
 def args_to_list(parent: Mapping, key: str, ctx: Context, where: str) -> None:
     """``key: {flag: value}`` → ``key: [{name: flag, value: "value"}]``, sorted as upstream ``convertToArgs``.
 
-    Values become strings: a string keeps its node (and quoting); a number or boolean is
-    written as the string that was typed (K8SM-KADM-005 when a YAML 1.1 reader sees
+    A repeated key keeps its last value only, as kubeadm read it (K8SM-KADM-013 for each
+    earlier one: in the list form every occurrence would reach the command line). Values
+    become strings: a string keeps its node (and quoting); a number or boolean is written as
+    the string that was typed (K8SM-KADM-005 when a YAML 1.1 reader sees
     something else, such as ``yes`` → true); each flag's comments move to its list item.
     """
     node = parent.get(key)
@@ -297,8 +336,18 @@ def args_to_list(parent: Mapping, key: str, ctx: Context, where: str) -> None:
     if not isinstance(node, Mapping):
         ctx.error("K8SM-KADM-006", f"{where}.{key} is not a map of flags; cannot convert it", node)
         return
+    earlier = {id(e) for entries in repeated(node).values() for e in entries[:-1]}
     rows: list[tuple[str, str, Node, Item]] = []
     for e in node.entries:
+        if id(e) in earlier:
+            used = scalar_text(repeated(node)[e.name][-1].value)
+            ctx.warn(
+                "K8SM-KADM-013",
+                f"{where}.{key}.{e.name} is repeated: kubeadm used the last value ({used!r}); this "
+                f"earlier one ({scalar_text(e.value)!r}) is dropped, as the list form would pass every one",
+                e.key,
+            )
+            continue
         value = e.value
         if not isinstance(value, Scalar):
             what = "an alias" if isinstance(value, Alias) else "not a scalar"
@@ -316,6 +365,10 @@ def args_to_list(parent: Mapping, key: str, ctx: Context, where: str) -> None:
         seq.insert(row[3])
     parent.set(key, seq)
     ctx.note(f"{where}.{key}: map → list of {{name, value}}")
+
+
+def scalar_text(node: Node) -> str:
+    return node.value if isinstance(node, Scalar) else "…"
 
 
 def arg_value(value: Scalar, where: str, ctx: Context) -> tuple[str, Node]:

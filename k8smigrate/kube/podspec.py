@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Scalar
 
 _TEMPLATED = ("ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")
@@ -27,6 +28,9 @@ POD_APIS: dict[str, tuple[str, ...]] = {
 }
 
 CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
+
+POD_KINDS = frozenset(kind for kinds in POD_APIS.values() for kind in kinds)
+"""Every kind that holds a pod spec (a fact collector's ``kinds``)."""
 
 
 def pod_specs(obj: Mapping) -> Iterator[tuple[Mapping | None, Mapping]]:
@@ -50,6 +54,38 @@ def pod_specs(obj: Mapping) -> Iterator[tuple[Mapping | None, Mapping]]:
     pod_spec = template.mapping("spec") if template is not None else None
     if template is not None and pod_spec is not None:
         yield template.mapping("metadata"), pod_spec
+
+
+def pod_spec_data(obj: dict[str, Data]) -> tuple[dict[str, Data], dict[str, Data]] | None:
+    """``(pod metadata, pod spec)`` of an object's plain data (``pod_specs`` for collectors), or None."""
+    kind = obj.get("kind")
+    path: tuple[str, ...]
+    if kind == "Pod":
+        path = ()
+    elif kind == "PodTemplate":
+        path = ("template",)
+    elif kind in _TEMPLATED:
+        path = ("spec", "template")
+    elif kind == "CronJob":
+        path = ("spec", "jobTemplate", "spec", "template")
+    else:
+        return None
+    template: Data = obj
+    for key in path:
+        template = template.get(key) if isinstance(template, dict) else None
+    spec = template.get("spec") if isinstance(template, dict) else None
+    if not isinstance(template, dict) or not isinstance(spec, dict):
+        return None
+    meta = template.get("metadata")
+    return (meta if isinstance(meta, dict) else {}), spec
+
+
+def container_data(pod_spec: dict[str, Data]) -> Iterator[dict[str, Data]]:
+    """Every container of a pod spec's plain data (``containers`` for collectors)."""
+    for key in CONTAINER_LISTS:
+        items = pod_spec.get(key)
+        if isinstance(items, list):
+            yield from (c for c in items if isinstance(c, dict))
 
 
 def containers(pod_spec: Mapping) -> Iterator[Mapping]:

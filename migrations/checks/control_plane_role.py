@@ -22,6 +22,29 @@ For targets from 1.24 on, in every pod spec (and ``RuntimeClass.scheduling``):
   renamed, or the ``master`` toleration dropped when the ``control-plane`` one exists
   (K8SM-FLD-018).
 
+**kubeadm's own taint list.** ``nodeRegistration.taints`` of an ``InitConfiguration`` or
+``JoinConfiguration`` (kubeadm v1beta1–v1beta4) is what kubeadm puts on the node, exactly as
+written; only when it is absent does kubeadm choose (``SetNodeRegistrationDynamicDefaults``
+in ``cmd/kubeadm/app/util/config/initconfiguration.go``): ``[master]`` up to 1.23,
+``[master, control-plane]`` in 1.24, ``[control-plane]`` from 1.25. On upgrade, kubeadm 1.24
+added the ``control-plane`` taint to every control-plane node and kubeadm 1.25 removed the
+``master`` one (``AddNewControlPlaneTaint`` / ``RemoveOldControlPlaneTaint`` in
+``cmd/kubeadm/app/phases/upgrade/postupgrade.go``; kubernetes PR #107533). So a ``master``
+taint written in the config keeps coming back on every node initialised or joined with it,
+although kubeadm's CoreDNS tolerates only ``control-plane`` from 1.26 (it added that
+toleration in 1.20), as do pods written for 1.25 and later. For targets from 1.24 on:
+
+- the window starts at 1.25 or later: the taint's key is renamed to ``control-plane`` (its
+  effect, value and comments stay), or the ``master`` taint is dropped when a
+  ``control-plane`` taint with the same effect is already listed (K8SM-KADM-014);
+- the window starts at 1.24: a ``control-plane`` taint with the same effect and value is
+  added after it, as kubeadm 1.24 did (K8SM-KADM-014);
+- the window starts before 1.24: nothing is changed (nodes of those releases carry only
+  ``master`` and pods there may tolerate only that), K8SM-KADM-015 says what to do when the
+  window moves on.
+
+An empty list (``taints: []``, "no taints") and a list without ``master`` are left alone.
+
 Labels differ on distributions other than kubeadm: check yours.
 """
 
@@ -29,6 +52,7 @@ from __future__ import annotations
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
 from k8smigrate.kube.podspec import POD_APIS, pod_specs
 from k8smigrate.model import Check
 from k8smigrate.tree import Item, Mapping, Sequence, from_data
@@ -37,6 +61,7 @@ from k8smigrate.versions import KubeVersion
 MASTER = "node-role.kubernetes.io/master"
 CONTROL_PLANE = "node-role.kubernetes.io/control-plane"
 TAINT_GONE = KubeVersion(1, 25)
+TAINT_ADDED = KubeVersion(1, 24)
 NEGATIVE = ("NotIn", "DoesNotExist")
 
 
@@ -169,7 +194,63 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
         ctx.note(f"tolerations {MASTER} → {CONTROL_PLANE}")
 
 
-MIGRATION = Check(
+def kubeadm_body(config: Mapping, ctx: Context) -> None:
+    registration = config.mapping("nodeRegistration")
+    taints = registration.sequence("taints") if registration is not None else None
+    if taints is None:
+        return
+
+    def same(a: Mapping, b: Mapping) -> bool:
+        return all(a.data(k) == b.data(k) for k in ("value", "effect"))
+
+    others = [t for _i, t in taints.mappings() if t.data("key") == CONTROL_PLANE]
+    for item in list(taints.items):
+        taint = item.value
+        key = taint.scalar("key") if isinstance(taint, Mapping) else None
+        if not isinstance(taint, Mapping) or key is None or key.data != MASTER:
+            continue
+        twin = any(same(taint, o) for o in others)
+        where = "nodeRegistration.taints"
+        if ctx.everywhere_from(TAINT_GONE) and twin:
+            ctx.info(
+                "K8SM-KADM-014",
+                f"{where}: {MASTER} dropped beside {CONTROL_PLANE} (kubeadm stopped using it in 1.25)",
+                key,
+            )
+            taints.remove(item, keep_comments=True)
+        elif ctx.everywhere_from(TAINT_GONE):
+            ctx.info(
+                "K8SM-KADM-014",
+                f"{where}: {MASTER} → {CONTROL_PLANE} (kubeadm's control-plane taint from 1.25; pods written "
+                "for 1.25+ tolerate only that one)",
+                key,
+            )
+            key.set(CONTROL_PLANE)
+        elif ctx.everywhere_from(TAINT_ADDED) and not twin:
+            copy = from_data(taint.to_data())
+            assert isinstance(copy, Mapping)
+            copy.set("key", CONTROL_PLANE)
+            taints.insert(copy, after=item)
+            ctx.info(
+                "K8SM-KADM-014",
+                f"{where}: {CONTROL_PLANE} added beside {MASTER}, as kubeadm 1.24 taints control-plane nodes",
+                key,
+            )
+        elif not ctx.everywhere_from(TAINT_ADDED):
+            ctx.warn(
+                "K8SM-KADM-015",
+                f"{where}: {MASTER} kept while the window starts before 1.24 (nodes there carry only it); "
+                f"kubeadm adds {CONTROL_PLANE} in 1.24 and drops {MASTER} in 1.25: add {CONTROL_PLANE} for 1.24 "
+                "and rename this one for 1.25+",
+                key,
+            )
+            continue
+        else:
+            continue
+        ctx.note(f"{where} {MASTER} → {CONTROL_PLANE}")
+
+
+_PODS = Check(
     applies_to={**POD_APIS, "node.k8s.io/v1": ("RuntimeClass",), "node.k8s.io/v1beta1": ("RuntimeClass",)},
     body=body,
     matters_from="1.24",
@@ -185,3 +266,20 @@ MIGRATION = Check(
         Code("K8SM-FLD-035", "info", "a nodeSelector with both master and control-plane drops master"),
     ),
 )
+MIGRATIONS = [
+    _PODS,
+    Check(
+        applies_to=dict.fromkeys((V1BETA1, V1BETA2, V1BETA3, V1BETA4), ("InitConfiguration", "JoinConfiguration")),
+        body=kubeadm_body,
+        component="kubeadm",
+        matters_from="1.24",
+        trigger="node-role.kubernetes.io/master",
+        category="node-role",
+        edits=True,
+        summary="kubeadm nodeRegistration.taints on node-role.kubernetes.io/master → control-plane (targets from 1.24)",
+        codes=(
+            Code("K8SM-KADM-014", "info", "a kubeadm master taint joined or replaced by the control-plane taint"),
+            Code("K8SM-KADM-015", "warning", "a kubeadm master taint kept: the window starts before 1.24"),
+        ),
+    ),
+]

@@ -51,8 +51,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from k8smigrate.context import Context
+from k8smigrate.kube.command_line import program
 from k8smigrate.kube.feature_gates import CODES, Gate, judge, parse_bool
-from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
+from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flag_value
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
 from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar, Sequence
@@ -106,11 +107,12 @@ def fix_map(parent: Mapping, key: str, ctx: Context, gates_table: dict[str, Gate
 def fix_args(parent: Mapping, key: str, ctx: Context) -> None:
     args = parent.get(key)
     if isinstance(args, Mapping):
-        value = args.scalar(FLAG)
+        value = flag_value(args, FLAG)  # the last of a repeated key: the one kubeadm uses
         if value is not None:
             new = fix_string(value, ctx)
             if new == "":
-                args.pop(FLAG)
+                while args.pop(FLAG) is not None:
+                    pass
             elif new is not None:
                 value.set(new)
     if isinstance(args, Sequence):
@@ -177,19 +179,8 @@ def pod_body(obj: Mapping, ctx: Context) -> None:
 
 def runs_component(container: Mapping) -> bool:
     """Whether the container runs a Kubernetes component (whose gates the table describes)."""
-    command = container.get("command")
-    first = command[0] if isinstance(command, Sequence) and len(command) > 0 else None
-    if isinstance(first, Scalar) and isinstance(first.data, str):
-        program = first.data.rsplit("/", 1)[-1]
-    else:
-        image = container.data("image")
-        if not isinstance(image, str):
-            return False
-        # registry.k8s.io/kube-proxy-amd64:v1.20.0@sha256:… → kube-proxy (old per-arch images)
-        program = image.split("@", 1)[0].rsplit("/", 1)[-1].split(":", 1)[0]
-        base, _, arch = program.rpartition("-")
-        program = base if arch in ARCHES else program
-    return program in COMPONENT_PROGRAMS or program.endswith("cloud-controller-manager")
+    name = program(container)
+    return name is not None and (name in COMPONENT_PROGRAMS or name.endswith("cloud-controller-manager"))
 
 
 def fix_command_line(line: Sequence, ctx: Context) -> None:
@@ -219,7 +210,6 @@ def fix_command_line(line: Sequence, ctx: Context) -> None:
         index += 1
 
 
-ARCHES = ("amd64", "arm", "arm64", "ppc64le", "s390x")
 COMPONENT_PROGRAMS = (
     "kube-apiserver",
     "kube-controller-manager",

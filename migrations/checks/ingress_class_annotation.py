@@ -14,7 +14,7 @@ On an Ingress that carries the annotation, when every release of the window serv
   ``ValidateIngressCreate`` (``pkg/apis/networking/validation``) rejects the annotation
   beside the field ("can not be set when the class field is also set"). K8SM-FLD-012 is a
   warning that asks to check that the IngressClass exists; K8SM-FLD-065, an info, when an
-  IngressClass of that name is in the same stream;
+  IngressClass of that name is in the run (any file, ``k8smigrate.facts``; the message names it);
 - beside an equal ``spec.ingressClassName`` the annotation is deleted (K8SM-FLD-065);
   beside a different one it is an error and the document is left unchanged (K8SM-FLD-062);
 - a value that is not a valid IngressClass name (a DNS subdomain) is kept (K8SM-FLD-064).
@@ -29,21 +29,18 @@ import re
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.kube.ingress_classes import CLASS_ANNOTATION, INGRESS_CLASSES
 from k8smigrate.kube.podspec import child, drop_annotation
 from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Scalar
 
-KEY = "kubernetes.io/ingress.class"
+KEY = CLASS_ANNOTATION
 _SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
-def class_in_stream(name: str, ctx: Context) -> bool:
-    """Whether the stream holds an IngressClass called ``name``."""
-    for _api, kind, data in ctx.siblings:
-        metadata = data.get("metadata") if kind == "IngressClass" and isinstance(data, dict) else None
-        if isinstance(metadata, dict) and metadata.get("name") == name:
-            return True
-    return False
+def class_defined(name: str, ctx: Context) -> str | None:
+    """Where the run (or, alone, the stream) defines an IngressClass called ``name``, as ``file:line``."""
+    return next((c.where for c in ctx.facts(INGRESS_CLASSES) if c.value.name == name), None)
 
 
 def body(ingress: Mapping, ctx: Context) -> None:
@@ -75,8 +72,8 @@ def body(ingress: Mapping, ctx: Context) -> None:
         first = spec.keys()[0] if len(spec) else None
         spec.set("ingressClassName", node, before=first, comments_from=notes.entry(KEY))  # quotes kept
         moved = f"annotation {KEY}: {value!r} → spec.ingressClassName"
-        if class_in_stream(value, ctx):
-            ctx.info("K8SM-FLD-065", f"{moved} (the IngressClass {value!r} is in this stream)", node)
+        if (where := class_defined(value, ctx)) is not None:
+            ctx.info("K8SM-FLD-065", f"{moved} (the IngressClass {value!r} is in {where})", node)
         else:
             ctx.warn(
                 "K8SM-FLD-012",
@@ -99,6 +96,7 @@ MIGRATION = Check(
     category="annotation",
     edits=True,
     cleanup=True,
+    facts=(INGRESS_CLASSES,),
     summary="Ingress class annotation → spec.ingressClassName (opt-in: the field names an IngressClass)",
     codes=(
         Code(
@@ -112,7 +110,7 @@ MIGRATION = Check(
         Code(
             "K8SM-FLD-065",
             "info",
-            "the ingress-class annotation moved to spec.ingressClassName (its IngressClass is in the stream), "
+            "the ingress-class annotation moved to spec.ingressClassName (its IngressClass is in the run), "
             "or deleted beside an equal field",
         ),
     ),

@@ -1,13 +1,15 @@
 """Insecure-serving flags in kubeadm ``extraArgs``: no-ops, then refused when not zero.
 
 kube-apiserver stopped serving its insecure port in 1.20 (PR #95856),
-kube-controller-manager in 1.22 (PR #96216) and kube-scheduler in 1.23 (PR #96345); their
-flags were announced for removal in 1.24. From those releases (the releases themselves are
-the upstream PRs; the exact removal releases of the flags are unverified, READINESS
-appendix B) k8smigrate looks at kubeadm ``ClusterConfiguration`` (map form up to v1beta3,
-``{name, value}`` list form in v1beta4):
+kube-controller-manager in 1.22 (PR #96216) and kube-scheduler in 1.23 (PR #96345); the
+kube-apiserver flags were removed in 1.24 (PR #106859), after which even ``insecure-port: "0"``
+stops it from starting (``k8smigrate.kube.insecure_serving``). From those releases
+k8smigrate looks at kubeadm ``ClusterConfiguration`` (map form up to v1beta3, ``{name,
+value}`` list form in v1beta4); the same flags on a static pod's command line are the
+``control_plane_flags`` check's:
 
-- ``apiServer.extraArgs``: ``insecure-port`` and ``insecure-bind-address``;
+- ``apiServer.extraArgs``: ``insecure-port`` and ``insecure-bind-address`` (and their older
+  names ``port`` and ``address``, which kube-apiserver kept as deprecated aliases until 1.24);
 - ``controllerManager.extraArgs`` and ``scheduler.extraArgs``: ``port`` and ``address``.
 
 A port of ``0`` (what kubeadm itself wrote from 1.19 on) and the bind addresses do nothing
@@ -22,22 +24,15 @@ from __future__ import annotations
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.kube.insecure_serving import COMPONENTS, verdict
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, drop, flags
 from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Sequence
-from k8smigrate.versions import KubeVersion
-
-# component key → (component, release from which insecure serving is gone, port flag, address flag)
-COMPONENTS = {
-    "apiServer": ("kube-apiserver", KubeVersion(1, 20), "insecure-port", "insecure-bind-address"),
-    "controllerManager": ("kube-controller-manager", KubeVersion(1, 22), "port", "address"),
-    "scheduler": ("kube-scheduler", KubeVersion(1, 23), "port", "address"),
-}
-LOOPBACK = ("", "127.0.0.1", "localhost", "::1")
 
 
 def body(config: Mapping, ctx: Context) -> None:
-    for key, (component, gone, port_flag, address_flag) in COMPONENTS.items():
+    for serving in COMPONENTS:
+        key, component, gone = serving.section, serving.program, serving.gone
         holder = config.mapping(key)
         args = holder.get("extraArgs") if holder is not None else None
         if holder is None or not ctx.target_from(gone) or not isinstance(args, (Mapping, Sequence)):
@@ -45,22 +40,23 @@ def body(config: Mapping, ctx: Context) -> None:
         where = f"{key}.extraArgs"
         for name, node, item in list(flags(args)):
             value = "" if node is None or node.data is None else str(node.data).strip()
-            if name == port_flag and value not in ("0", ""):
+            found = verdict(serving, name, value)
+            if found == "port":
                 ctx.error(
                     "K8SM-KADM-009",
                     f"{where}.{name}: {value}: {component} has no insecure port from {gone} and refuses any value "
                     "but 0; delete it and use the secure port (HTTPS, with authentication)",
                     node,
                 )
-            elif name == port_flag:
+            elif found == "no-op" and name in serving.ports:
                 ctx.info(
                     "K8SM-KADM-007", f"{where}.{name}: {component} has no insecure port from {gone}; deleted", node
                 )
                 drop(args, name, item, ctx, where)
-            elif name == address_flag and value in LOOPBACK:
+            elif found == "no-op":
                 ctx.info("K8SM-KADM-007", f"{where}.{name}: insecure serving is gone from {gone}; deleted", node)
                 drop(args, name, item, ctx, where)
-            elif name == address_flag:
+            elif found == "public":
                 ctx.warn(
                     "K8SM-KADM-008",
                     f"{where}.{name}: {value} bound the insecure port, gone from {gone}; deleted. To reach "

@@ -13,16 +13,22 @@ left as it is). A field unknown to the old version is reported even where a newe
 knows it: kubeadm ignored it until now, and the migration would switch it on.
 
 Duplicate keys are reported for every document by the core (K8SM-GEN-006, an error: which
-value wins would have to be guessed).
+value wins would have to be guessed), except a flag repeated in a map-form ``extraArgs`` or
+``kubeletExtraArgs`` (v1beta1–v1beta3): there what kubeadm does is known. Its decoder
+(sigs.k8s.io/yaml) keeps the last value and ``strict.VerifyUnmarshalStrict`` prints the
+duplicate as a warning (``kubeadm config validate`` refuses it), so this check reports each
+repeat as K8SM-KADM-022, a warning naming the value kubeadm uses (an error, K8SM-KADM-023,
+with ``--strict``), and every k8smigrate reader of those maps keeps the last value too. The
+v1beta4 list form allows a name more than once by design and is not reported.
 """
 
 from __future__ import annotations
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.kubeadm import FIELDS, KINDS, unknown_fields
+from k8smigrate.kube.kubeadm import FIELDS, FLAG_MAPS, KINDS, repeated, unknown_fields
 from k8smigrate.model import Check
-from k8smigrate.tree import Mapping
+from k8smigrate.tree import Mapping, Scalar
 
 
 def check(obj: Mapping, ctx: Context) -> None:
@@ -36,6 +42,22 @@ def check(obj: Mapping, ctx: Context) -> None:
             ctx.error("K8SM-KADM-021", message, key)
         else:
             ctx.warn("K8SM-KADM-020", message, key)
+    for path in FLAG_MAPS:
+        args: Mapping | None = obj
+        for part in path.split("."):
+            args = args.mapping(part) if args is not None else None
+        for name, entries in (repeated(args) if args is not None else {}).items():
+            used = entries[-1].value
+            shown = used.value if isinstance(used, Scalar) else "…"
+            for earlier in entries[:-1]:
+                message = (
+                    f"{path}.{name} is repeated (lines {', '.join(str(e.key.line) for e in entries)}): kubeadm "
+                    f"warns and uses the last value, {shown!r}; kubeadm config validate refuses it"
+                )
+                if ctx.settings.strict:
+                    ctx.error("K8SM-KADM-023", message, earlier.key)
+                else:
+                    ctx.warn("K8SM-KADM-022", message, earlier.key)
 
 
 MIGRATION = Check(
@@ -43,9 +65,12 @@ MIGRATION = Check(
     body=check,
     component="kubeadm",
     category="kubeadm",
-    summary="kubeadm configs: unknown fields (warnings; errors with --strict)",
+    summary="kubeadm configs: unknown fields and repeated flags (warnings; errors with --strict)",
     codes=(
         Code("K8SM-KADM-020", "warning", "an unknown field in a kubeadm document"),
         Code("K8SM-KADM-021", "error", "an unknown field in a kubeadm document, with --strict"),
+        Code("K8SM-KADM-022", "warning", "a flag repeated in a map-form extraArgs: kubeadm uses the last"),
+        Code("K8SM-KADM-023", "error", "a flag repeated in a map-form extraArgs, with --strict"),
     ),
+    last_wins=FLAG_MAPS,
 )

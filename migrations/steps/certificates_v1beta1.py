@@ -3,24 +3,36 @@
 v1 requires two fields that v1beta1 defaulted (``SetDefaults_CertificateSigningRequestSpec`` in
 ``pkg/apis/certificates/v1beta1/defaults.go``):
 
-- ``spec.usages`` absent: v1beta1 used ``[digital signature, key encipherment]``; that list is
-  written (K8SM-CSR-003). An empty list was kept empty by v1beta1 and v1 rejects it, as it
-  rejects unknown or repeated usages (K8SM-CSR-004).
-- ``spec.signerName`` absent: computed from ``spec.request`` exactly as
-  ``DefaultSignerNameFromSpec`` does, after the usages default. The request is base64 of a PEM
-  ``CERTIFICATE REQUEST``. With Organization exactly ``[system:nodes]`` and a CN starting with
-  ``system:node:``, it is ``kubernetes.io/kube-apiserver-client-kubelet`` when it has no DNS,
-  email, IP or URI SANs and usages ``{digital signature, (key encipherment,) client auth}``,
-  and ``kubernetes.io/kubelet-serving`` when it has a DNS or IP SAN, no email or URI SAN, and
-  usages ``{digital signature, (key encipherment,) server auth}`` (``IsKubeletClientCSR`` /
-  ``IsKubeletServingCSR`` in ``pkg/apis/certificates/helpers.go``). The result is written
-  (K8SM-CSR-006).
-- Anything else is ``kubernetes.io/legacy-unknown``, which v1 forbids on create: a decision,
-  ``--set signerName=kubernetes.io/kube-apiserver-client`` (usages must then include
-  ``client auth``), ``…-client-kubelet`` or ``kubernetes.io/kubelet-serving``; written with
-  K8SM-CSR-001. Note the trap: a CSR without usages gets ``[digital signature, key
-  encipherment]``, which matches neither kubelet signer. For a custom signer, write
-  ``spec.signerName`` in the manifest: an explicit signerName is kept.
+- ``spec.usages`` absent: v1beta1 used ``[digital signature, key encipherment]``; that list is written
+  (K8SM-CSR-003). An empty list was kept empty by v1beta1 and v1 rejects it, as it rejects unknown or
+  repeated usages (K8SM-CSR-004).
+- ``spec.signerName`` absent: computed from ``spec.request`` exactly as ``DefaultSignerNameFromSpec`` does,
+  after the usages default. The request is base64 of a PEM ``CERTIFICATE REQUEST``. With Organization
+  exactly ``[system:nodes]`` and a CN starting with ``system:node:``, it is
+  ``kubernetes.io/kube-apiserver-client-kubelet`` when it has no DNS, email, IP or URI SANs and usages
+  ``{digital signature, (key encipherment,) client auth}``, and ``kubernetes.io/kubelet-serving`` when it
+  has a DNS or IP SAN, no email or URI SAN, and usages ``{digital signature, (key encipherment,) server
+  auth}`` (``IsKubeletClientCSR`` / ``IsKubeletServingCSR`` in ``pkg/apis/certificates/helpers.go``). The
+  result is written (K8SM-CSR-006).
+- Anything else is ``kubernetes.io/legacy-unknown``, which v1 forbids on create: a decision, ``--set
+  signerName=kubernetes.io/kube-apiserver-client`` (usages must then include ``client auth``),
+  ``…-client-kubelet`` or ``kubernetes.io/kubelet-serving``; written with K8SM-CSR-001. Note the trap: a CSR
+  without usages gets ``[digital signature, key encipherment]``, which matches neither kubelet signer. For a
+  custom signer, write ``spec.signerName`` in the manifest: an explicit signerName is kept.
+
+The chosen signer must accept the request, or kube-controller-manager marks the approved CSR
+``Failed`` (``SignerValidationFailure``) and never signs it (``signer.handle`` and
+``getCSRVerificationFuncForSignerName`` in ``pkg/controller/certificates/signer/signer.go``):
+``kube-apiserver-client`` takes only ``digital signature``, ``key encipherment`` and
+``client auth``, and needs ``client auth`` (``validAPIServerClientUsages``); the kubelet
+signers need Organization exactly ``[system:nodes]``, a CN starting with ``system:node:``,
+their SAN rules and exactly their usage sets (``ValidateKubeletClientCSR`` /
+``ValidateKubeletServingCSR`` in ``pkg/apis/certificates/helpers.go``, the same rules that
+``DefaultSignerNameFromSpec`` applies, so a CSR that defaulted to legacy-unknown never fits
+a kubelet signer unless its signerName was written by hand). A ``--set signerName`` that its
+signer would refuse is an error naming the rule (K8SM-CSR-008); the document is left
+unchanged. Approval is a separate step: the ``csrapproving`` controller auto-approves only
+kubelet client CSRs; a ``kube-apiserver-client`` CSR waits for ``kubectl certificate approve``.
 
 A request that is not base64 of a parsable, correctly signed PEM ``CERTIFICATE REQUEST`` is
 rejected by every API version (K8SM-CSR-002). Parsing needs the optional dependency
@@ -142,14 +154,52 @@ def parse_request(encoded: str) -> Request:
 
 def default_signer_name(req: Request, usages: set[str]) -> str:
     """DefaultSignerNameFromSpec: the kubelet client and serving patterns, else legacy-unknown."""
-    kubelet = req.organizations == ("system:nodes",) and req.common_name.startswith("system:node:")
-    if not kubelet:
-        return LEGACY_UNKNOWN
-    if req.dns == req.emails == req.ips == req.uris == 0 and usages in CLIENT_USAGES:
+    if kubelet_client_refusal(req, usages) is None:
         return KUBELET_CLIENT
-    if (req.dns or req.ips) and req.emails == req.uris == 0 and usages in SERVING_USAGES:
+    if kubelet_serving_refusal(req, usages) is None:
         return KUBELET_SERVING
     return LEGACY_UNKNOWN
+
+
+def kubelet_client_refusal(req: Request, usages: set[str]) -> str | None:
+    """Why ``ValidateKubeletClientCSR`` refuses the request, or None (upstream's order and words)."""
+    if req.organizations != ("system:nodes",):
+        return "subject organization is not system:nodes"
+    for count, what in ((req.dns, "DNS"), (req.emails, "Email"), (req.ips, "IP"), (req.uris, "URI")):
+        if count:
+            return f"{what} subjectAltNames are not allowed"
+    if not req.common_name.startswith("system:node:"):
+        return "subject common name does not begin with system:node:"
+    if usages not in CLIENT_USAGES:
+        return "usages did not match [client auth digital signature key encipherment]"
+    return None
+
+
+def kubelet_serving_refusal(req: Request, usages: set[str]) -> str | None:
+    """Why ``ValidateKubeletServingCSR`` refuses the request, or None (upstream's order and words)."""
+    if req.organizations != ("system:nodes",):
+        return "subject organization is not system:nodes"
+    if not req.dns and not req.ips:
+        return "DNS or IP subjectAltName is required"
+    if req.emails:
+        return "Email subjectAltNames are not allowed"
+    if req.uris:
+        return "URI subjectAltNames are not allowed"
+    if usages not in SERVING_USAGES:
+        return "usages did not match [digital signature key encipherment server auth]"
+    if not req.common_name.startswith("system:node:"):
+        return "subject common name does not begin with system:node:"
+    return None
+
+
+def api_client_refusal(usages: list[str]) -> str | None:
+    """Why ``validAPIServerClientUsages`` (the kube-apiserver-client signer) refuses the usages, or None."""
+    for usage in usages:
+        if usage not in ("digital signature", "key encipherment", "client auth"):
+            return f"invalid usage for client certificate: {usage}"
+    if "client auth" not in usages:
+        return "missing required usage for client certificate: client auth"
+    return None
 
 
 def is_unset(node: Node | None) -> bool:
@@ -176,12 +226,18 @@ def check_usages(spec: Mapping, ctx: Context) -> list[str] | None:
 
 
 def computed_signer(spec: Mapping, usages: list[str], ctx: Context) -> str | None:
+    req = parsed_request(spec, ctx)
+    return default_signer_name(req, set(usages)) if req is not None else None
+
+
+def parsed_request(spec: Mapping, ctx: Context) -> Request | None:
+    """The parsed ``spec.request``, or None after an error finding."""
     request = spec.get("request")
     if not isinstance(request, Scalar) or not isinstance(request.data, str):
         ctx.error("K8SM-CSR-002", "spec.request is missing; every API version requires it", request or spec)
         return None
     try:
-        return default_signer_name(parse_request(request.data), set(usages))
+        return parse_request(request.data)
     except RequestError as exc:
         ctx.error("K8SM-CSR-002", f"spec.request is not a valid CSR ({exc}); any API version rejects it", request)
     except MissingCryptography:
@@ -192,6 +248,29 @@ def computed_signer(spec: Mapping, usages: list[str], ctx: Context) -> str | Non
             request,
         )
     return None
+
+
+def refused(signer: str, spec: Mapping, usages: list[str], node: Node, ctx: Context) -> bool:
+    """Whether the chosen signer would refuse the request (an error finding says why)."""
+    if signer == API_CLIENT:
+        why = api_client_refusal(usages)
+    else:
+        req = parsed_request(spec, ctx)
+        if req is None:
+            return True
+        check = kubelet_client_refusal if signer == KUBELET_CLIENT else kubelet_serving_refusal
+        why = check(req, set(usages))
+    if why is None:
+        return False
+    fix = "add client auth to spec.usages" if signer == API_CLIENT and "missing" in why else "choose another signer"
+    ctx.error(
+        "K8SM-CSR-008",
+        f"--set signerName={signer}: that signer refuses this request ({why}); kube-controller-manager "
+        f"would mark it Failed and never sign it. {fix[0].upper()}{fix[1:]}, or write spec.signerName "
+        "of a custom signer by hand",
+        node,
+    )
+    return True
 
 
 def pin_condition_status(obj: Mapping, ctx: Context) -> None:
@@ -216,8 +295,9 @@ def body(csr: Mapping, ctx: Context) -> None:
         if signer is None:
             return
     if signer == LEGACY_UNKNOWN:
-        chosen = ctx.decision("signerName", signer_node or spec.get("request") or spec)
-        if chosen is None:
+        where = signer_node or spec.get("request") or spec
+        chosen = ctx.decision("signerName", where)
+        if chosen is None or refused(chosen, spec, usages, where, ctx):
             return
         spec.set("signerName", chosen, after="request")
         ctx.warn("K8SM-CSR-001", f"signerName {chosen} written (--set signerName); v1 forbids legacy-unknown")
@@ -245,6 +325,7 @@ MIGRATION = Step(
         Code("K8SM-CSR-005", "error", "the optional dependency cryptography is needed to compute signerName"),
         Code("K8SM-CSR-006", "info", "signerName computed from the request and written"),
         Code("K8SM-CSR-007", "info", 'status.conditions[].status: "True" written (the v1beta1 default)'),
+        Code("K8SM-CSR-008", "error", "the signer given with --set signerName would refuse this request"),
         DECISION_NEEDED.with_summary("signerName would be legacy-unknown; needs --set signerName=…"),
     ),
     decisions=(

@@ -7,11 +7,20 @@ k8smigrate moves the old fields to their v1 homes where those are unset:
 
 - ``deprecatedSource.component`` → ``reportingController``, ``deprecatedSource.host`` →
   ``reportingInstance`` (K8SM-EVT-001);
-- ``deprecatedFirstTimestamp`` → ``eventTime`` (a MicroTime: ``.000000`` added when the
-  timestamp has no fraction) (K8SM-EVT-002);
+- ``deprecatedFirstTimestamp`` → ``eventTime`` (K8SM-EVT-002);
 - ``deprecatedLastTimestamp`` + ``deprecatedCount`` → ``series: {lastObservedTime, count}``
   when the count is at least 2 (v1 requires ``count >= 2`` in a series); otherwise the two
   are dropped (K8SM-EVT-003).
+
+``eventTime`` and ``series.lastObservedTime`` are ``metav1.MicroTime``, which the API server
+parses with ``time.Parse(RFC3339Micro, …)`` (``MicroTime.UnmarshalJSON`` in apimachinery
+``pkg/apis/meta/v1/micro_time.go``; ``RFC3339Micro`` is ``2006-01-02T15:04:05.000000Z07:00``),
+and Go's parser wants exactly as many fraction digits as the layout has: six. The old fields
+are ``metav1.Time`` (``time.RFC3339``: any fraction or none is read, whole seconds are
+kept). So the timestamp is written with exactly six digits: ``…00Z`` → ``…00.000000Z``,
+``…00.5Z`` → ``…00.500000Z`` (a ``,`` separator, which Go also reads, becomes ``.``), and
+more than six digits are cut to six, as ``MicroTime`` marshals them. A timestamp that is not
+RFC 3339 is copied as it is.
 
 What is still missing for v1 (``eventTime``, ``action``, ``reason``,
 ``reportingController``, ``reportingInstance``, a ``type`` of Normal or Warning) is listed
@@ -28,12 +37,16 @@ from k8smigrate.context import Context
 from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Scalar
 
-_NO_FRACTION = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(Z|[+-]\d\d:\d\d)$")
+_RFC3339 = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,](\d+))?(Z|[+-]\d\d:\d\d)$")
 
 
 def micro_time(value: str) -> str:
-    match = _NO_FRACTION.match(value)
-    return f"{match.group(1)}.000000{match.group(2)}" if match else value
+    """An RFC 3339 timestamp with exactly the six fraction digits ``RFC3339Micro`` parses."""
+    match = _RFC3339.match(value)
+    if match is None:
+        return value
+    seconds, fraction, zone = match.groups()
+    return f"{seconds}.{((fraction or '') + '000000')[:6]}{zone}"
 
 
 def body(event: Mapping, ctx: Context) -> None:

@@ -30,9 +30,12 @@ same in both versions (``minReplicas: 1``; no metrics means CPU utilization 80%;
 defaults apply only when ``behavior`` is set), so nothing is pinned.
 
 A metric without the fields its type needs cannot be converted (K8SM-HPA-001). A
-``scaleTargetRef.apiVersion`` on a removed API (``extensions/v1beta1`` Deployment, …) is
-reported (K8SM-HPA-006): the controller resolves the target through it, so the HPA stops
-scaling where that API is no longer served; it is not rewritten.
+``scaleTargetRef.apiVersion`` whose group no longer serves the kind at the target
+(``extensions/v1beta1`` Deployment, …) is reported (K8SM-HPA-006): the HPA controller looks
+its target up by group and kind only (``reconcileAutoscaler`` in
+``pkg/controller/podautoscaler/horizontal.go``), so the HPA stops scaling; it is not rewritten.
+A removed version of a group that still serves the kind (``apps/v1beta1``, ``apps/v1beta2``)
+keeps working and is left alone.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ which is optional.)
 
 ``status`` is dropped (K8SM-HPA-005), as for v2beta1 sources: the API server ignores it on
 create and rebuilds it, and a status captured from an older server is the part of an
-exported manifest that most often fails the v2 schema. A ``scaleTargetRef.apiVersion`` on a
-removed API is reported (K8SM-HPA-006), as in ``hpa_v2beta1``.
+exported manifest that most often fails the v2 schema. A ``scaleTargetRef.apiVersion`` whose
+group no longer serves the kind is reported (K8SM-HPA-006), as in ``hpa_v2beta1``.
 """
 
 from __future__ import annotations

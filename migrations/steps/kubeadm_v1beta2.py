@@ -5,7 +5,8 @@ From upstream ``v1beta3/doc.go`` ("A list of changes since v1beta2") and the str
 
 - ``ClusterConfiguration.useHyperKubeImage`` is gone (kubeadm no longer supports the
   hyperkube image): dropped; when it was ``true``, K8SM-KADM-001 says that separate
-  component images will be pulled instead (``false``: K8SM-KADM-004).
+  component images will be pulled instead; ``false`` or no value (read as false) is dropped
+  with K8SM-KADM-004, which says which of the two it was.
 - ``ClusterConfiguration.dns.type`` is gone (CoreDNS is the only DNS add-on): ``CoreDNS``
   or empty is dropped (and ``dns`` with it when nothing else is left); ``kube-dns`` or any
   other value is an error (K8SM-KADM-002): kubeadm removed kube-dns support in 1.21
@@ -25,7 +26,7 @@ from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.kubeadm import CONFIG_KINDS, V1BETA2, V1BETA3
 from k8smigrate.model import Step
-from k8smigrate.tree import Mapping
+from k8smigrate.tree import Mapping, Node
 
 ENDPOINT_ANNOTATIONS = (
     "kubeadm.kubernetes.io/etcd.advertise-client-urls",
@@ -60,9 +61,21 @@ def drop_hyperkube(obj: Mapping, ctx: Context) -> None:
             entry.value,
         )
     else:
-        ctx.info("K8SM-KADM-004", "useHyperKubeImage dropped (removed in v1beta3; it was not set)", entry.value)
+        ctx.info(
+            "K8SM-KADM-004", f"{hyperkube_setting(entry.value)} dropped (the field is gone in v1beta3)", entry.value
+        )
     obj.pop("useHyperKubeImage")
     ctx.note("useHyperKubeImage removed")
+
+
+def hyperkube_setting(value: Node) -> str:
+    """What a ``useHyperKubeImage`` that is not ``true`` said, for the finding."""
+    data = value.to_data()
+    if data is None:
+        return "useHyperKubeImage (no value, which kubeadm read as false)"
+    if data is False:
+        return "useHyperKubeImage: false (the separate component images, what kubeadm pulls anyway)"
+    return f"useHyperKubeImage: {value.to_data()!r} (not a boolean: kubeadm refused it)"
 
 
 def drop_dns_type(obj: Mapping, ctx: Context) -> None:
@@ -96,6 +109,6 @@ MIGRATION = Step(
         Code("K8SM-KADM-001", "warning", "useHyperKubeImage: true dropped; separate component images are used"),
         Code("K8SM-KADM-002", "error", "dns.type is kube-dns (or unknown); kubeadm supports only CoreDNS"),
         Code("K8SM-KADM-003", "error", "a ClusterStatus document; v1beta3 has no such kind, delete it"),
-        Code("K8SM-KADM-004", "info", "useHyperKubeImage (false) dropped"),
+        Code("K8SM-KADM-004", "info", "useHyperKubeImage false or without a value dropped"),
     ),
 )

@@ -7,7 +7,9 @@ and ``v1beta4/conversion.go``:
   ``etcd.local``) and ``nodeRegistration.kubeletExtraArgs`` becomes a list of
   ``{name, value}``, sorted by name then value as ``convertToArgs`` does; values are
   strings (``v: 4`` → ``value: "4"``; K8SM-KADM-005 when YAML 1.1 reads the value as
-  something else than what was typed, such as ``yes``). Each flag keeps its comments.
+  something else than what was typed, such as ``yes``). Each flag keeps its comments. A
+  repeated key keeps only its last value, the one kubeadm used (K8SM-KADM-013 for each
+  earlier one): the list form would put every occurrence on the command line.
 - ``ClusterConfiguration.apiServer.timeoutForControlPlane`` moves **across documents** to
   ``timeouts.controlPlaneComponentHealthCheck`` of every InitConfiguration and
   JoinConfiguration of the same file (upstream carries it through a process-global,
@@ -154,6 +156,7 @@ MIGRATION = Step(
     codes=(
         Code("K8SM-KADM-005", "warning", "a flag value that YAML 1.1 reads differently from how it is written"),
         Code("K8SM-KADM-006", "error", "extraArgs/kubeletExtraArgs that is not a map of scalar values"),
+        Code("K8SM-KADM-013", "warning", "a repeated extraArgs key: its last value kept, the earlier ones dropped"),
         Code("K8SM-KADM-010", "warning", "timeoutForControlPlane dropped, no Init/JoinConfiguration in the file"),
         Code("K8SM-KADM-011", "error", "ClusterConfigurations with different timeoutForControlPlane values"),
         BOTH_FORMS.with_summary("the old and the new timeout field are both set and differ"),

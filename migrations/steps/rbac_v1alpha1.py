@@ -5,8 +5,10 @@ Roles change only their ``apiVersion``. In RoleBinding and ClusterRoleBinding ev
 ``Convert_v1alpha1_Subject_To_rbac_Subject`` does:
 
 - ``ServiceAccount`` → ``apiGroup: ""``; ``User`` and ``Group`` → ``rbac.authorization.k8s.io``;
-- any other kind → the group part of its ``apiVersion`` (``v1`` → ``""``, ``foo.io/v1`` →
-  ``foo.io``); an ``apiVersion`` that does not parse leaves ``apiGroup`` empty (K8SM-RBAC-002).
+- any other kind → the group part of its ``apiVersion``, read as
+  ``schema.ParseGroupVersion`` reads it (``v1`` → ``""``, ``foo.io/v1`` → ``foo.io``,
+  ``foo.io/`` → ``foo.io``, ``/v1`` → ``""``); an ``apiVersion`` with more than one ``/``
+  does not parse and leaves ``apiGroup`` empty (K8SM-RBAC-002).
 
 A ``User`` named ``*`` matched every authenticated user in v1alpha1 but would match only a
 user literally named ``*`` in v1: it becomes ``kind: Group``, ``name: system:authenticated``
@@ -26,12 +28,20 @@ KNOWN_GROUPS = {"ServiceAccount": "", "User": RBAC_GROUP, "Group": RBAC_GROUP}
 
 
 def parse_group(api_version: str) -> str | None:
-    """The group of ``group/version`` or ``version`` (core), or None when it does not parse."""
-    parts = api_version.split("/")
-    if api_version == "" or len(parts) == 1:
+    """The group as apimachinery's ``schema.ParseGroupVersion`` reads it, or None when it does not parse.
+
+    ``""`` and ``"/"`` are empty; no ``/`` is a core version; one ``/`` splits group from
+    version, either side may be empty (``foo.io/`` is group ``foo.io``: what the v1alpha1
+    server itself wrote for a subject of another group, ``GroupVersion{Group: g}.String()``);
+    more than one ``/`` does not parse.
+    """
+    if api_version in ("", "/"):
         return ""
-    if len(parts) == 2 and all(parts):
-        return parts[0]
+    slashes = api_version.count("/")
+    if slashes == 0:
+        return ""
+    if slashes == 1:
+        return api_version.split("/", 1)[0]
     return None
 
 

@@ -1,4 +1,4 @@
-"""CSIDriver, CSINode, StorageClass, VolumeAttachment ``storage.k8s.io/v1beta1`` → ``storage.k8s.io/v1``.
+"""``storage.k8s.io/v1beta1`` → ``storage.k8s.io/v1`` for five kinds (CSIDriver … VolumeAttributesClass).
 
 Only ``apiVersion`` changes. The struct fields are the same, and so are the defaults
 (``SetDefaults_StorageClass`` and ``SetDefaults_CSIDriver`` in
@@ -8,8 +8,9 @@ Only ``apiVersion`` changes. The struct fields are the same, and so are the defa
 ``volumeLifecycleModes: [Persistent]``, ``requiresRepublish: false``. Nothing is pinned.
 
 Each kind reached ``storage.k8s.io/v1`` in its own release (StorageClass 1.6, VolumeAttachment
-1.13, CSINode 1.17, CSIDriver 1.19), so each has its own entry and gate. CSIStorageCapacity and
-VolumeAttributesClass share this group version with other lifecycles; they are not handled here.
+1.13, CSINode 1.17, CSIDriver 1.19, VolumeAttributesClass 1.34: ``driverName`` and
+``parameters``, no defaults), so each has its own entry and gate. CSIStorageCapacity shares
+this group version with another lifecycle (``csistoragecapacity_v1beta1``).
 """
 
 from __future__ import annotations
@@ -34,4 +35,5 @@ MIGRATIONS = [
     step("VolumeAttachment", "1.13"),
     step("CSINode", "1.17"),
     step("CSIDriver", "1.19"),
+    step("VolumeAttributesClass", "1.34"),
 ]

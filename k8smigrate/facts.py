@@ -1,0 +1,186 @@
+"""Facts about a whole run, gathered before any document is checked, for checks that join files.
+
+Some readiness checks relate objects that live in different files of a repository: an
+Ingress and the ingress controller's Deployment, a CoreDNS Deployment and its ClusterRole, the
+API server's NodePort range and a DaemonSet that tunes the nodes' ephemeral ports. A check
+declares **collectors**; each reads one object's plain data and returns small values (frozen
+dataclasses of strings and numbers). Before the documents are migrated, the run reads every
+file once, cheaply: a file is parsed only when its text holds a collector's ``trigger``, and
+only the documents holding one are read. The values, each with the file, document and line it
+came from, are merged in input order, so a run over processes sees exactly what a serial run
+sees. A check asks ``ctx.facts(COLLECTOR)`` and names the files it joined in its messages.
+
+Without a run (one string, one stream), the facts are those of the stream itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from .scalars import Data
+from .tree import Mapping, Scalar, Sequence, TreeError
+from .yamlio import read_stream
+
+T = TypeVar("T")
+Trigger = str | re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Object:
+    """One object as a collector sees it: its identity and its data, as read from the input."""
+
+    api_version: str | None
+    kind: str | None
+    name: str | None
+    namespace: str | None
+    data: dict[str, Data]
+
+
+@dataclass(frozen=True)
+class Collector(Generic[T]):
+    """A named way to read values of type ``T`` from objects whose text holds ``trigger``.
+
+    With ``kinds``, only documents whose text also holds one of those names are read (a test
+    as cheap as the trigger's, and never wrong: the kind is written in the document).
+    """
+
+    name: str
+    trigger: tuple[Trigger, ...]
+    collect: Callable[[Object], Iterable[T]]
+    kinds: frozenset[str] = frozenset()
+
+    def triggered_by(self, text: str) -> bool:
+        return any(t in text if isinstance(t, str) else t.search(text) is not None for t in self.trigger)
+
+    def wants(self, piece: str) -> bool:
+        """Whether a document's (or a stream's) text may hold values: the trigger, and one of the kinds."""
+        return self.triggered_by(piece) and (not self.kinds or any(kind in piece for kind in self.kinds))
+
+
+@dataclass(frozen=True)
+class Located(Generic[T]):
+    """A collected value and where it was read."""
+
+    value: T
+    filename: str
+    document: int
+    line: int
+
+    @property
+    def where(self) -> str:
+        """``file:line``, to name the joined file in a message."""
+        return f"{self.filename}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The values of some collectors over a run (or a stream), in input order."""
+
+    gathered: frozenset[str] = frozenset()
+    """The names of the collectors these facts cover (an empty list there means: none found)."""
+    values: tuple[tuple[str, Located[Any]], ...] = ()
+
+    def covers(self, collector: Collector[Any]) -> bool:
+        return collector.name in self.gathered
+
+    def of(self, collector: Collector[T]) -> list[Located[T]]:
+        """Every value ``collector`` found, in input order."""
+        return [v for name, v in self.values if name == collector.name]
+
+    @property
+    def files(self) -> list[str]:
+        return list(dict.fromkeys(v.filename for _name, v in self.values))
+
+
+def merge(parts: Iterable[Facts]) -> Facts:
+    """The facts of several files, in the order given (the run's input order)."""
+    gathered: set[str] = set()
+    values: list[tuple[str, Located[Any]]] = []
+    for part in parts:
+        gathered |= part.gathered
+        values += part.values
+    return Facts(frozenset(gathered), tuple(values))
+
+
+def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Facts:
+    """The facts of one stream; cheap when its text holds no collector's trigger."""
+    collectors = list(collectors)
+    names = frozenset(c.name for c in collectors)
+    wanted = [c for c in collectors if c.wants(text)]
+    if not wanted:
+        return Facts(names)
+    values: list[tuple[str, Located[Any]]] = []
+    stream = read_stream(text, wanted=lambda piece: any(c.wants(piece) for c in wanted))
+    for doc in stream.documents:
+        if doc.root is None or doc.templated or doc.problem is not None or not isinstance(doc.root, Mapping):
+            continue
+        piece = stream.text[doc.start : doc.end]
+        mine = [c for c in wanted if c.wants(piece)]
+        if not mine:
+            continue
+        for obj, line in _objects(doc.root, doc.line):
+            for collector in mine:
+                for value in collector.collect(obj):
+                    values.append((collector.name, Located(value, filename, doc.index, line)))
+    return Facts(names, tuple(values))
+
+
+def _objects(root: Mapping, line: int) -> Iterator[tuple[Object, int]]:
+    """The root object, or each item of a List, with the line it starts on."""
+    items = root.get("items")
+    kind = root.get("kind")
+    is_list = isinstance(kind, Scalar) and isinstance(kind.data, str) and kind.data.endswith("List")
+    nodes = (
+        [(i, i.line or line) for i in items if isinstance(i, Mapping)]
+        if is_list and isinstance(items, Sequence)
+        else []
+    )
+    for node, at in nodes or [(root, line)]:
+        try:
+            data = node.to_data()
+        except (TreeError, RecursionError):
+            continue
+        if isinstance(data, dict):
+            yield _object(data), at
+
+
+def _object(data: dict[str, Data]) -> Object:
+    meta = data.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    return Object(
+        _text(data.get("apiVersion")),
+        _text(data.get("kind")),
+        _text(meta.get("name")),
+        _text(meta.get("namespace")),
+        data,
+    )
+
+
+def _text(value: Data) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class FactSource(Protocol):
+    """What ``Context.facts`` asks: the located values of one collector."""
+
+    def __call__(self, collector: Collector[T]) -> list[Located[T]]: ...
+
+
+@dataclass
+class StreamFacts:
+    """Facts of one stream, gathered on first use (a run's facts, when given, win)."""
+
+    text: str
+    filename: str
+    run: Facts | None = None
+    _local: dict[str, Facts] = field(default_factory=dict)
+
+    def __call__(self, collector: Collector[T]) -> list[Located[T]]:
+        if self.run is not None and self.run.covers(collector):
+            return self.run.of(collector)
+        if collector.name not in self._local:
+            self._local[collector.name] = gather(self.text, self.filename, [collector])
+        return self._local[collector.name].of(collector)

@@ -1,0 +1,143 @@
+"""Spec: facts of a whole run for the checks that join files (k8smigrate.facts, run_facts, the CLI with --jobs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from k8smigrate import migrate_paths
+from k8smigrate.api import run_facts, scan_file
+from k8smigrate.cli import app
+from k8smigrate.facts import Collector, Facts, Object, StreamFacts, gather, merge
+from k8smigrate.parallel import SERIAL_BELOW, parallel_facts
+from k8smigrate.settings import Settings
+from tests.helpers import dedent
+
+SEEN: list[str] = []
+
+
+def _names(obj: Object) -> list[str]:
+    SEEN.append(str(obj.name))
+    return [f"{obj.kind}/{obj.name}"]
+
+
+NAMES = Collector("names", ("Secret",), _names)
+
+CONTROLLER = """
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ingress-nginx-controller
+  namespace: ingress-nginx
+spec:
+  selector:
+    matchLabels: {app: ingress-nginx}
+  template:
+    metadata:
+      labels: {app: ingress-nginx}
+    spec:
+      containers:
+      - name: controller
+        image: registry.k8s.io/ingress-nginx/controller:v1.9.4
+        args: [/nginx-ingress-controller, --ingress-class=nginx]
+"""
+
+INGRESS = """
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+spec:
+  defaultBackend:
+    service:
+      name: web
+      port:
+        number: 80
+"""
+
+
+def test_a_stream_without_the_trigger_is_not_read() -> None:
+    SEEN.clear()
+    facts = gather("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n", "a.yaml", [NAMES])
+    assert facts.of(NAMES) == [] and facts.covers(NAMES) and SEEN == []
+
+
+def test_only_documents_with_the_trigger_are_read_and_list_items_keep_their_lines() -> None:
+    SEEN.clear()
+    text = dedent(
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: skipped}
+        ---
+        apiVersion: v1
+        kind: List
+        items:
+        - apiVersion: v1
+          kind: Secret
+          metadata: {name: one}
+        - apiVersion: v1
+          kind: Secret
+          metadata: {name: two}
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata: {name: {{ .Values.name }}}
+        """
+    )
+    found = gather(text, "s.yaml", [NAMES]).of(NAMES)
+    assert [(f.value, f.document, f.line) for f in found] == [("Secret/one", 1, 8), ("Secret/two", 1, 11)]
+    assert SEEN == ["one", "two"]  # the templated document is not read
+    assert found[0].where == "s.yaml:8"
+
+
+def test_merge_keeps_the_input_order_and_a_run_wins_over_the_stream() -> None:
+    a = gather("kind: Secret\nmetadata: {name: a}\n", "a.yaml", [NAMES])
+    b = gather("kind: Secret\nmetadata: {name: b}\n", "b.yaml", [NAMES])
+    run = merge([b, a])
+    assert [f.value for f in run.of(NAMES)] == ["Secret/b", "Secret/a"]
+    assert run.files == ["b.yaml", "a.yaml"]
+    local = StreamFacts("kind: Secret\nmetadata: {name: mine}\n", "mine.yaml", run)
+    assert [f.value for f in local(NAMES)] == ["Secret/b", "Secret/a"]
+    alone = StreamFacts("kind: Secret\nmetadata: {name: mine}\n", "mine.yaml", Facts())
+    assert [f.value for f in alone(NAMES)] == ["Secret/mine"]  # not gathered by the run: the stream's own
+
+
+def tree(tmp_path: Path, files: int = 2) -> Path:
+    (tmp_path / "controller").mkdir()
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "controller" / "deploy.yaml").write_text(dedent(CONTROLLER), encoding="utf-8")
+    for i in range(files - 1):
+        (tmp_path / "apps" / f"web{i:02}.yaml").write_text(
+            dedent(INGRESS).replace("web", f"web{i:02}"), encoding="utf-8"
+        )
+    return tmp_path
+
+
+def test_migrate_paths_joins_the_files_of_the_run(tmp_path: Path) -> None:
+    root = tree(tmp_path)
+    outcomes = list(migrate_paths([root], settings=Settings(target_version="1.29")))
+    (finding,) = [f for o in outcomes for f in o.findings]
+    assert finding.code == "K8SM-CTL-003" and finding.filename.endswith("web00.yaml")
+    assert f"{root / 'controller' / 'deploy.yaml'}:1" in finding.message
+    # alone, the Ingress joins nothing
+    assert scan_file(root / "apps" / "web00.yaml", settings=Settings(target_version="1.29")).scan == []
+
+
+def test_the_facts_are_the_same_over_processes(tmp_path: Path) -> None:
+    root = tree(tmp_path, SERIAL_BELOW + 4)
+    files = sorted(root.rglob("*.yaml"))
+    settings = Settings(target_version="1.29")
+    assert parallel_facts(files, settings, 4) == run_facts(files, settings)
+
+
+def test_scan_with_jobs_prints_what_a_serial_scan_prints(tmp_path: Path) -> None:
+    root = tree(tmp_path, SERIAL_BELOW + 4)
+    runner = CliRunner()
+    serial = runner.invoke(app, ["scan", str(root), "--target-version", "1.29", "--jobs", "1"])
+    parallel = runner.invoke(app, ["scan", str(root), "--target-version", "1.29", "--jobs", "3"])
+    assert serial.stdout == parallel.stdout
+    rows = serial.stdout.splitlines()
+    assert len(rows) == SERIAL_BELOW + 3 and all("K8SM-CTL-003" in r and "deploy.yaml:1" in r for r in rows)
+    assert all(" controller " in r for r in rows)
