@@ -72,7 +72,8 @@ class Base:
         if self._moves is None:
             probe = from_data(self.before)
             assert isinstance(probe, Mapping)
-            before = {id(node): path for path, node in walk(probe)}
+            walked = list(walk(probe))  # kept alive: a node the migration drops must not lend its id to a new one
+            before = {id(node): path for path, node in walked}
             _r, findings = migrate_root(probe, self.api_version, self.kind, settings, registry, text=self.text)
             if _errors(findings):
                 return None
@@ -142,19 +143,22 @@ class Outcome:
         return self
 
 
-_PLANNED: dict[tuple[int, int, str, str], bool] = {}
+_PLANNED: dict[tuple[int, int, str, str], tuple[Settings, Registry, bool]] = {}
+"""Plans looked up, by the ids of settings and registry; each entry holds both (alive, so an id
+is never another object's while its entry is here)."""
 
 
 def needs_migration(base: Base, settings: Settings, registry: Registry) -> bool:
     """Whether the target's migration could touch anything (a step, or a pass to run): a patch
     may bring what a pass looks for even where the base alone does not change."""
     key = (id(settings), id(registry), base.api_version, base.kind)
-    if key not in _PLANNED:
+    hit = _PLANNED.get(key)
+    if hit is None or hit[0] is not settings or hit[1] is not registry:
         if len(_PLANNED) > 4096:
             _PLANNED.clear()
         p = plan(base.api_version, base.kind, settings, registry, settings.window)
-        _PLANNED[key] = not p.empty
-    return _PLANNED[key]
+        hit = _PLANNED[key] = (settings, registry, not p.empty)
+    return hit[2]
 
 
 def _errors(findings: list[Finding]) -> list[Finding]:

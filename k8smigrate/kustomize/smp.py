@@ -166,6 +166,12 @@ class Merged:
     """Each collection of the patch that got foreign children: its dirty flag and children before."""
     swapped: list[tuple[Entry, Node]] = field(default_factory=list)
     """(``overlay``) entries whose value a foreign one replaced while the migration ran, with their own."""
+    alive: list[object] = field(default_factory=list)
+    """The foreign objects themselves: one the migration drops must not lend its id to a new node."""
+
+    def mark(self, *found: object) -> None:
+        self.alive += found
+        self.foreign.update(id(x) for x in found)
 
 
 def overlay(own: Mapping, patch: Data, known_schema: bool) -> Merged:
@@ -193,7 +199,7 @@ def _overlay_mapping(own: Mapping, patch: dict[str, Data], known_schema: bool, m
             continue
         if entry is None:
             new = Entry(Scalar.of(key), _foreign_node(value, merged))
-            merged.foreign.add(id(new))
+            merged.mark(new)
             own.entries.append(new)
             changed = True
             continue
@@ -230,7 +236,7 @@ def _overlay_items(own: Sequence, patch: list[Data], key: str, known_schema: boo
             _overlay_mapping(mine.value, value, known_schema, merged)
             continue
         item = Item(_foreign_node(value, merged))
-        merged.foreign.add(id(item))
+        merged.mark(item)
         added.append(item)
     if added:
         own.items = added + own.items
@@ -244,7 +250,7 @@ def _is_null(node: Node) -> bool:
 
 def _foreign_node(data: Data, merged: Merged) -> Node:
     node = from_data(data)
-    merged.foreign.update(id(n) for n in nodes(node))
+    merged.mark(*nodes(node))
     return node
 
 
@@ -272,7 +278,7 @@ def _merge_mapping(patch: Mapping, base: dict[str, Data], known_schema: bool, me
             if any(e.name == key for _m, _i, e in merged.nulls if _m is patch):
                 continue  # the patch deletes it
             new = Entry(Scalar.of(key), _foreign_node(value, merged))
-            merged.foreign.add(id(new))
+            merged.mark(new)
             patch.entries.append(new)
             changed = True
             continue
@@ -317,7 +323,7 @@ def _merge_sequence(patch: Sequence, base: list[Data], field_name: str, known_sc
             ordered.append(mine)
             continue
         item = Item(_foreign_node(value, merged))
-        merged.foreign.add(id(item))
+        merged.mark(item)
         ordered.append(item)
     patch.items = ordered
     patch.dirty = True
