@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
+from .codes import OWNER_NOT_KEPT
 from .engine import migrate_stream
 from .facts import Facts, gather, merge
 from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
+from .outcomes import UNREADABLE_CODES as UNREADABLE_CODES
+from .outcomes import FileOutcome as FileOutcome
+from .outcomes import input_error as input_error
+from .outcomes import scanned as scanned
 from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
@@ -94,37 +97,6 @@ def scan_text(
     return scan_stream(text, s, filename, registry)
 
 
-@dataclass
-class FileOutcome:
-    """One file of a run: its result, or the input error that stopped it, and whether it was written."""
-
-    path: Path
-    result: FileResult | None = None
-    error: Finding | None = None
-    written: bool = False
-    scan: list[ScanEntry] = field(default_factory=list)
-    """The rows of ``scan_file``."""
-
-    @property
-    def findings(self) -> list[Finding]:
-        if self.error is not None:
-            return [self.error]
-        return self.result.findings if self.result is not None else []
-
-
-UNREADABLE_CODES = frozenset(c.code for c in (INVALID_YAML, DUPLICATE_KEY, UNREADABLE, INTERNAL_ERROR))
-"""Findings that make a whole file failed: it is never written, even where other documents migrated."""
-
-
-def input_error(name: Path | str, message: str) -> Finding:
-    """An unreadable file as a finding; ``line N: …`` messages give the finding its line."""
-    line = 0
-    head, sep, rest = message.partition(": ")
-    if sep and head.startswith("line ") and head[5:].isdigit():
-        line, message = int(head[5:]), rest
-    return Finding(FILE_ERROR.level, FILE_ERROR.code, message, None, str(name), 0, line, "")
-
-
 def migrate_file(
     path: Path | str,
     *,
@@ -171,15 +143,6 @@ def scan_file(path: Path | str, *, settings: Settings | None = None, facts: Fact
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
     return scanned(p, loaded.text, str(p), settings, facts)
-
-
-def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
-    """The scan outcome of a text read from ``path`` (reported as ``name``)."""
-    problems: list[Finding] = []
-    entries = scan_stream(text, settings, name, default_registry(), problems, facts)
-    result = FileResult(name, text, text, problems)
-    result.slim(keep_diff=False)  # findings only: memory follows one file
-    return FileOutcome(path, result, scan=entries)
 
 
 def skipped_outcome(skipped: Skipped) -> FileOutcome:
@@ -261,14 +224,14 @@ def _migrate_entries(
     check_settings(settings, default_registry())  # as migrate_file would, before the facts are read
     facts = run_facts([e for e in entries if isinstance(e, Path)], settings)
     folders = [p for p in given if p.is_dir()]
-    trees = migrate_trees(folders, settings, default_registry(), in_place=in_place, write_policy=policy)
+    trees = migrate_trees(folders, settings, default_registry(), in_place=in_place, write_policy=policy, facts=facts)
     listed: set[Path] = set()
     for entry in entries:
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
-        elif isinstance(entry, Path) and entry.resolve() in trees.owned:
-            listed.add(entry.resolve())
-            yield trees.outcomes[entry.resolve()]
+        elif isinstance(entry, Path) and (owned := trees.owner_key(entry)) is not None:
+            listed.add(owned)
+            yield trees.outcomes[owned]
         elif isinstance(entry, Path):
             yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy, facts=facts)
     yield from (o for path, o in sorted(trees.outcomes.items()) if path not in listed)

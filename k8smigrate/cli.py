@@ -310,11 +310,11 @@ def _run_files(
                 else None
             )
             folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
-            tree = trees(folders, settings) if trees is not None and folders else TreeRun()
+            tree = trees(folders, settings, facts=facts) if trees is not None and folders else TreeRun()
             for owned in tree.outcomes.values():
                 if keep != "all" and owned.result is not None:
                     owned.result.slim(keep_diff=keep == "diff")
-            work = [t for t in every if t.resolve() not in tree.owned]
+            work = [t for t in every if tree.owner_key(t) is None]
             done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes)
             return _collect(todo, done, tree)
     except Interrupted as exc:
@@ -329,7 +329,7 @@ def _collect(
     outcomes: list[FileOutcome] = []
     listed: set[Path] = set()
     try:
-        with progress(sum(isinstance(t, Path) and t.resolve() not in tree.owned for t in todo)) as advance:
+        with progress(sum(isinstance(t, Path) and tree.owner_key(t) is None for t in todo)) as advance:
             for item in todo:
                 if isinstance(item, FileOutcome):
                     outcomes.append(item)
@@ -337,9 +337,9 @@ def _collect(
                     outcomes.append(skipped_outcome(item))
                 elif isinstance(item, Swept):
                     _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
-                elif item.resolve() in tree.owned:
-                    listed.add(item.resolve())
-                    outcomes.append(tree.outcomes[item.resolve()])
+                elif (owned := tree.owner_key(item)) is not None:
+                    listed.add(owned)
+                    outcomes.append(tree.outcomes[owned])
                 else:
                     outcomes.append(next(done))
                     advance()

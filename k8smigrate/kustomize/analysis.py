@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..engine import migrate_stream
+from ..facts import Facts
 from ..plan import element_kind, plan
 from ..registry import Registry
 from ..results import FileResult
@@ -148,9 +149,10 @@ class Analysis:
     """One run's kustomize trees: their objects before and after migration, each patch's and
     reference's outcome, the states patches see, the groups and what holds them back."""
 
-    def __init__(self, roots: list[Path], settings: Settings, registry: Registry) -> None:
+    def __init__(self, roots: list[Path], settings: Settings, registry: Registry, facts: Facts | None = None) -> None:
         self.settings = settings
         self.registry = registry
+        self.facts = facts
         self.graph = Graph(roots)
         self.docs: dict[DocRef, ObjectDoc] = {}
         self.results: dict[Path, FileResult] = {}
@@ -185,7 +187,7 @@ class Analysis:
             source = self.graph.source(path)
             if source is None:
                 continue
-            result = migrate_stream(source.text, self.settings, str(source.path), self.registry)
+            result = migrate_stream(source.text, self.settings, str(source.path), self.registry, facts=self.facts)
             self.results[path] = result
             after_stream = read_stream(result.text, wanted=EVERY) if result.changed else source.stream
             failed_docs = {f.document for f in result.findings if f.level == "error"}

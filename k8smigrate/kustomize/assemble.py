@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..api import UNREADABLE_CODES, FileOutcome, input_error
 from ..codes import OWNER_NOT_KEPT, Code
 from ..engine import migrate_stream
 from ..files import InputError, Loaded, WritePolicy, write_atomic
+from ..outcomes import UNREADABLE_CODES, FileOutcome, input_error
 from ..plan import element_kind
 from ..results import DocumentResult, FileResult, Finding
 from ..scan import ScanEntry, Status
@@ -36,7 +36,7 @@ from .fix import fix
 from .graph import DocRef, Graph, Kustomization, PatchEntry, Source
 from .inline import splice_block
 from .references import Edits, ReferenceWork
-from .run import TreeRun
+from .treerun import TreeRun
 
 
 def settle(run: Analysis, out: TreeRun, in_place: bool, policy: WritePolicy | None = None) -> None:
@@ -164,7 +164,7 @@ def _hold_objects(run: Analysis, held: dict[MemberKey, list[tuple[str, str]]], f
         source = run.graph.source(path)
         assert source is not None
         if hold:
-            result = migrate_stream(source.text, settings, str(source.path), run.registry, hold=hold)
+            result = migrate_stream(source.text, settings, str(source.path), run.registry, hold=hold, facts=run.facts)
         for index in sorted(hold):
             d = run.docs[DocRef(path, index)]
             result.findings.append(

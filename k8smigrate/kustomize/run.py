@@ -17,49 +17,57 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..api import UNREADABLE_CODES, FileOutcome
+from ..facts import Facts
 from ..files import WritePolicy
+from ..outcomes import UNREADABLE_CODES, FileOutcome
 from ..registry import Registry
 from ..results import FileResult
-from ..scan import ScanEntry
 from ..settings import Settings
 from .graph import NAMES
+from .treerun import TreeRun
 
 __all__ = ["TreeRun", "find_kustomizations", "migrate_trees", "scan_trees"]
 
 
-@dataclass
-class TreeRun:
-    """What the kustomize part of a run did: one outcome per file it owns."""
-
-    outcomes: dict[Path, FileOutcome] = field(default_factory=dict)
-    """By resolved path."""
-    owned: set[Path] = field(default_factory=set)
-    """Resolved paths the kustomize part decides for (the per-file run must skip them)."""
-    roles: dict[Path, str] = field(default_factory=dict)
-    """What each owned file is to kustomize: resource, patch, configuration, data, kustomization."""
-    rows: dict[Path, list[ScanEntry]] = field(default_factory=dict)
-    """Scan rows only the tree can tell (patches' targets and paths, references, held groups)."""
-
-    def row(self, path: Path, entry: ScanEntry) -> None:
-        self.rows.setdefault(path, []).append(entry)
-
-
 def find_kustomizations(paths: Iterable[Path]) -> list[Path]:
-    """Every kustomization file at or below the given folders (hidden folders skipped)."""
+    """Every kustomization file at or below the given folders (hidden folders skipped; links to
+    folders not followed). A loop, not recursion: a folder thousands of levels deep is walked
+    like any other (the per-file run reports what it cannot read)."""
     found: list[Path] = []
     for path in paths:
         if not path.is_dir():
             continue
-        for folder, dirs, files in os.walk(path, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        stack = [str(path)]
+        while stack:
+            folder = stack.pop()
+            try:
+                with os.scandir(folder) as listing:
+                    entries = list(listing)
+            except OSError:
+                continue
+            files = {e.name for e in entries if _is_file(e)}
             names = [n for n in NAMES if n in files]
             if names:
                 found.append(Path(folder, names[0]))
+            dirs = sorted(e.path for e in entries if not e.name.startswith(".") and _is_dir(e))
+            stack.extend(reversed(dirs))
     return sorted(found)
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def migrate_trees(
@@ -69,12 +77,13 @@ def migrate_trees(
     *,
     in_place: bool = False,
     write_policy: WritePolicy | None = None,
+    facts: Facts | None = None,
 ) -> TreeRun:
     """Migrate every kustomize tree under ``paths`` (folders); nothing outside them is read.
 
     With ``in_place`` the files are written (atomically, each only when it changed and has
     no error that makes it unreadable; ``write_policy`` as for any file); otherwise the
-    outcomes say what would change.
+    outcomes say what would change. ``facts``: the run's, for the checks that join files.
     """
     out = TreeRun()
     found = find_kustomizations(paths)
@@ -83,7 +92,7 @@ def migrate_trees(
     from .analysis import Analysis  # only when there is a tree: a plain run does not import it
     from .assemble import settle
 
-    run = Analysis([p for p in paths if p.is_dir()], settings, registry)
+    run = Analysis([p for p in paths if p.is_dir()], settings, registry, facts)
     run.load(found)
     run.migrate_objects()
     run.hold_unsound()
@@ -93,15 +102,15 @@ def migrate_trees(
     return out
 
 
-def scan_trees(paths: list[Path], settings: Settings, registry: Registry) -> TreeRun:
+def scan_trees(paths: list[Path], settings: Settings, registry: Registry, facts: Facts | None = None) -> TreeRun:
     """What ``scan`` says about the kustomize trees under ``paths``: each file's rows as a plain
     scan gives them (objects and strategic merge patches on deprecated or removed APIs), and
     the rows only the tree can tell (JSON patch paths and targets that stop matching, inline
     patches, ``vars``/``replacements``/``configurations``, what must be held back together).
     Generator inputs are data: no rows. Nothing is written."""
-    from ..api import scanned
+    from ..outcomes import scanned
 
-    tree = migrate_trees(paths, settings, registry)
+    tree = migrate_trees(paths, settings, registry, facts=facts)
     for path, outcome in list(tree.outcomes.items()):
         role = tree.roles.get(path)
         rows = tree.rows.get(path, [])
@@ -109,7 +118,7 @@ def scan_trees(paths: list[Path], settings: Settings, registry: Registry) -> Tre
         if result is None:
             continue
         if role in ("resource", "patch"):
-            plain = scanned(outcome.path, result.original, result.filename, settings)
+            plain = scanned(outcome.path, result.original, result.filename, settings, facts)
             plain.scan = sorted([*plain.scan, *rows], key=lambda e: (e.document, e.line))
             tree.outcomes[path] = plain
             continue
