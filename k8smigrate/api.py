@@ -1,9 +1,12 @@
 """The documented entry points: migrate a string, a file, or a set of paths.
 
-Keyword arguments mirror the CLI options; ``settings=`` takes a ready ``Settings`` (and
-wins over the keywords). Settings are checked as the CLI checks them (``check_settings``):
-an unknown migration or decision, or a bad version, raises ``SettingsError``. Nothing here
-prints or exits.
+Every entry point takes the same keyword arguments, which mirror the CLI options
+(``target_version``, ``min_version``, ``decisions``, ``only``, ``skip`` and, where something
+is rewritten, ``adopt_new_defaults`` and ``strict``); ``settings=`` takes a ready
+``Settings`` (and wins over the keywords). Settings are checked as the CLI checks them
+(``Settings`` itself for types, ``check_settings`` for names and versions): a number for a
+release, an unknown migration or decision, or a bad version raises ``SettingsError``. Nothing
+here prints or exits.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
 from .scan import ScanEntry, scan_stream
-from .settings import Settings
+from .settings import KEYWORDS, Settings, names_value
 
 
 def _settings(
@@ -32,22 +35,28 @@ def _settings(
     target_version: str | None,
     min_version: str | None,
     decisions: dict[str, str] | None,
-    only: Iterable[str] | None,
-    skip: Iterable[str] | None,
+    only: Iterable[str] | str | None,
+    skip: Iterable[str] | str | None,
     adopt_new_defaults: bool,
+    strict: bool,
+    registry: Registry,
     components: Mapping[str, str] | None = None,
 ) -> Settings:
-    if settings is not None:
-        return settings
-    return Settings(
-        target_version=target_version,
-        min_version=min_version,
-        decisions=dict(decisions or {}),
-        only=tuple(only or ()),
-        skip=tuple(skip or ()),
-        adopt_new_defaults=adopt_new_defaults,
-        components={str(k): str(v) for k, v in (components or {}).items()},
-    )
+    """The checked settings of a call: ``settings=`` as given, or made from the keywords."""
+    if settings is None:
+        settings = Settings(
+            target_version=target_version,
+            min_version=min_version,
+            decisions=decisions if decisions is not None else {},
+            only=names_value("only", only, KEYWORDS),
+            skip=names_value("skip", skip, KEYWORDS),
+            adopt_new_defaults=adopt_new_defaults,
+            strict=strict,
+            components=dict(components) if components is not None else {},
+        )
+    elif not isinstance(settings, Settings):
+        raise TypeError(f"settings must be a k8smigrate.Settings, not {type(settings).__name__}")
+    return check_settings(settings, registry)
 
 
 def migrate_text(
@@ -56,9 +65,10 @@ def migrate_text(
     target_version: str | None = None,
     min_version: str | None = None,
     decisions: dict[str, str] | None = None,
-    only: Iterable[str] | None = None,
-    skip: Iterable[str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
     adopt_new_defaults: bool = False,
+    strict: bool = False,
     components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
@@ -70,9 +80,10 @@ def migrate_text(
     (``{"cert-manager": "1.14"}``); a document an add-on's migration would change while its
     release is not given is left as it is with K8SM-GEN-016.
     """
-    s = _settings(settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, components)
     registry = registry or default_registry()
-    check_settings(s, registry)
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
+    )
     return migrate_stream(text, s, filename, registry)
 
 
@@ -81,19 +92,22 @@ def scan_text(
     *,
     target_version: str | None = None,
     min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
     components: Mapping[str, str] | None = None,
     filename: str = "<string>",
     settings: Settings | None = None,
     registry: Registry | None = None,
 ) -> list[ScanEntry]:
-    """Every document on a deprecated or removed API, with its replacement and releases.
+    """Every document on a deprecated or removed API, with its replacement and releases, and the
+    readiness findings of the enabled checks (``only``/``skip`` choose them, as in ``migrate_text``).
 
     An add-on whose release ``components`` does not give is judged at the newest release
     k8smigrate knows.
     """
-    s = _settings(settings, target_version, min_version, None, None, None, False, components)
     registry = registry or default_registry()
-    check_settings(s, registry)
+    s = _settings(settings, target_version, min_version, decisions, only, skip, False, False, registry, components)
     return scan_stream(text, s, filename, registry)
 
 
@@ -101,23 +115,44 @@ def migrate_file(
     path: Path | str,
     *,
     in_place: bool = False,
+    target_version: str | None = None,
+    min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    adopt_new_defaults: bool = False,
+    strict: bool = False,
+    components: Mapping[str, str] | None = None,
     settings: Settings | None = None,
     write_policy: WritePolicy | None = None,
     facts: Facts | None = None,
 ) -> FileOutcome:
-    """Migrate one file; with ``in_place`` write it atomically when it changed and had no error.
+    """Migrate one file (the keywords of ``migrate_text``); with ``in_place`` write it atomically
+    when it changed and had no error.
 
     ``write_policy`` allows splitting hard links and rewriting read-only files (``files``).
     ``facts``: the run's (``run_facts``), for the checks that join files; without them, the file's own.
     """
-    p = Path(path)
-    settings = settings or Settings()
-    check_settings(settings, default_registry())
+    registry = default_registry()
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
+    )
+    return _migrate_file(Path(path), s, in_place, write_policy, registry, facts)
+
+
+def _migrate_file(
+    p: Path,
+    settings: Settings,
+    in_place: bool,
+    write_policy: WritePolicy | None,
+    registry: Registry,
+    facts: Facts | None = None,
+) -> FileOutcome:
     try:
         loaded: Loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    result = migrate_stream(loaded.text, settings, str(p), default_registry(), facts=facts)
+    result = migrate_stream(loaded.text, settings, str(p), registry, facts=facts)
     outcome = FileOutcome(p, result)
     unreadable = any(f.code in UNREADABLE_CODES for f in result.findings)
     if in_place and result.changed and not unreadable:
@@ -133,16 +168,29 @@ def migrate_file(
     return outcome
 
 
-def scan_file(path: Path | str, *, settings: Settings | None = None, facts: Facts | None = None) -> FileOutcome:
-    """Scan one file: its rows in ``outcome.scan``; unreadable YAML and duplicate keys as findings."""
+def scan_file(
+    path: Path | str,
+    *,
+    target_version: str | None = None,
+    min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    components: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
+    facts: Facts | None = None,
+) -> FileOutcome:
+    """Scan one file (the keywords of ``scan_text``): its rows in ``outcome.scan``; unreadable YAML
+    and duplicate keys as findings. ``facts``: the run's (``run_facts``), for the checks that join files."""
     p = Path(path)
-    settings = settings or Settings()
-    check_settings(settings, default_registry())
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, False, False, default_registry(), components
+    )
     try:
         loaded = read_manifest(p)
     except InputError as exc:
         return FileOutcome(p, error=input_error(p, str(exc)))
-    return scanned(p, loaded.text, str(p), settings, facts)
+    return scanned(p, loaded.text, str(p), s, facts)
 
 
 def skipped_outcome(skipped: Skipped) -> FileOutcome:
@@ -194,22 +242,35 @@ def migrate_paths(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     *,
     in_place: bool = False,
+    target_version: str | None = None,
+    min_version: str | None = None,
+    decisions: dict[str, str] | None = None,
+    only: Iterable[str] | str | None = None,
+    skip: Iterable[str] | str | None = None,
+    adopt_new_defaults: bool = False,
+    strict: bool = False,
+    components: Mapping[str, str] | None = None,
     settings: Settings | None = None,
     write_policy: WritePolicy | None = None,
 ) -> Iterator[FileOutcome]:
     """Migrate files and folders (recursing into ``*.yaml``, ``*.yml``, ``*.json``), one outcome per file.
 
     ``paths`` is one path (``str`` or ``os.PathLike``) or an iterable of them; anything else
-    raises TypeError at the call. A failure costs only its own file: every other file is still
-    migrated (and written). With ``in_place``, stale temporary files of an interrupted run are
-    removed from the folders searched. Kustomize trees under the folders are migrated as wholes
-    (docs/kustomize.md): their files' outcomes come in the same order, and a ``Kustomization``
-    file (no suffix) after the others. The checks that join files see every file of the run
-    (``run_facts``), read before any is written.
+    raises TypeError at the call, and bad settings raise ``SettingsError`` at the call (the
+    keywords are those of ``migrate_text``). A failure costs only its own file: every other
+    file is still migrated (and written). With ``in_place``, stale temporary files of an
+    interrupted run are removed from the folders searched. Kustomize trees under the folders
+    are migrated as wholes (docs/kustomize.md): their files' outcomes come in the same order,
+    and a ``Kustomization`` file (no suffix) after the others. The checks that join files see
+    every file of the run (``run_facts``), read before any is written.
     """
+    registry = default_registry()
+    s = _settings(
+        settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
+    )
     given = as_paths(paths)
     entries = list(iter_entries(given, sweep=in_place))
-    return _migrate_entries(entries, given, in_place, settings or Settings(), write_policy)
+    return _migrate_entries(entries, given, in_place, s, write_policy, registry)
 
 
 def _migrate_entries(
@@ -218,13 +279,13 @@ def _migrate_entries(
     in_place: bool,
     settings: Settings,
     policy: WritePolicy | None,
+    registry: Registry,
 ) -> Iterator[FileOutcome]:
     from .kustomize.run import migrate_trees
 
-    check_settings(settings, default_registry())  # as migrate_file would, before the facts are read
     facts = run_facts([e for e in entries if isinstance(e, Path)], settings)
     folders = [p for p in given if p.is_dir()]
-    trees = migrate_trees(folders, settings, default_registry(), in_place=in_place, write_policy=policy, facts=facts)
+    trees = migrate_trees(folders, settings, registry, in_place=in_place, write_policy=policy, facts=facts)
     listed: set[Path] = set()
     for entry in entries:
         if isinstance(entry, Skipped):
@@ -233,5 +294,5 @@ def _migrate_entries(
             listed.add(owned)
             yield trees.outcomes[owned]
         elif isinstance(entry, Path):
-            yield migrate_file(entry, in_place=in_place, settings=settings, write_policy=policy, facts=facts)
+            yield _migrate_file(entry, settings, in_place, policy, registry, facts)
     yield from (o for path, o in sorted(trees.outcomes.items()) if path not in listed)

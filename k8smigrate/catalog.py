@@ -4,10 +4,17 @@ Steps show their kinds, ``from → to`` and the releases that gate them (the rel
 first serves the target API, and the source API's deprecation and removal from the
 lifecycle table); checks show their category, the targets they run for and what they look
 at. The CLI only prints these lines; the generated docs (``docgen``) read the same data.
+
+``list`` prints two aligned tables (steps, then checks), one row per step lifecycle or check,
+fitted to the terminal's width when there is one: the last column (kinds, summary) wraps
+under itself. ``explain`` prints a docstring's reStructuredText literals (````x````) as
+Markdown ones (```x```), which is what a terminal reader expects.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from typing import Any
 
 from .components import is_addon
@@ -42,31 +49,69 @@ def applies_to(entries: list[Check]) -> tuple[list[str], list[str]]:
     return kinds, apis
 
 
-def list_lines(registry: Registry) -> list[str]:
-    """``k8smigrate list``: by component (Kubernetes first, then each add-on), one line per step (per
-    lifecycle of its kinds) and one per check, by name."""
-    groups: dict[str, list[str]] = {}
+def _short_to(from_api: str, to_api: str) -> str:
+    """``to_api`` without the group when it is ``from_api``'s (``networking.k8s.io/v1beta1 → v1``)."""
+    group, _, _ = from_api.rpartition("/")
+    to_group, _, version = to_api.rpartition("/")
+    return version if group == to_group else to_api
+
+
+_GATE_NOTE = re.compile(r"\s*\((?:targets|window) from [0-9.]+\)$")
+
+
+def _table(header: list[str], rows: list[list[str]], width: int | None) -> list[str]:
+    """Aligned columns, one line per row; the last one fits ``width`` (None: no limit): it wraps
+    under itself when there is room for that (16 columns), else on indented lines below the row."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    indent = sum(w + 2 for w in widths)
+    out: list[str] = []
+    for row in [header, *rows]:
+        head = "".join(cell.ljust(w + 2) for cell, w in zip(row, widths, strict=False))  # the last cell is not padded
+        last = row[-1]
+        if not width or len(last) <= width - indent:
+            out.append((head + last).rstrip())
+        elif width - indent >= 16:
+            parts = textwrap.wrap(last, width - indent, break_on_hyphens=False, break_long_words=False)
+            out += [head + parts[0], *(" " * indent + part for part in parts[1:])]
+        else:  # too narrow to wrap under itself: on the lines below the row, indented
+            below = textwrap.wrap(last, width, initial_indent="    ", subsequent_indent="    ", break_long_words=False)
+            out += [head.rstrip(), *below]
+    return out
+
+
+def list_lines(registry: Registry, width: int | None = None) -> list[str]:
+    """``k8smigrate list``: by component (Kubernetes first, then each add-on, each under a ``#``
+    heading), a table of the steps (one row per lifecycle of their kinds) and one of the checks,
+    by name, fitted to ``width`` columns when given."""
+    groups: dict[str, tuple[list[list[str]], list[list[str]]]] = {}
     for name in sorted(registry.names()):
         entries = registry.named(name)
-        group = _group(entries[0].component)
-        lines = groups.setdefault(group, [])
-        checks = [m for m in entries if isinstance(m, Check)]
-        if checks:
-            lines.append(f"{name:34} {check_line(checks)}")
+        steps, checks = groups.setdefault(_group(entries[0].component), ([], []))
+        found = [m for m in entries if isinstance(m, Check)]
+        if found:
+            gates = [e.matters for e in found]
+            earliest = None if None in gates else min(g for g in gates if g is not None)
+            summary = _GATE_NOTE.sub("", found[0].summary) + (" (opt-in: --only)" if found[0].opt_in else "")
+            checks.append([name, found[0].category or "readiness", str(earliest) if earliest else "any", summary])
         for step in (m for m in entries if isinstance(m, Step)):
             for kinds, deprecated, removed in step_rows(step, registry):
-                gates = f"to available {step.available_in}"
-                if deprecated:
-                    gates += f", from deprecated {deprecated}"
-                if removed:
-                    gates += f", removed {removed}"
-                target = step.to_api if step.to_kind is None else f"{step.to_api} {step.to_kind}"
-                lines.append(f"{name:34} {','.join(kinds):40} {step.from_api} → {target} ({gates})")
-    out: list[str] = []
+                target = _short_to(step.from_api, step.to_api)
+                if step.to_kind is not None:
+                    target += f" {step.to_kind}"
+                steps.append([name, deprecated or "-", removed or "-", f"{step.from_api} → {target}", ", ".join(kinds)])
+    lines: list[str] = []
     for group in sorted(groups, key=lambda g: (g != "kubernetes", g)):
-        out.append(_heading(group))
-        out += groups[group]
-    return out
+        steps, checks = groups[group]
+        if lines:
+            lines.append("")
+        lines.append(_heading(group))
+        if steps:
+            lines += _table(["STEP", "DEPRECATED", "REMOVED", "APIVERSION → NEW", "KINDS"], steps, width)
+        if checks:
+            if steps:
+                lines.append("")
+            lines += _table(["CHECK", "CATEGORY", "FROM", "WHAT IT LOOKS FOR"], checks, width)
+    return lines
 
 
 def _group(component: str) -> str:
@@ -120,6 +165,14 @@ def list_rows(registry: Registry) -> list[dict[str, Any]]:
     return rows
 
 
+_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
+
+
+def plain_literals(text: str) -> str:
+    """reStructuredText literals (````x````) as Markdown ones (```x```), for a terminal."""
+    return _LITERAL.sub(lambda m: f"`{m.group(1)}`", text)
+
+
 def explain_lines(name: str, registry: Registry) -> list[str] | None:
     """``k8smigrate explain NAME``: what a migration does, its rules, codes and decisions (None: unknown)."""
     entries: list[Migration] = registry.named(name)
@@ -141,7 +194,7 @@ def explain_lines(name: str, registry: Registry) -> list[str] | None:
                 gates.append(f"removed in {removed}")
             lines.append("; ".join(gates))
     first = entries[0]
-    lines += ["", first.doc or first.summary]
+    lines += ["", plain_literals(first.doc or first.summary)]
     codes = {c.code: c for m in entries for c in m.codes}
     if codes:
         lines += ["", "Findings:"]

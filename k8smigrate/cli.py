@@ -1,15 +1,22 @@
 """The command line: parse options into Settings, call the library, print, pick the exit code.
 
-Exit codes: 0 nothing to do, 1 changed / would change / findings at ``--fail-on``, 2 usage
-error, 3 needs a human (a file that could not be processed, a decision not given, a
-removed API left in place), 4 internal error (a bug: the traceback is printed). 3 wins over
+Exit codes follow one policy for every command (``exits``; the table in docs/usage.md): 0
+nothing to do, 1 changed / would change (``--fail-on deprecated``: also warnings), 2 usage
+error, 3 needs a human (``needs``: a file that could not be processed, a decision not given,
+a removed API left in place), 4 internal error (a bug: the traceback is printed). 3 wins over
 1, and every other file is still processed. SIGINT and SIGTERM stop a run with 130 and 143
 after saying which files were written (``_run_files``).
 
+``diff`` and ``apply`` rewrite for one target, so they need ``--target-version`` (or
+``target-version`` in a config file) and exit 2 without; ``scan`` defaults to the newest
+release k8smigrate knows and says so.
+
 Streams: what a command produces (diffs, the migrated stream, scan lines, a report in
 ``--format json|markdown|sarif``) goes to stdout or ``--output FILE``; the settings line,
-change summaries, findings and the one-line summary go to stderr. Colour only on a TTY
-(``--color auto``, ``NO_COLOR`` respected), never in a file.
+change summaries, findings, the "needs a human" section and the one-line summary go to
+stderr. ``--min-level``/``--quiet`` only choose what is printed, never what is counted or
+what a JSON or SARIF report holds. Colour only on a TTY (``--color auto``, ``NO_COLOR``
+respected), never in a file.
 """
 
 from __future__ import annotations
@@ -22,12 +29,14 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperCommand
 
 from . import __version__, parallel
 from .api import FileOutcome, input_error, migrate_file, scan_file, scanned, skipped_outcome
@@ -35,22 +44,36 @@ from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR, RELEASE_NEEDED
 from .components import ComponentError, newest, parse_option
 from .engine import migrate_stream
+from .exits import EXIT_CHANGED, EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, exit_code, tally
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .guides import guide
 from .interrupt import Interrupted, signals_raise
 from .kustomize.run import TreeRun, migrate_trees, scan_trees
+from .needs import need_lines, needs
 from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
 from .prefilter import collectors_for
 from .quoting import quote_path
-from .registry import check_settings, default_registry
-from .report import Run, change_summary, json_report, outcome_findings, scan_summary_line, summary_line
-from .results import Finding
-from .scan import ScanEntry, failing
-from .settings import Settings, SettingsError, find_config, from_table
+from .registry import check_settings, default_registry, renamed_note, unknown_migration
+from .report import Run, change_summary, json_report, scan_summary_line, summary_line
+from .results import LEVELS, Finding
+from .scan import ScanEntry
+from .settings import Settings, SettingsError, find_config
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
 
-EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN, EXIT_CRASH = 0, 1, 2, 3, 4
+
+class _Command(TyperCommand):
+    """Usage lines as people write them: ``k8smigrate scan [OPTIONS] PATH...`` (typer would
+    print ``{paths}...``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:  # click's Context (typer vendors click)
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                name = param.metavar or (param.name or "").upper()
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
 
 app = typer.Typer(
     add_completion=True,
@@ -78,48 +101,117 @@ class Color(str, Enum):
     never = "never"
 
 
-class FailOn(str, Enum):
-    removed = "removed"
-    deprecated = "deprecated"
-    never = "never"
-
-
-Paths = Annotated[list[str], typer.Argument(help="Files, folders (recursed: *.yaml, *.yml, *.json) or - for stdin.")]
+Paths = Annotated[
+    list[str],
+    typer.Argument(metavar="PATH...", help="Files, folders (recursed: *.yaml, *.yml, *.json) or - for stdin."),
+]
 Target = Annotated[
-    str | None, typer.Option("--target-version", help="Release the manifests must run on after the upgrade.")
+    str | None,
+    typer.Option(
+        "--target-version", metavar="X.Y", help="Release the manifests must run on after the upgrade, e.g. 1.29."
+    ),
 ]
 MinVersion = Annotated[
     str | None,
-    typer.Option("--min-version", help="Oldest release they must still run on (default: the target)."),
+    typer.Option("--min-version", metavar="X.Y", help="Oldest release they must still run on (default: the target)."),
 ]
-Only = Annotated[list[str] | None, typer.Option("--only", help="Run only this migration (repeatable).")]
-Skip = Annotated[list[str] | None, typer.Option("--skip", help="Do not run this migration (repeatable).")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Settle a decision: NAME=VALUE (repeatable).")]
+Only = Annotated[list[str] | None, typer.Option("--only", metavar="NAME", help="Run only this migration (repeatable).")]
+Skip = Annotated[
+    list[str] | None, typer.Option("--skip", metavar="NAME", help="Do not run this migration (repeatable).")
+]
+SetOpt = Annotated[
+    list[str] | None, typer.Option("--set", metavar="NAME=VALUE", help="Settle a decision (repeatable).")
+]
 ComponentOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--component",
-        help="The release of an add-on the manifests must run on: NAME=VERSION, e.g. cert-manager=1.14 "
+        metavar="NAME=VERSION",
+        help="The release of an add-on the manifests must run on, e.g. cert-manager=1.14 "
         "(repeatable). Without it scan assumes the newest release known, apply and diff ask for it.",
     ),
 ]
 Adopt = Annotated[bool, typer.Option("--adopt-new-defaults", help="Do not pin old defaults; say what changes.")]
 Strict = Annotated[bool, typer.Option("--strict", help="Unknown fields in kubeadm configs are errors, not warnings.")]
-FormatOpt = Annotated[Format, typer.Option("--format", help="text, or a report: json, markdown (PR comments), sarif.")]
+FormatOpt = Annotated[
+    Format,
+    typer.Option("--format", metavar="FORMAT", help="text, or a report: json, markdown (PR comments), sarif."),
+]
 Output = Annotated[
     Path | None,
-    typer.Option("--output", "-o", help="Write the output (diff, stream or report) to this file."),
+    typer.Option("--output", "-o", metavar="FILE", help="Write the output (diff, stream or report) to this file."),
 ]
-ColorOpt = Annotated[Color, typer.Option("--color", help="Colour the terminal output (NO_COLOR respected).")]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: all cores).")]
+ColorOpt = Annotated[Color, typer.Option("--color", metavar="WHEN", help="auto, always or never (NO_COLOR respected).")]
+
+
+def _jobs(value: int) -> int:
+    if value < 0:
+        raise typer.BadParameter(f"{value} is not a number of processes: give 0 (all cores) or more")
+    return value
+
+
+Jobs = Annotated[
+    int, typer.Option("--jobs", "-j", metavar="N", callback=_jobs, help="Worker processes (0: all cores).")
+]
 ExitZero = Annotated[
     bool,
     typer.Option("--exit-zero", help="Exit 0 where changes or findings would exit 1 (3 still means: needs a human)."),
 ]
 
 
-def _finish(code: int, exit_zero: bool) -> typer.Exit:
-    return typer.Exit(EXIT_OK if exit_zero and code == EXIT_CHANGED else code)
+class FailOn(str, Enum):
+    removed = "removed"
+    deprecated = "deprecated"
+    never = "never"
+
+
+FailOnOpt = Annotated[
+    FailOn,
+    typer.Option(
+        "--fail-on",
+        metavar="LEVEL",
+        help="What exits 1: removed (the default: what apply would change), deprecated (also any warning: "
+        "deprecated APIs, readiness warnings), never (exit 0 unless a human is needed: 3).",
+    ),
+]
+
+
+class MinLevel(str, Enum):
+    info = "info"
+    warning = "warning"
+    error = "error"
+
+
+MinLevelOpt = Annotated[
+    MinLevel,
+    typer.Option(
+        "--min-level",
+        metavar="LEVEL",
+        help="Print only findings (and scan rows) at this level or above: info, warning, error. Counts and "
+        "JSON/SARIF reports stay complete.",
+    ),
+]
+Quiet = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="Print only errors, what needs a human and the summary line (--min-level error)."
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the text and Markdown outputs print (``--min-level``, ``--quiet``)."""
+
+    min_level: str = "info"
+    quiet: bool = False
+
+    def level(self, level: str | None) -> bool:
+        floor = "error" if self.quiet else self.min_level
+        return _RANK.get(level or "warning", 1) >= _RANK[floor]
+
+
+_RANK: dict[str, int] = {level: rank for rank, level in enumerate(LEVELS)}
 
 
 def _version(value: bool) -> None:
@@ -157,18 +249,28 @@ def build_settings(
     skip: list[str] | None,
     sets: list[str] | None,
     adopt: bool,
+    *,
     cwd: Path | None = None,
     strict: bool = False,
     components: list[str] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> tuple[Settings, str | None]:
-    """Settings from the config file (if any) overlaid with explicit options; and where they came from."""
+    """Settings from the config file (if any) overlaid with explicit options; and where they came from.
+
+    Everything is checked as the library checks it (``Settings``, ``check_settings``); what is
+    wrong in the config file is reported with the file's name. ``note`` gets deprecation notes.
+    """
+    registry = default_registry()
     base: dict[str, Any] = {}
     source = None
-    found = find_config(cwd or Path.cwd())
-    if found is not None:
-        path, table = found
-        base = from_table(table, str(path))
-        source = str(path)
+    config = find_config(cwd or Path.cwd())
+    if config is not None:
+        source = str(config.path)
+        base = config.settings()
+        try:
+            check_settings(Settings(**base), registry, note=lambda _message: None)
+        except SettingsError as exc:
+            raise SettingsError(f"{source}: {exc}") from exc
     decisions = dict(base.get("decisions", {}))
     for item in sets or []:
         name, sep, value = item.partition("=")
@@ -192,24 +294,46 @@ def build_settings(
         strict=strict or bool(base.get("strict", False)),
         components=releases,
     )
-    check_settings(settings, default_registry())
-    return settings, source
+    return check_settings(settings, registry, note=note), source
 
 
-def _settings_or_exit(*args: Any, **kwargs: Any) -> tuple[Settings, str | None]:
+REWRITING = ("diff", "apply")
+"""Commands that rewrite for one target: they never guess it."""
+
+
+def _settings_or_exit(
+    command: str, *args: Any, quiet: bool = False, strict: bool = False, components: list[str] | None = None
+) -> tuple[Settings, str | None]:
+    """The run's settings, or exit 2; prints the settings line (and what to know about the target)."""
     try:
-        settings, source = build_settings(*args, **kwargs)
+        settings, source = build_settings(
+            *args, strict=strict, components=components, note=lambda m: _err(f"k8smigrate: warning: {m}")
+        )
     except SettingsError as exc:
         raise _usage(str(exc)) from exc
+    if settings.target_version is None and command in REWRITING:
+        raise _usage(
+            f"{command} needs --target-version X.Y, the release the manifests must run on after the upgrade "
+            f"(or target-version in .k8smigrate.toml or [tool.k8smigrate] of pyproject.toml); "
+            f"the newest release k8smigrate knows is {NEWEST_KNOWN}"
+        )
     window = settings.window
-    default = "" if settings.target_version else " (newest known; set --target-version)"
+    default = ""
+    if settings.target_version is None:
+        default = f" (no --target-version given: the newest release k8smigrate knows, {NEWEST_KNOWN})"
     span = f"{window.min_version}–{window.target}" if window.min_version != window.target else f"{window.target}"
     given = ", ".join(f"{name} {release}" for name, release in settings.windows.given)
-    _err(
-        f"k8smigrate: target {span}{default}"
-        + (f"; components: {given}" if given else "")
-        + (f"; settings from {source}" if source else "")
-    )
+    if not quiet or default:
+        _err(
+            f"k8smigrate: target {span}{default}"
+            + (f"; components: {given}" if given else "")
+            + (f"; settings from {source}" if source else "")
+        )
+    if window.target > NEWEST_KNOWN:
+        _err(
+            f"k8smigrate: warning: target {window.target} is newer than {NEWEST_KNOWN}, the newest release "
+            f"k8smigrate knows: APIs removed or deprecated after {NEWEST_KNOWN} are not reported"
+        )
     return settings, source
 
 
@@ -391,10 +515,9 @@ def _stdin_scan(settings: Settings) -> FileOutcome:
 # ------------------------------------------------------------------ outputs
 
 
-def _exit_code(outcomes: list[FileOutcome], changed: bool) -> int:
-    if any(f.level == "error" for o in outcomes for f in outcome_findings(o)):
-        return EXIT_HUMAN
-    return EXIT_CHANGED if changed else EXIT_OK
+def _finish(run: Run, fail_on: FailOn, exit_zero: bool) -> None:
+    """Set the run's exit code by the one policy (``exits``), before any report shows it."""
+    run.exit_code = exit_code(tally(run, default_registry()), fail_on.value, exit_zero)
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -417,32 +540,38 @@ def _emit(text: str, output: Path | None) -> None:
         raise typer.Exit(EXIT_HUMAN) from exc
 
 
-def _report(run: Run, format: Format, verb: str) -> str:
+def _report(run: Run, format: Format, verb: str, shown: Shown) -> str:
     """The report of a non-text format."""
     if format is Format.json:
         return json_report(run, __version__)
     if format is Format.markdown:
         from .markdown import markdown_report
 
-        return markdown_report(run, verb=verb)
+        return markdown_report(
+            run, verb=verb, needs=needs(run, default_registry()), shown=lambda level: shown.level(level)
+        )
     from .sarif import sarif_report
 
     return sarif_report(run, __version__, default_registry())
 
 
-def _print_findings(run: Run, color: Color) -> None:
+def _print_findings(run: Run, color: Color, shown: Shown) -> None:
     on = use_color(color.value, sys.stderr)
     for f in run.findings:
-        _err(paint_finding(f, on))
+        if shown.level(f.level):
+            _err(paint_finding(f, on))
+    lines = need_lines(needs(run, default_registry()))
+    for i, line in enumerate(lines):
+        _err(paint(line, "red", on, bold=i == 0))
 
 
-def _print_changes(run: Run, color: Color, verb: str) -> None:
+def _print_changes(run: Run, color: Color, verb: str, shown: Shown) -> None:
     on = use_color(color.value, sys.stderr)
     for o in run.outcomes:
-        if o.result is not None:
+        if o.result is not None and not shown.quiet:
             for line in change_summary(o.result):
                 _err(paint(f"{quote_path(o.result.filename)}: {line}", None, on, bold=True))
-    _print_findings(run, color)
+    _print_findings(run, color, shown)
     count = run.written if verb == "written" else run.changed
     _err(summary_line(len(run.outcomes), count, run.findings, verb))
 
@@ -477,19 +606,12 @@ def _ask_for_releases(run: Run, names: list[str]) -> None:
 _SCAN_COLORS = {"removed": "red", "breaking": "red", "deprecated": "yellow", "warning": "yellow"}
 
 
-@app.command()
+@app.command(cls=_Command)
 def scan(
     paths: Paths,
     target_version: Target = None,
     min_version: MinVersion = None,
-    fail_on: Annotated[
-        FailOn,
-        typer.Option(
-            "--fail-on",
-            help="Lowest status that fails the run (exit 1): removed (APIs removed at the target, readiness errors "
-            "and what apply would change), deprecated (also deprecated APIs and readiness warnings), never.",
-        ),
-    ] = FailOn.removed,
+    fail_on: FailOnOpt = FailOn.removed,
     only: Only = None,
     skip: Skip = None,
     set_: SetOpt = None,
@@ -499,30 +621,35 @@ def scan(
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
     exit_zero: ExitZero = False,
+    min_level: MinLevelOpt = MinLevel.info,
+    quiet: Quiet = False,
 ) -> None:
     """List documents on deprecated or removed APIs, and what else breaks at the target, by category."""
     _check_output(output)
-    settings, source = _settings_or_exit(target_version, min_version, only, skip, set_, False, components=component)
+    shown = Shown(min_level.value, quiet)
+    settings, source = _settings_or_exit(
+        "scan", target_version, min_version, only, skip, set_, False, quiet=quiet, components=component
+    )
     run = _new_run("scan", settings, source)
     run.scan = entries = _scan(paths, settings, run, jobs)
-    run.exit_code = _exit_code(run.outcomes, failing(entries, fail_on.value))
+    _finish(run, fail_on, exit_zero)
     if format is not Format.text:
-        _emit(_report(run, format, "scanned"), output)
+        _emit(_report(run, format, "scanned", shown), output)
     else:
         on = use_color(color.value, sys.stdout) and output is None
-        lines = [paint(e.format(), _SCAN_COLORS.get(e.status), on) for e in entries]
+        lines = [paint(e.format(), _SCAN_COLORS.get(e.status), on) for e in entries if shown.level(e.level)]
         _emit("".join(line + "\n" for line in lines), output)
-        _print_findings(run, color)
+        _print_findings(run, color, shown)
         _err(scan_summary_line(len(run.outcomes), entries, run.findings))
     assumed = sorted({e.component for e in entries if settings.windows.assumed(e.component)})
-    if assumed:
+    if assumed and not quiet:
         judged = ", ".join(f"{c} {settings.windows.of(c).target}" for c in assumed)
         options = " ".join(f"--component {c}=VERSION" for c in assumed)
         _err(f"k8smigrate: add-ons judged at the newest release known: {judged} (set {options})")
-    raise _finish(run.exit_code, exit_zero)
+    raise typer.Exit(run.exit_code)
 
 
-@app.command()
+@app.command(cls=_Command)
 def diff(
     paths: Paths,
     target_version: Target = None,
@@ -537,28 +664,41 @@ def diff(
     output: Output = None,
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
+    fail_on: FailOnOpt = FailOn.removed,
     exit_zero: ExitZero = False,
+    min_level: MinLevelOpt = MinLevel.info,
+    quiet: Quiet = False,
 ) -> None:
     """Dry run: print the unified diff and the findings; write nothing."""
     _check_output(output)
+    shown = Shown(min_level.value, quiet)
     settings, source = _settings_or_exit(
-        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict, components=component
+        "diff",
+        target_version,
+        min_version,
+        only,
+        skip,
+        set_,
+        adopt_new_defaults,
+        strict=strict,
+        quiet=quiet,
+        components=component,
     )
     run = _new_run("diff", settings, source)
     run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs, keep="diff" if format is Format.text else "all")
-    run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    _finish(run, fail_on, exit_zero)
     needed = _releases_needed(run)
     if format is not Format.text:
-        _emit(_report(run, format, "would change"), output)
+        _emit(_report(run, format, "would change", shown), output)
     else:
         on = use_color(color.value, sys.stdout) and output is None
         _emit("".join(paint_diff(r.diff, on) for r in run.results), output)
-        _print_changes(run, color, "would change")
+        _print_changes(run, color, "would change", shown)
     _ask_for_releases(run, needed)
-    raise _finish(run.exit_code, exit_zero)
+    raise typer.Exit(run.exit_code)
 
 
-@app.command()
+@app.command(cls=_Command)
 def apply(
     paths: Paths,
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
@@ -575,7 +715,10 @@ def apply(
     output: Output = None,
     color: ColorOpt = Color.auto,
     jobs: Jobs = 0,
+    fail_on: FailOnOpt = FailOn.removed,
     exit_zero: ExitZero = False,
+    min_level: MinLevelOpt = MinLevel.info,
+    quiet: Quiet = False,
     break_hardlinks: Annotated[
         bool,
         typer.Option(
@@ -596,31 +739,41 @@ def apply(
     if in_place and "-" in paths:
         raise _usage("--in-place cannot rewrite stdin")
     _check_output(output)
+    shown = Shown(min_level.value, quiet)
     settings, source = _settings_or_exit(
-        target_version, min_version, only, skip, set_, adopt_new_defaults, strict=strict, components=component
+        "apply",
+        target_version,
+        min_version,
+        only,
+        skip,
+        set_,
+        adopt_new_defaults,
+        strict=strict,
+        quiet=quiet,
+        components=component,
     )
     run = _new_run("apply", settings, source)
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
     policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
     run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
-    run.exit_code = _exit_code(run.outcomes, run.changed > 0)
+    _finish(run, fail_on, exit_zero)
     needed = _releases_needed(run)
     verb = "written" if in_place else "would change" if check else "changed"
     if format is not Format.text:
-        _emit(_report(run, format, verb), output)
+        _emit(_report(run, format, verb, shown), output)
     elif not (in_place or check):
         result = run.outcomes[0].result
         if result is not None:
             _emit(result.text, output)
     if format is Format.text:
-        _print_changes(run, color, verb)
+        _print_changes(run, color, verb, shown)
     _ask_for_releases(run, needed)
-    raise _finish(run.exit_code, exit_zero)
+    raise typer.Exit(run.exit_code)
 
 
 @app.command("list")
 def list_(
-    format: Annotated[ListFormat, typer.Option("--format", help="Output format.")] = ListFormat.text,
+    format: Annotated[ListFormat, typer.Option("--format", metavar="FORMAT", help="text or json.")] = ListFormat.text,
 ) -> None:
     """The migrations: steps with kinds, from → to and the releases that gate them; readiness checks."""
     registry = default_registry()
@@ -629,22 +782,41 @@ def list_(
 
         typer.echo(json.dumps(list_rows(registry), indent=2, ensure_ascii=False))
         return
-    for line in list_lines(registry):
+    for line in list_lines(registry, width=_list_width()):
         typer.echo(line)
 
 
-@app.command()
+def _list_width() -> int | None:
+    """The terminal's width when stdout is one (or ``COLUMNS`` says it); None: lines are not cut."""
+    if os.environ.get("COLUMNS", "").isdigit():
+        return int(os.environ["COLUMNS"])
+    if sys.stdout.isatty():
+        import shutil
+
+        return shutil.get_terminal_size().columns
+    return None
+
+
+@app.command(cls=_Command)
 def explain(
-    name: Annotated[str, typer.Argument(help="A migration name from 'k8smigrate list', or: podsecuritypolicy.")],
+    name: Annotated[
+        str,
+        typer.Argument(metavar="NAME", help="A migration name from 'k8smigrate list', or: podsecuritypolicy."),
+    ],
 ) -> None:
     """What a migration does, its rules, finding codes and decisions; or a guide (podsecuritypolicy)."""
     text = guide(name)
     if text is not None:
         typer.echo(text, nl=False)
         return
-    lines = explain_lines(name, default_registry())
+    registry = default_registry()
+    new = registry.renamed(name)
+    if new is not None:
+        _err(f"k8smigrate: warning: {renamed_note(name, new)}")
+        name = new
+    lines = explain_lines(name, registry)
     if lines is None:
-        raise _usage(f"unknown migration {name!r} (see 'k8smigrate list')")
+        raise _usage(unknown_migration(name, registry))
     for line in lines:
         typer.echo(line)
 

@@ -14,12 +14,14 @@ from .quoting import quote_path
 def unified_diff(old: str, new: str, filename: str) -> str:
     """A ``git apply``-able unified diff of one file ("" when unchanged).
 
-    The header names are quoted as git quotes them when the name needs it (``quoting``): a
-    newline or an undecodable byte in a file name can neither break the header nor the output.
+    The headers name the file as its findings do (``a/<string>`` for ``migrate_text``,
+    ``a/<stdin>`` for standard input). The header names are quoted as git quotes them when the
+    name needs it (``quoting``): a newline or an undecodable byte in a file name can neither
+    break the header nor the output.
     """
     if old == new:
         return ""
-    name = filename.lstrip("/") if filename not in ("-", "<string>", "<stdin>") else "stdin"
+    name = filename.lstrip("/")  # "<string>", "<stdin>": the name the findings give it, too
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),

@@ -278,7 +278,7 @@ def read_manifest(path: Path) -> Loaded:
         elif st.st_size > MAX_FILE_BYTES:
             raise InputError(_too_large(st.st_size))
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            raw = read_limited(fh)
+            raw = read_limited(fh, st.st_size if stat.S_ISREG(st.st_mode) else None)
     except OSError as exc:
         raise InputError(_cannot("read", exc)) from exc
     finally:
@@ -286,9 +286,19 @@ def read_manifest(path: Path) -> Loaded:
     return Loaded(path, decode(raw), raw)
 
 
-def read_limited(stream: BinaryIO) -> bytes:
-    """All of ``stream`` (a file, a pipe, stdin), or ``InputError`` past ``MAX_FILE_BYTES``."""
-    raw = stream.read(MAX_FILE_BYTES + 1)
+def read_limited(stream: BinaryIO, expected: int | None = None) -> bytes:
+    """All of ``stream`` (a file, a pipe, stdin), or ``InputError`` past ``MAX_FILE_BYTES``.
+
+    ``expected``: the size ``stat`` gave. ``read(n)`` allocates ``n`` bytes before reading, so
+    asking for the whole limit costs a 64 MiB allocation per file; a file that grew since
+    ``stat`` is read on up to the limit.
+    """
+    raw = b""
+    if expected is not None and expected < MAX_FILE_BYTES:
+        raw = stream.read(expected + 1)
+        if len(raw) <= expected:
+            return raw  # end of file: ``read(n)`` of a file returns less than ``n`` only there
+    raw += stream.read(MAX_FILE_BYTES + 1 - len(raw))
     if len(raw) > MAX_FILE_BYTES:
         raise InputError(_too_large(None))
     return raw

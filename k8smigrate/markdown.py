@@ -1,18 +1,31 @@
 """``--format markdown``: a report to paste as a pull-request comment (GitHub-flavoured Markdown).
 
 A heading with the counts, a table of changed documents with their human summary, a table
-of findings, then the unified diff folded in a ``<details>`` block. For ``scan``: a table of
-the documents on deprecated or removed APIs instead. Table cells are escaped so that no
-value (a file name, a message) can break the table or start a code span.
+of findings, a "Needs a human" table (every error and decision with the action or ``--set``
+to take), then the unified diff folded in a ``<details>`` block. For ``scan``: a table of
+the rows (documents on deprecated or removed APIs, readiness findings) instead. ``shown``
+leaves findings and rows below ``--min-level`` out of the tables (never out of the counts).
+Table cells are escaped so that no value (a file name, a message) can break the table or
+start a code span.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from .needs import Need
 from .quoting import quote_path
-from .report import Run, document_label, levels_text
+from .report import Run, document_label, levels_text, report_findings
 from .scan import ScanEntry
+
+Shown = Callable[[str | None], bool]
+"""Whether a finding or row of this level is listed (``--min-level``, ``--quiet``)."""
+
+
+def _every(level: str | None) -> bool:
+    return True
+
 
 _VERBS = {"diff": "would change", "apply": "changed", "scan": "scanned"}
 
@@ -34,10 +47,13 @@ def _fence(text: str) -> str:
     return "`" * (longest + 1)
 
 
-def markdown_report(run: Run, *, verb: str | None = None) -> str:
-    """The whole report; ``verb`` says what happened to changed files ("written", "would change")."""
+def markdown_report(
+    run: Run, *, verb: str | None = None, needs: list[Need] | None = None, shown: Shown = _every
+) -> str:
+    """The whole report; ``verb`` says what happened to changed files ("written", "would change");
+    ``needs``: the "Needs a human" table (``needs.needs``)."""
     if run.scan is not None:
-        return _scan_report(run, run.scan)
+        return _scan_report(run, run.scan, needs or [], shown)
     verb = verb or _VERBS.get(run.command, "changed")
     window = _window(run)
     lines = [
@@ -57,7 +73,8 @@ def markdown_report(run: Run, *, verb: str | None = None) -> str:
     ]
     if rows:
         lines += ["| File | Document | Change |", "| --- | --- | --- |", *rows, ""]
-    lines += _findings(run)
+    lines += _findings(run, shown)
+    lines += _needs(needs or [])
     diffs = "".join(r.diff for r in run.results)
     if diffs:
         fence = _fence(diffs)
@@ -80,8 +97,17 @@ def _window(run: Run) -> str:
     return f"{run.target_version} (and back to {run.min_version})"
 
 
-def _findings(run: Run) -> list[str]:
-    findings = run.findings
+def _needs(items: list[Need]) -> list[str]:
+    if not items:
+        return []
+    lines = ["#### Needs a human", "", "| Where | Document | Code | What to do |", "| --- | --- | --- | --- |"]
+    for n in items:
+        lines.append(f"| {_code(n.where)} | {_cell(n.subject)} | {n.code} | {_cell(n.action)} |")
+    return [*lines, ""]
+
+
+def _findings(run: Run, shown: Shown) -> list[str]:
+    findings = [f for f in run.findings if shown(f.level)]
     if not findings:
         return []
     lines = ["#### Findings", "", "| Level | Where | Code | Message |", "| --- | --- | --- | --- |"]
@@ -94,37 +120,41 @@ def _findings(run: Run) -> list[str]:
     return [*lines, ""]
 
 
-def _scan_report(run: Run, entries: list[ScanEntry]) -> str:
+def _scan_report(run: Run, entries: list[ScanEntry], needs: list[Need], shown: Shown) -> str:
     removed = sum(1 for e in entries if e.status == "removed")
     apis = sum(1 for e in entries if not e.readiness)
     ready = len(entries) - apis
+    fixable = sum(1 for e in entries if e.action == "apply")
     lines = [
         f"### k8smigrate scan: {apis} document{'' if apis == 1 else 's'} on deprecated "
         f"or removed APIs ({removed} removed), {ready} readiness finding{'' if ready == 1 else 's'} in "
         f"{len(run.outcomes)} file{'' if len(run.outcomes) == 1 else 's'}",
         "",
-        f"Target Kubernetes {_window(run)}.",
+        f"Target Kubernetes {_window(run)}. Findings: {levels_text(report_findings(run))}; "
+        f"{fixable} fixable by apply, {len(needs)} need{'s' if len(needs) == 1 else ''} a human.",
         "",
     ]
-    if entries:
+    listed = [e for e in entries if shown(e.level)]
+    if listed:
         lines += [
             "| File | Category | Kind | Name | apiVersion | Status | Replacement | Migration |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
-        for e in entries:
+        for e in listed:
             if e.readiness:
                 status = f"{e.level} {_code(e.code)}: {_cell(e.message)}"
                 repl = ""
-                how = e.migration or ("manual" if e.level != "info" else "")
             else:
                 status = f"removed in {e.removed_in}" if e.status == "removed" else f"deprecated in {e.deprecated_in}"
                 repl = _cell(e.replacement or "none")
-                how = (e.migration or "manual") + (" (templated)" if e.templated else "")
+            how = e.how().strip().removeprefix("[").removesuffix("]").removeprefix("k8smigrate: ")
+            how += " (templated)" if e.templated else ""
             where = _code(f"{quote_path(e.filename)}:{e.line}")
             lines.append(
                 f"| {where} | {e.category} | {_cell(e.kind)} | {_cell(e.name or '')} | "
                 f"{_code(e.api_version)} | {status} | {repl} | {_cell(how)} |"
             )
         lines.append("")
-    lines += _findings(run)
+    lines += _findings(run, shown)
+    lines += _needs(needs)
     return "\n".join(lines)

@@ -94,6 +94,9 @@ class Step:
     """The kind the objects have after the step when it renames the kind (Gateway API's
     ReferencePolicy → ReferenceGrant); the engine sets it with the apiVersion. One kind only."""
 
+    formerly: tuple[str, ...] = ()
+    """Old names that still select it in ``--only``/``--skip``/``explain``, with a deprecation note."""
+
     @property
     def available(self) -> KubeVersion:
         return KubeVersion.parse(self.available_in)
@@ -144,6 +147,9 @@ class Check:
     """Dotted paths from the object's root (``apiServer.extraArgs``) of maps whose repeated keys
     the component reads by keeping the last one. Repeated keys there do not stop the document
     (K8SM-GEN-006): this check reports them, and every reader of those maps keeps the last."""
+
+    formerly: tuple[str, ...] = ()
+    """Old names that still select it in ``--only``/``--skip``/``explain``, with a deprecation note."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
     _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
     _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)

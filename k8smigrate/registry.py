@@ -9,24 +9,28 @@ are found through the entry-point group ``k8smigrate.migrations``.
 The registry refuses, when it is built: two steps claiming the same ``(component, kind,
 from_api)``, cycles, ``from_api == to_api``, a target API available only after the source
 API is removed, a step restating a lifecycle the table already holds, an unknown check
-category, and one finding code declared twice with different meanings. It also checks a
-run's settings (``check_settings``): unknown migration names and decisions are errors, for
-the CLI and the library alike.
+category, one finding code declared twice with different meanings, and an old name
+(``formerly``) that is another migration's name. It also checks a run's settings
+(``check_settings``): unknown migration names and decisions are errors, for the CLI and the
+library alike, with suggestions (by kind, by a close name); an old name still selects its
+migration, with a deprecation note.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from importlib import metadata
 from types import ModuleType
 from typing import Any
 
 from .codes import GENERAL, Code
 from .components import ComponentError, check_components
 from .decisions import check_decisions
+from .entrypoints import GROUP, declared
 from .facts import Collector
 from .kustomize.codes import KUSTOMIZE
 from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
@@ -61,6 +65,12 @@ class Registry:
                     self._checks.setdefault((kind, api), []).append(check)
         for m in self.migrations:
             self._named.setdefault(m.name, []).append(m)
+        self._formerly: dict[str, str] = {}
+        for m in self.migrations:
+            for old in m.formerly:
+                if old in self._named or self._formerly.get(old, m.name) != m.name:
+                    raise RegistryError(f"{m.name}: its old name {old!r} is another migration's name")
+                self._formerly[old] = m.name
         self.codes: dict[str, Code] = {c.code: c for m in self.migrations for c in m.codes}
         self.codes.update(GENERAL)
         self.codes.update(KUSTOMIZE)
@@ -85,6 +95,19 @@ class Registry:
 
     def names(self) -> list[str]:
         return list(self._named)
+
+    def renamed(self, name: str) -> str | None:
+        """The current name of a migration that was called ``name`` before (None: not an old name)."""
+        return self._formerly.get(name)
+
+    def suggest(self, word: str, limit: int = 6) -> list[str]:
+        """Migrations ``word`` may mean: those of a kind it names (``Ingress``), then close names."""
+        low = word.lower().replace("-", "_")
+        by_kind = [m.name for m in self.migrations if low in {k.lower() for k in _kinds_of(m)}]
+        names = sorted(self._named)
+        near = difflib.get_close_matches(low, names, n=limit, cutoff=0.6)
+        part = [n for n in names if len(low) >= 3 and low in n]
+        return list(dict.fromkeys([*by_kind, *near, *part]))[:limit]
 
     def lifecycle(self, api_version: str, kind: str) -> ApiLifecycle | None:
         """When ``api_version`` of ``kind`` is deprecated and removed, and what replaces it."""
@@ -193,21 +216,57 @@ def _check_codes(m: Migration, seen: dict[str, tuple[Code, str]]) -> None:
         seen[c.code] = (c, m.name)
 
 
-def check_settings(settings: Settings, registry: Registry) -> None:
-    """Unknown migrations, unknown or invalid decisions and bad versions are errors, not silence.
+def _kinds_of(m: Migration) -> set[str]:
+    if isinstance(m, Step):
+        return set(m.kinds)
+    return {k for kinds in m.applies_to.values() for k in kinds if k != ANY}
 
-    The one check of a run's settings, used by the CLI (a usage error) and the library (a
-    ``SettingsError``): ``migrate_text(only=["ingres_typo"])`` must not quietly do nothing.
+
+def unknown_migration(name: str, registry: Registry) -> str:
+    """``unknown migration 'ingres' (did you mean …?)``: the message for a name nothing answers to."""
+    close = registry.suggest(name)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    return f"unknown migration {name!r} ({hint}see 'k8smigrate list')"
+
+
+def renamed_note(old: str, new: str) -> str:
+    return f"migration name {old!r} is deprecated; use {new!r}"
+
+
+def check_settings(settings: Settings, registry: Registry, *, note: Callable[[str], None] | None = None) -> Settings:
+    """The settings a run uses: unknown migrations, unknown or invalid decisions and bad versions
+    are errors (``SettingsError``), not silence; an old migration name is replaced by its new one.
+
+    The one check of a run's settings, used by the CLI (a usage error) and the library:
+    ``migrate_text(only=["ingres_typo"])`` must not quietly do nothing. (The types of the
+    values were checked when the ``Settings`` were made.) Each old name is reported to
+    ``note`` (the CLI prints it), or as a ``DeprecationWarning``.
     """
-    for name in [*settings.only, *settings.skip]:
-        if registry.get(name) is None:
-            raise SettingsError(f"unknown migration {name!r} (see 'k8smigrate list')")
+    picked: dict[str, tuple[str, ...]] = {}
+    for field_name in ("only", "skip"):
+        names: list[str] = []
+        for name in getattr(settings, field_name):
+            if registry.get(name) is None:
+                new = registry.renamed(name)
+                if new is None:
+                    raise SettingsError(unknown_migration(name, registry))
+                message = renamed_note(name, new)
+                if note is not None:
+                    note(message)
+                else:
+                    warnings.warn(message, DeprecationWarning, stacklevel=3)
+                name = new
+            names.append(name)
+        picked[field_name] = tuple(names)
     check_decisions(settings.decisions, [d for m in registry.migrations for d in m.decisions])
     settings.window  # noqa: B018 - raises SettingsError for a bad or inverted version
     try:
         check_components(settings.components, registry.components())
     except ComponentError as exc:
         raise SettingsError(str(exc)) from exc
+    if picked["only"] != settings.only or picked["skip"] != settings.skip:
+        settings = replace(settings, only=picked["only"], skip=picked["skip"])
+    return settings
 
 
 def _from_module(module: ModuleType) -> list[Migration]:
@@ -229,8 +288,10 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
                 migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
-    if entry_points:
-        for ep in metadata.entry_points(group="k8smigrate.migrations"):
+    if entry_points and declared():
+        from importlib import metadata  # costly to import, and almost never needed: see entrypoints
+
+        for ep in metadata.entry_points(group=GROUP):
             loaded = ep.load()
             if isinstance(loaded, ModuleType):
                 migrations += _from_module(loaded)

@@ -100,18 +100,23 @@ def summary_line(files: int, changed: int, findings: list[Finding], verb: str = 
 
 
 def scan_summary_line(files: int, entries: list[ScanEntry], findings: list[Finding]) -> str:
-    """``3 files scanned, 2 documents on removed APIs, 1 on deprecated APIs, 4 readiness findings (1 breaking), …``.
+    """``3 files scanned: 2 documents on removed APIs, 1 on deprecated APIs, 4 readiness findings;
+    2 errors, 3 warnings, 2 info; 3 fixable by apply, 1 needs a human``.
 
-    The levels at the end count the run's own findings (unreadable input), not the rows.
+    Every row and every finding of the run (unreadable input) is counted once, at the level it
+    is printed with: the levels add up to the lines above and to the SARIF results.
     """
     removed = sum(1 for e in entries if e.status == "removed")
     deprecated = sum(1 for e in entries if e.status == "deprecated")
-    ready = [e for e in entries if e.readiness]
-    breaking = sum(1 for e in ready if e.status == "breaking")
+    ready = sum(1 for e in entries if e.readiness)
+    fixable = sum(1 for e in entries if e.action == "apply")
+    human = sum(1 for e in entries if e.action == "human") + sum(1 for f in findings if f.level == "error")
+    rows = [Finding(e.level or "warning", e.code, e.message) for e in entries]
+    needs = "needs" if human == 1 else "need"
     return (
-        f"{_count(files, 'file')} scanned, {_count(removed, 'document')} on removed APIs, "
-        f"{deprecated} on deprecated APIs, {_count(len(ready), 'readiness finding')} ({breaking} breaking), "
-        f"{levels_text(findings)}"
+        f"{_count(files, 'file')} scanned: {_count(removed, 'document')} on removed APIs, "
+        f"{deprecated} on deprecated APIs, {_count(ready, 'readiness finding')}; "
+        f"{levels_text([*rows, *findings])}; {fixable} fixable by apply, {human} {needs} a human"
     )
 
 
@@ -151,13 +156,25 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
             "files": len(run.outcomes),
             "changed": run.changed,
             "written": run.written,
-            "findings": {level: count_levels(run.findings)[level] for level in LEVELS},
+            "findings": {level: count_levels(report_findings(run))[level] for level in LEVELS},
             "exitCode": run.exit_code,
         },
     }
     if run.scan is not None:
         report["scan"] = [_quoted(s.as_dict()) for s in run.scan]
     return report
+
+
+def scan_finding(entry: ScanEntry) -> Finding:
+    """A scan row as the finding that ``diff`` would give for it."""
+    assert entry.level is not None  # set by ScanEntry itself
+    text = f"{entry.subject()}: {entry.message}" if entry.readiness else f"{entry.subject()} {entry.message}"
+    return Finding(entry.level, entry.code, text, entry.migration, entry.filename, entry.document, entry.line, "")
+
+
+def report_findings(run: Run) -> list[Finding]:
+    """Every finding a report lists: the run's, and for ``scan`` each row as a finding (SARIF results)."""
+    return [*run.findings, *(scan_finding(e) for e in run.scan or [])]
 
 
 def _quoted(entry: dict[str, Any]) -> dict[str, Any]:

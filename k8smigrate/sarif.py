@@ -16,20 +16,11 @@ from urllib.parse import quote
 
 from .quoting import name_bytes
 from .registry import Registry
-from .report import Run, json_text
-from .results import Finding
-from .scan import ScanEntry
+from .report import Run, json_text, report_findings
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 _LEVELS = {"error": "error", "warning": "warning", "info": "note"}
-
-
-def scan_finding(entry: ScanEntry) -> Finding:
-    """A scan row as the finding that ``diff`` would give for it."""
-    assert entry.level is not None  # set by ScanEntry itself
-    text = f"{entry.subject()}: {entry.message}" if entry.readiness else f"{entry.subject()} {entry.message}"
-    return Finding(entry.level, entry.code, text, entry.migration, entry.filename, entry.document, entry.line, "")
 
 
 def artifact_uri(filename: str, cwd: Path | None = None) -> str | None:
@@ -57,9 +48,7 @@ def _rule(code: str, registry: Registry) -> dict[str, Any]:
 
 
 def sarif_data(run: Run, version: str, registry: Registry, cwd: Path | None = None) -> dict[str, Any]:
-    findings = list(run.findings)
-    if run.scan is not None:
-        findings += [scan_finding(e) for e in run.scan]
+    findings = report_findings(run)
     codes = sorted({f.code for f in findings})
     rules = [_rule(code, registry) for code in codes]
     results: list[dict[str, Any]] = []

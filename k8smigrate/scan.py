@@ -12,6 +12,7 @@ text holds what a check looks for, so a scan stays a read of the text for everyt
 
 from __future__ import annotations
 
+import re
 from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
@@ -19,7 +20,7 @@ from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
 from .components import is_addon
 from .engine import migrate_stream
 from .facts import Facts
-from .model import Check
+from .model import Check, Step
 from .plan import element_kind, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds
 from .problems import last_wins, problem_findings
@@ -27,19 +28,17 @@ from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
+from .versions import Window
 from .yamlio import read_stream
 
 Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
+Action = Literal["apply", "human", ""]
+"""What a row asks for, as ``apply`` would answer it: ``apply`` (a migration changes the
+document: exit 1), ``human`` (an error nothing fixes, or a decision to give with ``--set``:
+exit 3), ``""`` (nothing yet: a warning or an info)."""
 """``removed``/``deprecated``: an API at the target. For readiness rows: ``breaking`` (an error,
 or something ``apply`` changes because the target needs it: a check that is not a clean-up),
 ``warning`` or ``info``."""
-
-FAIL_ON: dict[str, frozenset[str]] = {
-    "removed": frozenset({"removed", "breaking"}),
-    "deprecated": frozenset({"removed", "breaking", "deprecated", "warning"}),
-    "never": frozenset(),
-}
-"""``--fail-on`` threshold → the statuses that fail a scan."""
 
 READINESS = "readiness"
 """The category of a check that declares none (a third-party one)."""
@@ -73,6 +72,10 @@ class ScanEntry:
     message: str = ""
     of_component: InitVar[str] = "kubernetes"
     """Whose release the row is about (``component``): Kubernetes', or an add-on's."""
+    action: Action | None = None
+    """What it asks for (derived when not given: ``apply`` with a migration, ``human`` for an error)."""
+    decisions: tuple[str, ...] = ()
+    """The decisions ``apply`` needs before it can migrate this document: ``NAME=VALUE|VALUE``."""
 
     def __post_init__(self, of_component: str) -> None:
         object.__setattr__(self, "_component", of_component)  # not a field: rows stay plain data
@@ -84,6 +87,11 @@ class ScanEntry:
             object.__setattr__(self, "code", (REMOVED_API if self.status == "removed" else DEPRECATED_API).code)
         if not self.message:
             object.__setattr__(self, "message", self._api_text())
+        if self.action is None:
+            action: Action = "apply" if self.migration and not self.templated else ""
+            if self.decisions or (action != "apply" and self.level == "error"):
+                action = "human"
+            object.__setattr__(self, "action", action)
 
     @property
     def component(self) -> str:
@@ -113,15 +121,25 @@ class ScanEntry:
             name = f" {self.namespace}/{self.name}"
         return f"{self.kind}{name}"
 
+    def how(self) -> str:
+        """``[k8smigrate: NAME]``, ``[--set NAME=A|B]`` (after the migration's name when it has one),
+        ``[manual]``, or nothing: who deals with the row."""
+        settle = " ".join(f"--set {d}" for d in self.decisions)
+        if self.migration and settle:
+            return f" [k8smigrate: {self.migration} after {settle}]"
+        if settle:
+            return f" [{settle}]"
+        if self.migration:
+            return f" [k8smigrate: {self.migration}]"
+        return "" if self.readiness and self.level == "info" else " [manual]"
+
     def format(self) -> str:
         """``file:line: category  Kind name what [how]``: the ``scan`` line."""
         where = f"{quote_path(self.filename)}:{self.line}"
         if self.readiness:
-            how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]" if self.level != "info" else ""
-            return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{how}"
-        how = f" [k8smigrate: {self.migration}]" if self.migration else " [manual]"
+            return f"{where}: {self.category:<16} {self.subject()}: {self.level} {self.code} {self.message}{self.how()}"
         tmpl = " (templated)" if self.templated else ""
-        return f"{where}: {self.category:<16} {self.subject()} {self.message}{how}{tmpl}"
+        return f"{where}: {self.category:<16} {self.subject()} {self.message}{self.how()}{tmpl}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -144,13 +162,9 @@ class ScanEntry:
             "code": self.code,
             "message": self.message,
             "component": self.component,
+            "action": self.action,
+            "decisions": list(self.decisions),
         }
-
-
-def failing(entries: list[ScanEntry], fail_on: str) -> bool:
-    """Whether any row is at or above the ``--fail-on`` threshold."""
-    statuses = FAIL_ON[fail_on]
-    return any(e.status in statuses for e in entries)
 
 
 def scan_stream(
@@ -189,7 +203,9 @@ def api_entries(
         head = piece.lstrip(" \t\r\n-")
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
-    for doc in read_stream(text, wanted=wanted).documents:
+    stream = read_stream(text, wanted=wanted)
+    asking: dict[int, list[Step]] = {}  # documents whose migration may ask for a decision not given
+    for doc in stream.documents:
         if problems is not None:
             problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         api, kind = doc.api_version, doc.kind
@@ -214,6 +230,13 @@ def api_entries(
         # Served across [--min-version, --target-version]: known where a migration gets there;
         # a manual replacement's availability is not in the table (None).
         served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
+        action: Action | None = None
+        if steps and (doc.templated or not stream.whole):
+            action = "human" if status == "removed" else ""  # apply leaves it as it is (GEN-001, GEN-014)
+        elif steps and _removed(steps[-1].to_api, element, registry, window):
+            action = "human"  # the chain stops short of an API the target serves (GEN-009)
+        elif steps and any(_undecided(s, settings) for s in steps):
+            asking[doc.index] = steps
         out.append(
             ScanEntry(
                 filename,
@@ -231,9 +254,55 @@ def api_entries(
                 namespace=doc.namespace,
                 replacement_served=served,
                 of_component=life.component,
+                action=action,
             )
         )
+    if asking:
+        decided = _decisions_asked(text, settings, filename, registry, asking)
+        out = [
+            replace(e, decisions=decided[e.document], action=None, of_component=e.component)
+            if decided.get(e.document)
+            else e
+            for e in out
+        ]
     return out
+
+
+def _removed(api: str, kind: str, registry: Registry, window: Window) -> bool:
+    life = registry.lifecycle(api, kind)
+    return life is not None and life.removed_in is not None and life.removed_in <= window.target
+
+
+def _undecided(step: Step, settings: Settings) -> bool:
+    """Whether the step declares a decision without a default that the run does not give."""
+    return any(d.default is None and d.name not in settings.decisions for d in step.decisions)
+
+
+_SET = re.compile(r"--set ([A-Za-z_][\w.-]*)=")
+
+
+def _decisions_asked(
+    text: str, settings: Settings, filename: str, registry: Registry, asking: dict[int, list[Step]]
+) -> dict[int, tuple[str, ...]]:
+    """The decisions (``NAME=A|B``) that the steps of these documents ask for, by document.
+
+    Only these steps run (report-only, nothing rendered), and only on files that hold such a
+    document: a webhook without ``sideEffects`` needs ``--set sideEffects=…`` whatever its text
+    looks like, so ``scan`` asks the step, as ``apply`` would.
+    """
+    steps = {s.name: s for chain in asking.values() for s in chain}
+    only = replace(settings, only=tuple(sorted(steps)), skip=(), raise_errors=False)
+    result = migrate_stream(text, only, filename, registry, report_only=True)
+    out: dict[int, list[str]] = {}
+    for f in result.findings:
+        step = steps.get(f.migration or "")
+        if step is None or f.level != "error" or f.document not in asking:
+            continue
+        for name in _SET.findall(f.message):
+            declared = next((d for d in step.decisions if d.name == name), None)
+            if declared is not None:
+                out.setdefault(f.document, []).append(f"{name}={'|'.join(declared.allowed)}")
+    return {index: tuple(dict.fromkeys(found)) for index, found in out.items()}
 
 
 def readiness_entries(
@@ -268,6 +337,8 @@ def readiness_entries(
 
 
 _CHECKS: dict[tuple[int, tuple[str, ...], tuple[str, ...]], tuple[Registry, dict[str, Check], tuple[str, ...]]] = {}
+_ONLY: list[tuple[Settings, tuple[str, ...], Settings]] = []
+"""The last settings a scan ran its checks with: one per run, not one per file."""
 
 
 def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, Check], Settings]:
@@ -279,11 +350,19 @@ def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, C
             _CHECKS.clear()
         enabled = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
         cached = _CHECKS[key] = (registry, enabled, tuple(sorted(enabled)))
-    return cached[1], replace(settings, only=cached[2], raise_errors=False)
+    if not _ONLY or _ONLY[0][0] != settings or _ONLY[0][1] != cached[2]:
+        _ONLY[:] = [(settings, cached[2], replace(settings, only=cached[2], raise_errors=False))]
+    return cached[1], _ONLY[0][2]
 
 
 def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:
     fixed = check.name in doc.applied
+    decisions = tuple(
+        f"{d.name}={'|'.join(d.allowed)}"
+        for name in (_SET.findall(f.message) if f.level == "error" else ())
+        for d in check.decisions
+        if d.name == name
+    )
     status: Status = "breaking" if f.level == "error" or (fixed and not check.cleanup) else f.level
     return ScanEntry(
         f.filename,
@@ -306,6 +385,7 @@ def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry
         + f.message
         + (f" at {f.path}" if f.path else ""),
         of_component=check.component,
+        decisions=decisions,
     )
 
 

@@ -59,14 +59,26 @@ class Window:
 
     @classmethod
     def of(cls, target: str | KubeVersion | None, min_version: str | KubeVersion | None) -> Window:
+        # ``Settings.window`` asks several times per file: parse each pair of versions once
+        key = (cls, target, min_version)
+        known = _WINDOWS.get(key)
+        if known is not None:
+            return known
         t = KubeVersion.parse(target) if target is not None else NEWEST_KNOWN
         m = KubeVersion.parse(min_version) if min_version is not None else t
         if m > t:
             raise ValueError(f"--min-version {m} is newer than --target-version {t}")
-        return cls(m, t)
+        window = cls(m, t)
+        if len(_WINDOWS) >= 64:
+            _WINDOWS.clear()
+        _WINDOWS[key] = window
+        return window
 
     def serves(self, introduced: KubeVersion | None, removed: KubeVersion | None) -> bool:
         """True when an API introduced and removed at these releases is served across the window."""
         if introduced is not None and introduced > self.min_version:
             return False
         return removed is None or removed > self.target
+
+
+_WINDOWS: dict[tuple[type[Window], str | KubeVersion | None, str | KubeVersion | None], Window] = {}

@@ -185,20 +185,22 @@ def certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_apply_without_release_exits_2_naming_the_option(certificate: Path) -> None:
-    result = runner.invoke(app, ["apply", "--in-place", str(certificate)])
+    result = runner.invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(certificate)])
     assert result.exit_code == EXIT_USAGE
     assert "--component cert-manager=VERSION" in result.stderr
     assert certificate.read_text(encoding="utf-8") == CERTIFICATE
 
 
 def test_diff_without_release_exits_2(certificate: Path) -> None:
-    result = runner.invoke(app, ["diff", str(certificate)])
+    result = runner.invoke(app, ["diff", "--target-version", "1.29", str(certificate)])
     assert result.exit_code == EXIT_USAGE
     assert result.stdout == ""
 
 
 def test_apply_with_release(certificate: Path) -> None:
-    result = runner.invoke(app, ["apply", "--in-place", "--component", "cert-manager=1.14", str(certificate)])
+    result = runner.invoke(
+        app, ["apply", "--in-place", "--target-version", "1.29", "--component", "cert-manager=1.14", str(certificate)]
+    )
     assert result.exit_code == 1
     assert "components: cert-manager 1.14" in result.stderr
     assert "algorithm: RSA" in certificate.read_text(encoding="utf-8")
@@ -234,7 +236,8 @@ def test_list_groups_by_component() -> None:
     assert headings[0].startswith("# kubernetes")
     assert "# cert-manager (--component cert-manager=VERSION)" in headings
     cert = out.index("# cert-manager (--component cert-manager=VERSION)")
-    assert out[cert + 1].split()[0] in {m.name for m in default_registry().migrations if m.component == "cert-manager"}
+    assert out[cert + 1].split()[0] == "STEP"
+    assert out[cert + 2].split()[0] in {m.name for m in default_registry().migrations if m.component == "cert-manager"}
 
 
 def test_the_docs_list_every_add_on_with_its_newest_release() -> None:

@@ -1,4 +1,4 @@
-"""Spec: the opt-in kubelet-conf-rotation fixer (kubelet.conf → kubelet-client-current.pem)."""
+"""Spec: the opt-in kubelet_conf_rotation fixer (kubelet.conf → kubelet-client-current.pem)."""
 
 from __future__ import annotations
 
@@ -41,18 +41,18 @@ def test_noop_unless_selected() -> None:
 
 
 def test_noop_for_a_user_on_file_paths() -> None:
-    result = check_noop(FIXED, only=["kubelet-conf-rotation"])
+    result = check_noop(FIXED, only=["kubelet_conf_rotation"])
     assert codes(result) == []
 
 
 def test_noop_for_an_admin_kubeconfig() -> None:
     admin = KUBELET_CONF.replace("system:node:cp-1", "kubernetes-admin")
-    result = check_noop(admin, only=["kubelet-conf-rotation"])
+    result = check_noop(admin, only=["kubelet_conf_rotation"])
     assert codes(result) == ["K8SM-NODE-003"]
 
 
 def test_noop_without_current_context() -> None:
-    result = check_noop(KUBELET_CONF.replace("current-context: default-context\n", ""), only=["kubelet-conf-rotation"])
+    result = check_noop(KUBELET_CONF.replace("current-context: default-context\n", ""), only=["kubelet_conf_rotation"])
     assert codes(result) == ["K8SM-NODE-003"]
 
 
@@ -60,9 +60,9 @@ def test_noop_without_current_context() -> None:
 
 
 def test_embedded_certificate_points_to_the_rotated_file() -> None:
-    result = check_transformed(KUBELET_CONF, FIXED, only=["kubelet-conf-rotation"])
+    result = check_transformed(KUBELET_CONF, FIXED, only=["kubelet_conf_rotation"])
     assert codes(result, "warning") == ["K8SM-NODE-001"]
-    assert [d.applied for d in result.documents] == [["kubelet-conf-rotation"]]
+    assert [d.applied for d in result.documents] == [["kubelet_conf_rotation"]]
     assert result.documents[0].new_api_version == "v1"
 
 
@@ -73,6 +73,6 @@ def test_both_forms_of_a_credential_are_an_error() -> None:
     both = KUBELET_CONF.replace(
         "    client-key-data: LS0tS0VZ\n", "    client-key-data: LS0tS0VZ\n    client-key: /etc/key.pem\n"
     )
-    result = run(both, only=["kubelet-conf-rotation"])
+    result = run(both, only=["kubelet_conf_rotation"])
     assert codes(result, "error") == ["K8SM-GEN-003"]
     assert not result.changed

@@ -75,7 +75,8 @@ def test_kubeadm_cluster_status_follows_upstream() -> None:
         (("InitConfiguration", "ClusterConfiguration", "JoinConfiguration"), "1.22", "1.27"),
         (("ClusterStatus",), "1.18", "1.22"),
     ]
-    assert "kubeadm_v1beta2                    ClusterStatus" in "\n".join(list_lines(REGISTRY))
+    rows = [line.split() for line in list_lines(REGISTRY) if line.startswith("kubeadm_v1beta2 ")]
+    assert ["kubeadm_v1beta2", "1.18", "1.22", "kubeadm.k8s.io/v1beta2", "→", "v1beta3", "ClusterStatus"] in rows
     explained = explain_lines("kubeadm_v1beta2", REGISTRY) or []
     assert (
         "kubeadm.k8s.io/v1beta3 served from 1.22; kubeadm.k8s.io/v1beta2 deprecated in 1.18; removed in 1.22"

@@ -10,6 +10,7 @@ Ingress and a PodSecurityPolicy that no migration can fix.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,19 @@ def test_hooks_file_declares_a_fixing_and_a_checking_hook() -> None:
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert hook["types_or"] == ["yaml", "json"]
+        assert hook["require_serial"] is True  # one run over all files: one summary, one exit code
+
+
+@pytest.mark.parametrize("name", [".pre-commit-config.yaml", "sub/.pre-commit-config.yaml", ".pre-commit-hooks.yaml"])
+def test_hooks_leave_pre_commit_files_alone(name: str) -> None:
+    for hook in yaml.safe_load(HOOKS.read_text()):
+        assert re.search(hook["exclude"], name), (hook["id"], name)
+        assert not re.search(hook["exclude"], "deploy/web.yaml")
+
+
+def test_hooks_file_documents_the_args_the_fixing_hook_needs() -> None:
+    text = HOOKS.read_text()
+    assert 'args: [--target-version, "1.29"]' in text  # apply exits 2 without a target (issue 14, item 20)
 
 
 def _git(cwd: Path, *args: str) -> None:
@@ -95,6 +109,7 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     (user / "deploy" / "web.yaml").write_text(INGRESS)
     (user / "deploy" / "psp.yaml").write_text(PSP)
     (user / "notes.txt").write_text("apiVersion: extensions/v1beta1\n")  # not YAML by name: not passed
+    (user / ".k8smigrate.toml").write_text('target-version = "1.29"\n')  # the fixing hook needs a target
     _git(user, "init", "-q")
     _git(user, "add", "-A")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
@@ -121,8 +136,8 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     # the fixing hook rewrote a file and still failed on the removed PSP it cannot fix: exit 3
     fixing = out[out.index("k8smigrate (migrate deprecated Kubernetes APIs)") :]
     assert "- hook id: k8smigrate\n- exit code: 3\n- files were modified by this hook" in fixing
-    # the checking hook runs after it (on the fixed Ingress): only the PSP is left, exit 1
+    # the checking hook runs after it (on the fixed Ingress): only the PSP is left, which needs a human: 3
     checking = out[out.index("k8smigrate scan (fail on removed Kubernetes APIs)") :]
-    assert "- hook id: k8smigrate-scan\n- exit code: 1" in checking
+    assert "- hook id: k8smigrate-scan\n- exit code: 3" in checking
     assert "deploy/psp.yaml:1: removed-api      PodSecurityPolicy restricted policy/v1beta1 removed in 1.25" in checking
     assert "deploy/web.yaml:1:" not in checking

@@ -111,7 +111,7 @@ def test_the_installed_graph_is_valid_and_every_module_is_found() -> None:
     registry = default_registry()
     names = set(registry.names())
     assert {"ingress_networking_v1beta1", "rbac_v1beta1", "apiextensions_v1beta1", "kubeadm_v1beta3"} <= names
-    assert {"seccomp_annotations", "kubelet-conf-rotation", "removed_object_fields"} <= names
+    assert {"seccomp_annotations", "kubelet_conf_rotation", "removed_object_fields"} <= names
     validate(registry.migrations, registry.lifecycles)
 
 

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 from k8smigrate import scan_text
 from k8smigrate.cli import app
+from k8smigrate.exits import FAIL_ON, Tally, exit_code
 from k8smigrate.model import CATEGORIES, Check
 from k8smigrate.registry import Registry, default_registry
-from k8smigrate.scan import FAIL_ON, ScanEntry, failing
 from tests.helpers import dedent
 
 SECCOMP = dedent(
@@ -141,7 +141,7 @@ def test_a_clean_up_apply_would_make_is_an_info_row() -> None:
     text = PLAIN.replace("containers:", "serviceAccount: robot\n      containers:")
     (entry,) = scan_text(text, target_version="1.29")
     assert (entry.code, entry.status, entry.migration) == ("K8SM-FLD-020", "info", "service_account_alias")
-    assert not failing([entry], "deprecated")
+    assert entry.action == "apply"  # apply --check would change it (exit 1), as it would for any row it fixes
 
 
 def test_a_warning_is_a_warning_row_left_to_a_human() -> None:
@@ -179,13 +179,11 @@ def test_a_scan_changes_nothing_and_its_rows_match_diff() -> None:
 
 
 def test_fail_on_thresholds() -> None:
-    breaking, warning, info = (
-        ScanEntry("f", 0, 1, "v1", "Pod", None, s, None, None, None, None, False, category="runtime")
-        for s in ("breaking", "warning", "info")
-    )
-    assert failing([breaking], "removed") and not failing([warning, info], "removed")
-    assert failing([warning], "deprecated") and not failing([info], "deprecated")
-    assert not failing([breaking], "never") and set(FAIL_ON) == {"removed", "deprecated", "never"}
+    nothing, change, warning, human = Tally(0, 0, 0), Tally(1, 0, 0), Tally(0, 0, 1), Tally(0, 1, 0)
+    assert exit_code(change, "removed") == 1 and exit_code(warning, "removed") == 0
+    assert exit_code(warning, "deprecated") == 1 and exit_code(nothing, "deprecated") == 0
+    assert exit_code(change, "never") == 0 and exit_code(human, "never") == 3
+    assert set(FAIL_ON) == {"removed", "deprecated", "never"}
 
 
 @pytest.fixture
@@ -204,7 +202,9 @@ def test_cli_exit_codes_follow_fail_on(runner: CliRunner) -> None:
     result = runner.invoke(app, ["scan", "web.yaml", "--target-version", "1.29"])
     assert result.exit_code == 1
     assert result.stdout.startswith("web.yaml:13: annotation ")
-    assert "0 documents on removed APIs, 0 on deprecated APIs, 1 readiness finding (1 breaking)" in result.stderr
+    assert (
+        "0 on deprecated APIs, 1 readiness finding; 0 errors, 0 warnings, 1 info; 1 fixable by apply" in result.stderr
+    )
 
 
 def test_json_markdown_and_sarif_carry_the_rows(runner: CliRunner) -> None:

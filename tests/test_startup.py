@@ -7,11 +7,15 @@ instead of going unnoticed until the next benchmark.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from k8smigrate import entrypoints
+from k8smigrate.registry import discover
 
 PROBE = """
 import sys
@@ -33,6 +37,7 @@ NOT_NEEDED = (
     "concurrent.futures.process",
     "k8smigrate.sarif",
     "k8smigrate.markdown",
+    "importlib.metadata",  # entry points, only when some distribution declares ours (entrypoints.py)
 )
 
 INGRESS = """apiVersion: extensions/v1beta1
@@ -46,9 +51,9 @@ spec:
 """
 
 
-def loaded(*args: str) -> set[str]:
+def loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
     """The modules of a fresh process after ``k8smigrate ARGS``."""
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120, env=env)
     line = proc.stdout.rsplit("\nMODULES ", 1)[1]
     return set(line.split())
 
@@ -74,3 +79,61 @@ def test_a_run_on_a_small_repository_imports_nothing_it_does_not_need(repo: Path
 def test_a_json_report_imports_what_it_needs(repo: Path) -> None:
     modules = loaded("diff", str(repo), "--target-version", "1.22", "--format", "json")
     assert "jsonpatch" in modules  # the patches of the report
+
+
+# ------------------------------------------------------------------ entry points, found without importlib.metadata
+
+THIRDPARTY = Path(__file__).resolve().parent / "fixtures" / "thirdparty"
+
+
+def dist_info(site: Path, name: str, entry_points: str | None) -> None:
+    """An installed distribution as pip leaves it: a ``NAME-VERSION.dist-info`` folder."""
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    if entry_points is not None:
+        (info / "entry_points.txt").write_text(entry_points)
+
+
+def test_distributions_without_our_group_are_not_plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dist_info(tmp_path, "plain", None)
+    dist_info(tmp_path, "tool", "[console_scripts]\ntool = tool:main\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert not entrypoints.declared()
+
+
+def test_a_dist_info_declaring_the_group_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dist_info(tmp_path, "k8smigrate_widgets", "[k8smigrate.migrations]\nwidgets = k8smigrate_widgets\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert entrypoints.declared()
+
+
+def test_an_egg_info_declaring_the_group_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    info = tmp_path / "k8smigrate_widgets.egg-info"
+    info.mkdir()
+    (info / "entry_points.txt").write_text("[k8smigrate.migrations]\nwidgets = k8smigrate_widgets\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert entrypoints.declared()
+
+
+def test_a_zip_on_the_path_is_left_to_importlib_metadata(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive = tmp_path / "bundle.zip"
+    archive.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip: the scan cannot see inside one
+    monkeypatch.setattr(sys, "path", [str(archive)])
+    assert entrypoints.declared()
+
+
+def test_a_fake_installed_plugin_is_loaded_by_the_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dist_info(tmp_path, "k8smigrate_widgets", "[k8smigrate.migrations]\nwidgets = k8smigrate_widgets\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.syspath_prepend(str(THIRDPARTY))
+    assert "widgets_v1alpha1" in [m.name for m in discover()]
+
+
+def test_a_short_run_with_a_plugin_installed_reads_its_entry_points(repo: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    dist_info(site, "k8smigrate_widgets", "[k8smigrate.migrations]\nwidgets = k8smigrate_widgets\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(THIRDPARTY)])}
+    modules = loaded("list", env=env)
+    assert "importlib.metadata" in modules
+    assert "k8smigrate_widgets" in modules

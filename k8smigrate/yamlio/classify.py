@@ -30,8 +30,7 @@ def classify(text: str, doc: Document) -> None:
         namespace = meta.get("namespace") if isinstance(meta, Mapping) else None
         doc.namespace = namespace.value if isinstance(namespace, Scalar) else None
     else:
-        doc.api_version = _regex_field(body, "apiVersion")
-        doc.kind = _regex_field(body, "kind")
+        doc.api_version, doc.kind = _regex_api_kind(body)
         doc.name, doc.namespace = _regex_metadata(body)
 
 
@@ -63,9 +62,17 @@ def _regex_metadata(body: str) -> tuple[str | None, str | None]:
     return found.get("name"), found.get("namespace")
 
 
-def _regex_field(body: str, name: str) -> str | None:
-    m = re.search(rf"^{name}:[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", body, re.M)
-    return m.group(1) if m else None
+_API_KIND = re.compile(r"^(apiVersion|kind):[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", re.M)
+
+
+def _regex_api_kind(body: str) -> tuple[str | None, str | None]:
+    """The first top-level ``apiVersion:`` and ``kind:`` values, in one pass over the text."""
+    found: dict[str, str] = {}
+    for m in _API_KIND.finditer(body):
+        found.setdefault(m.group(1), m.group(2))
+        if len(found) == 2:
+            break
+    return found.get("apiVersion"), found.get("kind")
 
 
 def _markers_inside_safe_scalars(text: str, doc: Document) -> bool:

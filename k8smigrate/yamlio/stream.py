@@ -20,6 +20,8 @@ from .events import LIBYAML, PARSE_ERRORS, MarkedYAMLError, libyaml_accepts, mes
 from .lines import line_of
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_MARKER = re.compile(r"(?:---|\.\.\.)(?=[ \t\r\n]|$)")
+"""``_DOC_MARKER`` without the ``^``: searched faster, each hit then checked for a line start."""
 
 
 def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Stream:
@@ -54,6 +56,7 @@ def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | Non
     if not libyaml_accepts(text):
         return None  # any complaint: the careful path reports it precisely
     documents: list[Document] = []
+    counted, line = 0, 1  # newlines counted up to ``counted``: no newline table for unparsed documents
     for start, end, content in _pieces(text):
         index = len(documents)
         piece = text[start:end]
@@ -66,7 +69,9 @@ def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | Non
                 return None
             doc = found[0]
         else:
-            doc = Document(index, start, end, line_of(text, content))
+            line += text.count("\n", counted, content)
+            counted = content
+            doc = Document(index, start, end, line)
         classify(text, doc)
         documents.append(doc)
     return documents
@@ -79,7 +84,7 @@ def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
     the first marker, or after a ``...``, is a document only when it has content. Directive
     lines stay with the ``---`` they precede.
     """
-    marks = [(m.start(), m.group(0)) for m in _DOC_MARKER.finditer(text)]
+    marks = [(m.start(), m.group(0)) for m in _MARKER.finditer(text) if not m.start() or text[m.start() - 1] == "\n"]
     cuts: list[tuple[int, bool]] = [(0, False)]
     for pos, marker in marks:
         if marker == "---":

@@ -1,4 +1,4 @@
-"""Opt-in check ``kubelet-conf-rotation``: point a kubelet kubeconfig at the rotated client certificate.
+"""Opt-in check ``kubelet_conf_rotation``: point a kubelet kubeconfig at the rotated client certificate.
 
 Older ``kubeadm init`` wrote ``/etc/kubernetes/kubelet.conf`` on the first control-plane
 node with the client certificate **embedded**, so the kubelet never picks up its rotated
@@ -7,13 +7,14 @@ client certificate rotation fails") ends with pointing both ``client-certificate
 ``client-key`` at ``/var/lib/kubelet/pki/kubelet-client-current.pem``, the symlink the
 kubelet keeps current; ``kubeadm init phase kubelet-finalize`` does the same on new nodes.
 
-Runs only with ``--only kubelet-conf-rotation``, on ``apiVersion: v1``, ``kind: Config``
+Runs only with ``--only kubelet_conf_rotation``, on ``apiVersion: v1``, ``kind: Config``
 documents whose current context's user is a node (``system:node:*``, as kubeadm names it):
 ``client-certificate-data`` → ``client-certificate`` and ``client-key-data`` →
 ``client-key``, both set to that path. K8SM-NODE-001: restart the kubelet, after checking
 that the PEM exists on the node (k8smigrate does not look at the node's files: it may run
 on a copy). A user already on file paths is left alone; other kubeconfigs are reported
-(K8SM-NODE-003) and left alone.
+(K8SM-NODE-003) and left alone. Its old name ``kubelet-conf-rotation`` still selects it
+(deprecated: every other migration name is a module name, with underscores).
 """
 
 from __future__ import annotations
@@ -74,12 +75,12 @@ def body(config: Mapping, ctx: Context) -> None:
 MIGRATION = Check(
     applies_to={"v1": ("Config",)},
     body=body,
-    name="kubelet-conf-rotation",
+    formerly=("kubelet-conf-rotation",),
     component="kubeadm",
     opt_in=True,
     category="kubeadm",
     edits=True,
-    summary="opt-in: kubelet.conf embedded client certificate → the rotated kubelet-client-current.pem",
+    summary="kubelet.conf embedded client certificate → the rotated kubelet-client-current.pem",
     codes=(
         Code("K8SM-NODE-001", "warning", "kubelet.conf rewritten to the rotated certificate; restart the kubelet"),
         Code("K8SM-NODE-003", "info", "not a kubelet kubeconfig (or its user is ambiguous); left as it is"),
