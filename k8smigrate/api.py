@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, OWNER_NOT_KEPT, UNREADABLE
+from .codes import INTERNAL_ERROR, OWNER_NOT_KEPT
 from .engine import migrate_stream
 from .facts import Facts, gather, merge
 from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
+from .outcomes import UNREADABLE_CODES as UNREADABLE_CODES
+from .outcomes import FileOutcome as FileOutcome
+from .outcomes import input_error as input_error
+from .outcomes import scanned as scanned
 from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
@@ -168,37 +172,6 @@ def scan_text(
     return scan_stream(text, s, filename, registry)
 
 
-@dataclass
-class FileOutcome:
-    """One file of a run: its result, or the input error that stopped it, and whether it was written."""
-
-    path: Path
-    result: FileResult | None = None
-    error: Finding | None = None
-    written: bool = False
-    scan: list[ScanEntry] = field(default_factory=list)
-    """The rows of ``scan_file``."""
-
-    @property
-    def findings(self) -> list[Finding]:
-        if self.error is not None:
-            return [self.error]
-        return self.result.findings if self.result is not None else []
-
-
-UNREADABLE_CODES = frozenset(c.code for c in (INVALID_YAML, DUPLICATE_KEY, UNREADABLE, INTERNAL_ERROR))
-"""Findings that make a whole file failed: it is never written, even where other documents migrated."""
-
-
-def input_error(name: Path | str, message: str) -> Finding:
-    """An unreadable file as a finding; ``line N: …`` messages give the finding its line."""
-    line = 0
-    head, sep, rest = message.partition(": ")
-    if sep and head.startswith("line ") and head[5:].isdigit():
-        line, message = int(head[5:]), rest
-    return Finding(FILE_ERROR.level, FILE_ERROR.code, message, None, str(name), 0, line, "")
-
-
 def migrate_file(
     path: Path | str,
     *,
@@ -293,33 +266,6 @@ def scan_file(
     return scanned(p, loaded.text, str(p), s, facts)
 
 
-def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
-    """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
-    through their YAML skeleton, and a chart's computed apiVersions are rows too."""
-    from .templating.chart import chart_root
-    from .templating.migrate import needs_masking
-
-    problems: list[Finding] = []
-    if needs_masking(text):
-        from .templating.scanning import computed_rows, scan_template
-
-        entries = scan_template(text, settings, name, default_registry(), problems)
-        root = chart_root(path) if path.name != "-" else None
-        if root is not None:
-            rel = path.resolve().relative_to(root.resolve()).as_posix()
-            try:
-                entries += computed_rows(root, rel, name, settings)
-            except Exception as exc:  # the chart-level step must cost its rows, never the scan
-                message = f"internal error reading computed apiVersions: {type(exc).__name__}: {exc}"
-                problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
-            entries.sort(key=lambda e: (e.line, e.readiness))
-    else:
-        entries = scan_stream(text, settings, name, default_registry(), problems, facts)
-    result = FileResult(name, text, text, problems)
-    result.slim(keep_diff=False)  # findings only: memory follows one file
-    return FileOutcome(path, result, scan=entries)
-
-
 def skipped_outcome(skipped: Skipped) -> FileOutcome:
     """A path that recursion reported instead of reading (a link out of the tree, an unreadable folder)."""
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
@@ -386,27 +332,40 @@ def migrate_paths(
     raises TypeError at the call, and bad settings raise ``SettingsError`` at the call (the
     keywords are those of ``migrate_text``). A failure costs only its own file: every other
     file is still migrated (and written). With ``in_place``, stale temporary files of an
-    interrupted run are removed from the folders searched. The checks that join files see every
-    file of the run (``run_facts``), read before any is written.
+    interrupted run are removed from the folders searched. Kustomize trees under the folders
+    are migrated as wholes (docs/kustomize.md): their files' outcomes come in the same order,
+    and a ``Kustomization`` file (no suffix) after the others. The checks that join files see
+    every file of the run (``run_facts``), read before any is written.
     """
     registry = default_registry()
     s = _settings(
         settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
     )
-    entries = list(iter_entries(as_paths(paths), sweep=in_place))
-    return _migrate_entries(entries, in_place, s, write_policy, registry)
+    given = as_paths(paths)
+    entries = list(iter_entries(given, sweep=in_place))
+    return _migrate_entries(entries, given, in_place, s, write_policy, registry)
 
 
 def _migrate_entries(
     entries: list[Path | Skipped | Swept],
+    given: list[Path],
     in_place: bool,
     settings: Settings,
     policy: WritePolicy | None,
     registry: Registry,
 ) -> Iterator[FileOutcome]:
+    from .kustomize.run import migrate_trees
+
     facts = run_facts([e for e in entries if isinstance(e, Path)], settings)
+    folders = [p for p in given if p.is_dir()]
+    trees = migrate_trees(folders, settings, registry, in_place=in_place, write_policy=policy, facts=facts)
+    listed: set[Path] = set()
     for entry in entries:
         if isinstance(entry, Skipped):
             yield skipped_outcome(entry)
+        elif isinstance(entry, Path) and (owned := trees.owner_key(entry)) is not None:
+            listed.add(owned)
+            yield trees.outcomes[owned]
         elif isinstance(entry, Path):
             yield _migrate_file(entry, settings, in_place, policy, registry, facts)
+    yield from (o for path, o in sorted(trees.outcomes.items()) if path not in listed)

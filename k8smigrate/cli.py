@@ -47,6 +47,7 @@ from .exits import EXIT_CHANGED, EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, ex
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .guides import guide
 from .interrupt import Interrupted, signals_raise
+from .kustomize.run import TreeRun, migrate_trees, scan_trees
 from .needs import need_lines, needs
 from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
 from .prefilter import collectors_for
@@ -381,9 +382,15 @@ def _migrate(
     keep: str = "all",
     policy: WritePolicy | None = None,
 ) -> list[FileOutcome]:
-    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores)."""
+    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores).
+
+    Kustomize trees under the folders given are migrated as wholes first (``kustomize``).
+    """
     worker = partial(migrate_file, in_place=in_place, write_policy=policy)
-    return _run_files(paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place)
+    trees = partial(migrate_trees, registry=default_registry(), in_place=in_place, write_policy=policy)
+    return _run_files(
+        paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place, trees=trees
+    )
 
 
 def _run_files(
@@ -395,6 +402,7 @@ def _run_files(
     stdin: Callable[[Settings], FileOutcome],
     serial_bytes: int,
     sweep: bool = False,
+    trees: Callable[..., TreeRun] | None = None,
 ) -> list[FileOutcome]:
     """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
 
@@ -402,6 +410,8 @@ def _run_files(
     smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
     ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
     SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
+    ``trees``: what decides for the files of kustomize trees under the folders given (they are
+    not given to ``worker``).
     """
     journal = Journal()
     work: list[Path] = []
@@ -414,26 +424,35 @@ def _run_files(
                     continue
                 files = _files(raw, sweep)
                 todo += [_missing(raw)] if files is None else files
-            work = [t for t in todo if isinstance(t, Path)]
+            every = [t for t in todo if isinstance(t, Path)]
             jobs = jobs or os.cpu_count() or 1
             # the checks that join files see every file of the run, read before any is written
             facts = (
-                parallel_facts(work, settings, jobs, serial_bytes)
+                parallel_facts(every, settings, jobs, serial_bytes)
                 if collectors_for(settings, default_registry())
                 else None
             )
-            return _collect(todo, parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes))
+            folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
+            tree = trees(folders, settings, facts=facts) if trees is not None and folders else TreeRun()
+            for owned in tree.outcomes.values():
+                if keep != "all" and owned.result is not None:
+                    owned.result.slim(keep_diff=keep == "diff")
+            work = [t for t in every if tree.owner_key(t) is None]
+            done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes)
+            return _collect(todo, done, tree)
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
 
 
 def _collect(
-    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None]
+    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None], tree: TreeRun
 ) -> list[FileOutcome]:
-    """The outcomes of ``todo`` in order, taking those of its files from ``done``."""
+    """The outcomes of ``todo`` in order, taking those of its files from ``done`` (and those of
+    kustomize trees' files from ``tree``, with the files only the trees found last)."""
     outcomes: list[FileOutcome] = []
+    listed: set[Path] = set()
     try:
-        with progress(sum(isinstance(t, Path) for t in todo)) as advance:
+        with progress(sum(isinstance(t, Path) and tree.owner_key(t) is None for t in todo)) as advance:
             for item in todo:
                 if isinstance(item, FileOutcome):
                     outcomes.append(item)
@@ -441,12 +460,16 @@ def _collect(
                     outcomes.append(skipped_outcome(item))
                 elif isinstance(item, Swept):
                     _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
+                elif (owned := tree.owner_key(item)) is not None:
+                    listed.add(owned)
+                    outcomes.append(tree.outcomes[owned])
                 else:
                     outcomes.append(next(done))
                     advance()
         next(done, None)  # lets the workers shut down normally
     finally:
         done.close()  # when interrupted: stops the workers, so the journal is complete
+    outcomes += [o for path, o in sorted(tree.outcomes.items()) if path not in listed]
     return outcomes
 
 
@@ -475,7 +498,10 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
 
 def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
     """The rows of every file, in order (over several processes like ``_migrate``)."""
-    run.outcomes = _run_files(paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES)
+    trees = partial(scan_trees, registry=default_registry())
+    run.outcomes = _run_files(
+        paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES, trees=trees
+    )
     return [entry for o in run.outcomes for entry in o.scan]
 
 
@@ -828,14 +854,14 @@ def explain(
         typer.echo(line)
 
 
-def main() -> None:
+def main(prog_name: str = "k8smigrate") -> None:
     """Console-script entry point."""
     # Trees are acyclic and freed by reference counting; the cyclic collector only rescans
     # them. Rarer collections save about a seventh of a large run (the library leaves GC alone).
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
     try:
-        app(prog_name="k8smigrate")
+        app(prog_name=prog_name)
     except Exception:  # an internal error: its own exit code, never 1 ("would change")
         traceback.print_exc()
         _err(
@@ -843,6 +869,13 @@ def main() -> None:
             f"traceback above); exit code {EXIT_CRASH}"
         )
         sys.exit(EXIT_CRASH)
+
+
+def kubectl_plugin() -> None:
+    """The ``kubectl-k8smigrate`` executable: kubectl finds it on PATH and runs it for
+    ``kubectl k8smigrate …`` with the arguments after the plugin name (kubectl's plugin
+    mechanism, ``kubectl plugin list``). Same commands; usage lines say ``kubectl k8smigrate``."""
+    main("kubectl k8smigrate")
 
 
 __all__ = [
@@ -854,5 +887,6 @@ __all__ = [
     "NEWEST_KNOWN",
     "app",
     "build_settings",
+    "kubectl_plugin",
     "main",
 ]

@@ -21,7 +21,7 @@ A bug costs one document, never the file or the batch (K8SM-GEN-012), except in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -56,7 +56,7 @@ from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
 from .yamlio import EVERY, Document, Stream, read_stream
 
-__all__ = ["RenderCheckError", "migrate_stream"]
+__all__ = ["RenderCheckError", "migrate_root", "migrate_stream"]
 
 
 @dataclass(frozen=True)
@@ -106,12 +106,15 @@ def migrate_stream(
     registry: Registry | None = None,
     *,
     report_only: bool = False,
+    hold: Collection[int] = (),
     facts: Facts | None = None,
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
     With ``report_only`` the migrations run and report, and each document says what would be
     applied, but nothing is rendered: the text stays as it is and there are no patches.
+    The documents whose index is in ``hold`` stay as they are, unread by any migration: the
+    caller (kustomize trees, where an object and its patches move together) reports why.
     ``facts`` are a run's (``k8smigrate.facts``); without them a check joins this stream only.
     """
     settings = settings or Settings()
@@ -137,6 +140,9 @@ def migrate_stream(
             doc,
             DocumentResult(doc.index, doc.line, doc.api_version, doc.kind, doc.name, namespace=doc.namespace),
         )
+        if doc.index in hold:
+            result.documents.append(status.result)
+            continue
         try:
             _migrate_document(run, stream, status)
         except (CodeError, DeclarationError):
@@ -162,6 +168,41 @@ def migrate_stream(
         pieces.append(stream.text[pos:])
         result.text = stream.prefix + "".join(pieces)
     return result
+
+
+def migrate_root(
+    root: Mapping,
+    api_version: str,
+    kind: str,
+    settings: Settings,
+    registry: Registry,
+    *,
+    filename: str = "<string>",
+    index: int = 0,
+    line: int = 1,
+    text: str = "",
+) -> tuple[DocumentResult, list[Finding]]:
+    """Run the plan of ``(api_version, kind)`` on a tree built by the caller, editing it in place.
+
+    The gate and apply stages only: nothing is rendered, the caller owns the tree (kustomize
+    merges a patch with the object it targets and keeps the patch's part). ``text`` is what
+    checks' triggers are searched in. The result lists the migrations applied (``summary``
+    holds the change notes), beside the findings.
+    """
+    doc = Document(index, 0, len(text), line, root=root, api_version=api_version, kind=kind)
+    run = _Run(
+        settings,
+        registry,
+        settings.window,
+        filename,
+        True,
+        list,
+        settings.raise_errors or checking(),
+        StreamFacts(text, filename),  # a patch merged with its object: the facts of its text only
+    )
+    status = _Status(filename, doc, DocumentResult(index, line, api_version, kind))
+    _migrate_document(run, Stream(text, False, [doc]), status)
+    return status.result, status.findings
 
 
 class _Siblings:

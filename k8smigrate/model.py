@@ -49,6 +49,7 @@ CATEGORIES = {
     "port": "the removed insecure ports of kube-scheduler and kube-controller-manager",
     "volume": "in-tree volume plugins removed or requiring a CSI driver",
     "cloud-provider": "in-tree cloud providers",
+    "kustomize": "kustomization files: deprecated fields (kustomize edit fix)",
     "controller": "ingress controllers and cluster add-ons (CoreDNS) that must read the APIs the target serves",
     "node-port": "the API server's NodePort range against the nodes' ephemeral ports",
     "token": "service account token Secrets that are no longer generated, and token lifetimes",

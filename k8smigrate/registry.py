@@ -32,6 +32,7 @@ from .components import ComponentError, check_components
 from .decisions import check_decisions
 from .entrypoints import GROUP, declared
 from .facts import Collector
+from .kustomize.codes import KUSTOMIZE
 from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
 from .settings import Settings, SettingsError
@@ -72,6 +73,7 @@ class Registry:
                 self._formerly[old] = m.name
         self.codes: dict[str, Code] = {c.code: c for m in self.migrations for c in m.codes}
         self.codes.update(GENERAL)
+        self.codes.update(KUSTOMIZE)
 
     def step(self, api_version: str, kind: str) -> Step | None:
         return self._steps.get((kind, api_version))

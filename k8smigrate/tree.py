@@ -254,7 +254,7 @@ class Mapping(Node):
             existing.value = node
             self.dirty = True
             return node
-        entry = Entry(Scalar(key), node)
+        entry = Entry(Scalar.of(key), node)
         if comments_from is not None:
             entry.head_comments = list(comments_from.head_comments)
             entry.eol_comment = comments_from.eol_comment
@@ -301,7 +301,7 @@ class Mapping(Node):
         e = self.entry(old)
         if e is None:
             raise KeyError(old)
-        e.key = Scalar(new, e.key.style if e.key.style in ("'", '"') else None)
+        e.key = Scalar.of(new, e.key.style if e.key.style in ("'", '"') else None)
         e.renamed = True
 
     def remove(self, key: str) -> None:
@@ -328,7 +328,7 @@ class Mapping(Node):
         if e is None:
             raise KeyError(key)
         if new_key is not None and new_key != e.name:
-            e.key = Scalar(new_key)
+            e.key = Scalar.of(new_key)
             e.renamed = True
         (target if target is not None else self).insert(e, after=after, before=before, at=at)
         return e

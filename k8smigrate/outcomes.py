@@ -1,0 +1,77 @@
+"""What a run says about one file (``FileOutcome``), and the pieces every runner shares.
+
+Apart from ``api`` so that the runners it drives (the kustomize trees) can use them without
+importing ``api`` back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, UNREADABLE
+from .facts import Facts
+from .registry import default_registry
+from .results import FileResult, Finding
+from .scan import ScanEntry, scan_stream
+from .settings import Settings
+
+__all__ = ["UNREADABLE_CODES", "FileOutcome", "input_error", "scanned"]
+
+
+@dataclass
+class FileOutcome:
+    """One file of a run: its result, or the input error that stopped it, and whether it was written."""
+
+    path: Path
+    result: FileResult | None = None
+    error: Finding | None = None
+    written: bool = False
+    scan: list[ScanEntry] = field(default_factory=list)
+    """The rows of ``scan_file``."""
+
+    @property
+    def findings(self) -> list[Finding]:
+        if self.error is not None:
+            return [self.error]
+        return self.result.findings if self.result is not None else []
+
+
+UNREADABLE_CODES = frozenset(c.code for c in (INVALID_YAML, DUPLICATE_KEY, UNREADABLE, INTERNAL_ERROR))
+"""Findings that make a whole file failed: it is never written, even where other documents migrated."""
+
+
+def input_error(name: Path | str, message: str) -> Finding:
+    """An unreadable file as a finding; ``line N: …`` messages give the finding its line."""
+    line = 0
+    head, sep, rest = message.partition(": ")
+    if sep and head.startswith("line ") and head[5:].isdigit():
+        line, message = int(head[5:]), rest
+    return Finding(FILE_ERROR.level, FILE_ERROR.code, message, None, str(name), 0, line, "")
+
+
+def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
+    """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
+    through their YAML skeleton, and a chart's computed apiVersions are rows too."""
+    from .templating.chart import chart_root
+    from .templating.migrate import needs_masking
+
+    problems: list[Finding] = []
+    if needs_masking(text):
+        from .templating.scanning import computed_rows, scan_template
+
+        entries = scan_template(text, settings, name, default_registry(), problems)
+        root = chart_root(path) if path.name != "-" else None
+        if root is not None:
+            rel = path.resolve().relative_to(root.resolve()).as_posix()
+            try:
+                entries += computed_rows(root, rel, name, settings)
+            except Exception as exc:  # the chart-level step must cost its rows, never the scan
+                message = f"internal error reading computed apiVersions: {type(exc).__name__}: {exc}"
+                problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
+            entries.sort(key=lambda e: (e.line, e.readiness))
+    else:
+        entries = scan_stream(text, settings, name, default_registry(), problems, facts)
+    result = FileResult(name, text, text, problems)
+    result.slim(keep_diff=False)  # findings only: memory follows one file
+    return FileOutcome(path, result, scan=entries)
