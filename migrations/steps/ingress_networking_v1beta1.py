@@ -177,7 +177,14 @@ def literal_port(value: Node, node: Scalar, ctx: Context) -> tuple[str, Node | i
             node,
         )
         return check_number(number, node, ctx)
-    if node.style is None and isinstance(data, int) and not isinstance(data, bool) and not _DECIMAL.match(node.value):
+    written = node.value  # empty for a node made from data (a kustomize probe): nothing was spelled
+    if (
+        node.style is None
+        and written
+        and isinstance(data, int)
+        and not isinstance(data, bool)
+        and not _DECIMAL.match(written)
+    ):
         ctx.warn(
             "K8SM-ING-008",
             f"servicePort {node.value} is not a plain decimal number; Kubernetes (YAML 1.1) reads it as {data}, "
