@@ -366,7 +366,10 @@ class Renderer:
         """
         assert value.src is not None
         line_start = self.text.rfind("\n", 0, value.src.start) + 1
-        chunk = reindent(self.text[value.src.start : value.src.end], col - _key_column(self.text, line_start))
+        owner = _key_column(self.text, line_start)
+        if line_start + owner == value.src.start and owner >= 2 and self.text[line_start + owner - 2] == "-":
+            owner -= 2  # a sequence item's own value (``- |``): it stood under its dash, not after it
+        chunk = reindent(self.text[value.src.start : value.src.end], col - owner)
         return chunk if chunk.endswith("\n") else chunk + self.nl
 
     def _literal(self, value: Node, indent: int) -> tuple[str, str] | None:
