@@ -149,38 +149,28 @@ def switch_value(name: str, value: object, spell: Spelling) -> bool:
 
 def decisions_value(value: object, spell: Spelling) -> dict[str, str]:
     """``decisions``: a table (a dict) of decision names to string values."""
-    if value is None:
-        return {}
-    where = "[decisions]" if spell.toml else "decisions"
-    if not isinstance(value, Mapping):
-        _raise(spell, f'{where} must be a table of NAME = "VALUE"' if spell.toml else "decisions must be a dict")
-    out: dict[str, str] = {}
-    for key, item in value.items():
-        if not isinstance(key, str) or not isinstance(item, str):
-            shown = f"{key} = {spell.written(key, item)}" if spell.toml else f"{key!r}: {item!r}"
-            _raise(
-                spell,
-                f"{where}: {shown} is {_kind(item, spell)}; a decision's value is a string, e.g. "
-                + (f'{key} = "{item}"' if spell.toml else f"{{{key!r}: {str(item)!r}}}"),
-            )
-        out[key] = item
-    return out
+    return _string_table("decisions", value, spell, "VALUE", "a decision's value")
 
 
 def components_value(value: object, spell: Spelling) -> dict[str, str]:
     """``components``: a table (a dict) of add-on names to releases, each a string (``"1.14"``)."""
+    return _string_table("components", value, spell, "X.Y", "a release")
+
+
+def _string_table(name: str, value: object, spell: Spelling, placeholder: str, what: str) -> dict[str, str]:
+    """A table of names to strings (``decisions``, ``components``), messages in the user's spelling."""
     if value is None:
         return {}
-    where = "[components]" if spell.toml else "components"
+    where = f"[{name}]" if spell.toml else name
     if not isinstance(value, Mapping):
-        _raise(spell, f'{where} must be a table of NAME = "X.Y"' if spell.toml else "components must be a dict")
+        _raise(spell, f'{where} must be a table of NAME = "{placeholder}"' if spell.toml else f"{name} must be a dict")
     out: dict[str, str] = {}
     for key, item in value.items():
         if not isinstance(key, str) or not isinstance(item, str):
             shown = f"{key} = {spell.written(key, item)}" if spell.toml else f"{key!r}: {item!r}"
             _raise(
                 spell,
-                f"{where}: {shown} is {_kind(item, spell)}; a release is a string, e.g. "
+                f"{where}: {shown} is {_kind(item, spell)}; {what} is a string, e.g. "
                 + (f'{key} = "{item}"' if spell.toml else f"{{{key!r}: {str(item)!r}}}"),
             )
         out[key] = item
