@@ -116,7 +116,7 @@ def drop_annotation(metadata: Mapping, key: str) -> None:
         return
     found.pop(key)
     entry = metadata.entry("annotations")
-    if len(found) == 0 and entry is not None and not entry.head_comments and not entry.eol_comment:
+    if len(found) == 0 and entry is not None:  # data must not depend on comments (an empty map is no map)
         metadata.pop("annotations")
 
 
