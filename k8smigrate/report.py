@@ -138,6 +138,8 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
             continue
         entry = _quoted(o.result.as_dict())
         entry["findings"] = [_quoted(f) for f in entry["findings"]]
+        if o.error is not None:  # migrated but not written (read-only, hard link…): the file says why too
+            entry["findings"].append(_quoted(o.error.as_dict()))
         entry["written"] = o.written
         entry["diff"] = o.result.diff
         files.append(entry)

@@ -101,6 +101,19 @@ def test_a_read_only_file_is_not_written(tmp_path: Path, mode: int) -> None:
     assert path.read_text() == ROLE
 
 
+def test_the_json_report_lists_the_refusal_with_the_file_too(tmp_path: Path) -> None:
+    """A file migrated but not written says why in its own findings (as ``errors[]`` does)."""
+    path = tmp_path / "role.yaml"
+    path.write_text(ROLE)
+    path.chmod(0o444)
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.22", "--format", "json", str(path)])
+    report = json.loads(result.stdout)
+    (entry,) = report["files"]
+    assert entry["changed"] and not entry["written"]
+    assert [f["code"] for f in entry["findings"] if f["level"] == "error"] == ["K8SM-GEN-013"]
+    assert [e["code"] for e in report["errors"]] == ["K8SM-GEN-013"]
+
+
 def test_force_readonly_writes_it_and_keeps_the_mode(tmp_path: Path) -> None:
     path = tmp_path / "role.yaml"
     path.write_text(ROLE)
