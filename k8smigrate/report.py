@@ -138,8 +138,10 @@ def report_data(run: Run, version: str) -> dict[str, Any]:
             continue
         entry = _quoted(o.result.as_dict())
         entry["findings"] = [_quoted(f) for f in entry["findings"]]
-        if o.error is not None:  # migrated but not written (read-only, hard link…): the file says why too
-            entry["findings"].append(_quoted(o.error.as_dict()))
+        if o.error is not None:  # migrated but not written (read-only, hard link…): the file says why too,
+            # once for each document that stays as it was because of it
+            changed = [d["index"] for d in entry["documents"] if d.get("patch")] or [o.error.document]
+            entry["findings"] += [_quoted({**o.error.as_dict(), "document": i}) for i in changed]
         entry["written"] = o.written
         entry["diff"] = o.result.diff
         files.append(entry)

@@ -114,6 +114,15 @@ def test_the_json_report_lists_the_refusal_with_the_file_too(tmp_path: Path) -> 
     assert [e["code"] for e in report["errors"]] == ["K8SM-GEN-013"]
 
 
+def test_each_document_the_refusal_keeps_unchanged_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "roles.yaml"
+    path.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n" + ROLE)
+    path.chmod(0o444)
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.22", "--format", "json", str(path)])
+    (entry,) = json.loads(result.stdout)["files"]
+    assert [(f["code"], f["document"]) for f in entry["findings"] if f["level"] == "error"] == [("K8SM-GEN-013", 1)]
+
+
 def test_force_readonly_writes_it_and_keeps_the_mode(tmp_path: Path) -> None:
     path = tmp_path / "role.yaml"
     path.write_text(ROLE)
