@@ -8,6 +8,7 @@ and the library alike); a body then only asks ``ctx.decision(name)``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -26,6 +27,14 @@ class Decision:
     allowed: tuple[str, ...]
     help: str
     default: str | None = None
+    asked_if: re.Pattern[str] | None = None
+    """Where the migration can ask for it: only in documents whose text this matches (``None``:
+    in any). A cheap look that may match where the migration does not ask, never the reverse;
+    ``scan`` runs the migration to learn what it asks only where it matches."""
+
+    def may_ask(self, text: str) -> bool:
+        """Whether a migration may ask for this decision in a document of this text."""
+        return self.asked_if is None or self.asked_if.search(text) is not None
 
     def __post_init__(self) -> None:
         if not self.allowed:

@@ -242,6 +242,9 @@ def check_settings(settings: Settings, registry: Registry, *, note: Callable[[st
     values were checked when the ``Settings`` were made.) Each old name is reported to
     ``note`` (the CLI prints it), or as a ``DeprecationWarning``.
     """
+    known = _CHECKED.get(id(settings))
+    if known is not None and known[0] is settings and known[1] is registry:
+        return settings  # checked already (a run checks once, then passes them to every file)
     picked: dict[str, tuple[str, ...]] = {}
     for field_name in ("only", "skip"):
         names: list[str] = []
@@ -266,7 +269,15 @@ def check_settings(settings: Settings, registry: Registry, *, note: Callable[[st
         raise SettingsError(str(exc)) from exc
     if picked["only"] != settings.only or picked["skip"] != settings.skip:
         settings = replace(settings, only=picked["only"], skip=picked["skip"])
+    if len(_CHECKED) >= 16:
+        _CHECKED.clear()
+    _CHECKED[id(settings)] = (settings, registry)
     return settings
+
+
+_CHECKED: dict[int, tuple[Settings, Registry]] = {}
+"""Settings that ``check_settings`` returned, by identity, with the registry they were checked
+against (held, so that an identity is not reused while it is here). ``Settings`` are frozen."""
 
 
 def _from_module(module: ModuleType) -> list[Migration]:

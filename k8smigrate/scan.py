@@ -30,7 +30,7 @@ from .results import DocumentResult, Finding, Level
 from .settings import Settings
 from .tree import Mapping, Scalar
 from .versions import Window
-from .yamlio import Document, read_stream
+from .yamlio import Document, Stream, read_stream
 
 Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
 Action = Literal["apply", "human", ""]
@@ -213,7 +213,7 @@ def api_entries(
             problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         for api, kind, name, namespace, line in _objects(doc):
             entry = _api_entry(
-                filename, doc, api, kind, name, namespace, line, settings, registry, stream.whole, asking
+                filename, doc, api, kind, name, namespace, line, settings, registry, stream, asking
             )
             if entry is not None:
                 out.append(entry)
@@ -233,9 +233,10 @@ def _removed(api: str, kind: str, registry: Registry, window: Window) -> bool:
     return life is not None and life.removed_in is not None and life.removed_in <= window.target
 
 
-def _undecided(step: Step, settings: Settings) -> bool:
-    """Whether the step declares a decision without a default that the run does not give."""
-    return any(d.default is None and d.name not in settings.decisions for d in step.decisions)
+def _undecided(step: Step, settings: Settings, text: str) -> bool:
+    """Whether the step may ask, in a document of this text, for a decision without a default
+    that the run does not give."""
+    return any(d.default is None and d.name not in settings.decisions and d.may_ask(text) for d in step.decisions)
 
 
 _SET = re.compile(r"--set ([A-Za-z_][\w.-]*)=")
@@ -300,7 +301,7 @@ def _api_entry(
     line: int,
     settings: Settings,
     registry: Registry,
-    whole: bool,
+    stream: Stream,
     asking: dict[int, list[Step]],
 ) -> ScanEntry | None:
     """The row of one object on a deprecated or removed API (None for any other); a document whose
@@ -328,11 +329,11 @@ def _api_entry(
     # a manual replacement's availability is not in the table (None).
     served: bool | None = True if steps else (False if found.blocked or not life.replacement else None)
     action: Action | None = None
-    if steps and (doc.templated or not whole):
+    if steps and (doc.templated or not stream.whole):
         action = "human" if status == "removed" else ""  # apply leaves it as it is (GEN-001, GEN-014)
     elif steps and _removed(steps[-1].to_api, element, registry, window):
         action = "human"  # the chain stops short of an API the target serves (GEN-009)
-    elif steps and any(_undecided(s, settings) for s in steps):
+    elif steps and any(_undecided(s, settings, stream.text[doc.start : doc.end]) for s in steps):
         asking[doc.index] = steps
     return ScanEntry(
         filename,

@@ -30,6 +30,8 @@ class TreeRun:
     def owner_key(self, path: Path) -> Path | None:
         """``path`` resolved when the trees own it; None otherwise (a link loop, a path too deep
         to resolve: the per-file run reports those)."""
+        if not self.owned:
+            return None  # no tree in the run: no path to resolve (a system call per file)
         try:
             key = path.resolve()
         except (OSError, RuntimeError):

@@ -62,6 +62,8 @@ Settings (``--set NAME=VALUE``):
 
 from __future__ import annotations
 
+import re
+
 from k8smigrate.codes import BOTH_FORMS, NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.decisions import Decision
@@ -417,6 +419,10 @@ def convert_conversion(spec: Mapping, ctx: Context) -> None:
     ctx.note("spec.conversion.webhookClientConfig → spec.conversion.webhook.clientConfig")
 
 
+PROTECTED_GROUP_TEXT = re.compile(r"""["']?\bgroup["']?[ \t]*:[ \t]*["']?(?:[\w.-]*\.)?(?:k8s|kubernetes)\.io\b""")
+"""A ``group:`` of a protected group in a document's text (block, flow or JSON spelling)."""
+
+
 def protected_group(group: str) -> bool:
     return group in ("k8s.io", "kubernetes.io") or group.endswith((".k8s.io", ".kubernetes.io"))
 
@@ -497,6 +503,7 @@ MIGRATION = Step(
             ("unapproved",),
             "for *.k8s.io/*.kubernetes.io groups without api-approved.kubernetes.io: write the "
             "'unapproved, ...' bypass value (or add the annotation with your API-review PR URL)",
+            asked_if=PROTECTED_GROUP_TEXT,
         ),
     ),
 )
