@@ -9,6 +9,7 @@ the entries they belong to.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -128,6 +129,14 @@ class Renderer:
         if not node.anchor or node.src is None or node.src.start < 0 or not _is_scalar_like(node):
             return ""
         return "" if self.text.startswith(("&", "!"), node.src.start) else f"&{node.anchor} "
+
+    def _added_block_anchor(self, value: Node, s: EntrySource) -> str:
+        """The anchor a migration put on a block collection that stays in place (``key: &a``),
+        when its source does not write it already; empty otherwise."""
+        if not value.anchor or not isinstance(value, (Mapping, Sequence)) or value.flow or value.src is None:
+            return ""
+        written = self.text[s.key_end : max(s.value_start, value.src.start) + len(value.anchor) + 1]
+        return "" if re.search(rf"&{re.escape(value.anchor)}(?![^\s,\[\]{{}}])", written) else value.anchor
 
     def scalar(self, node: Scalar, flow: bool = False) -> str:
         props = self._props(node)
@@ -275,6 +284,10 @@ class Renderer:
         sep = _without_carried_lead(text[s.key_end : s.value_start], e.value)
         if s.value_start == s.value_end and isinstance(e.value, Scalar) and e.value.has_new_data:
             sep = ": "
+        anchor = self._added_block_anchor(e.value, s)
+        if anchor:
+            colon = sep.find(":") + 1
+            sep = sep[:colon] + f" &{anchor}" + sep[colon:]
         value = self.node(e.value, self._child_col(e.value, col, delta), delta)
         tail = text[s.value_end : s.end] if _is_scalar_like(e.value) else ""
         return head + marker + key + reindent(sep, delta) + value + tail

@@ -96,6 +96,12 @@ class Node:
     def to_data(self, anchors: dict[str, Node] | None = None) -> Data:
         return _to_data(self, anchors or {}, [0])
 
+    def set_anchor(self, name: str) -> None:
+        """Give the node an anchor (``&name``) for an alias to refer to; it is written where
+        the node stands (a block collection's by its key: ``labels: &name``)."""
+        self.anchor = name
+        self.dirty = True
+
 
 class Scalar(Node):
     """A scalar: ``value`` is the parsed string, ``style`` is None (plain), quote or block char."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,6 +122,8 @@ def test_finding_messages_name_the_actions() -> None:
 
 
 def test_a_migration_that_would_copy_an_action_leaves_the_document_with_an_error() -> None:
+    # the object has no labels: the old API copied the templated pod labels to it, which
+    # stand below it (an alias cannot come before its anchor)
     text = """
         apiVersion: extensions/v1beta1
         kind: Deployment
@@ -184,6 +187,161 @@ def test_an_invalid_go_template_is_left_unchanged_with_a_located_error() -> None
     text = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ .Values.x\n"
     out, codes = migrate(text)
     assert out == text and codes == ["K8SM-TPL-001"]
+
+
+# ---------------------------------------------------------------- workload selectors from templated labels
+
+
+def test_a_plain_deployment_still_gets_a_copy_of_its_labels_as_selector() -> None:
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: Deployment
+        metadata:
+          name: x
+          labels:
+            app: x
+        spec:
+          template:
+            metadata:
+              labels:
+                app: x
+            spec:
+              containers: []
+        """
+    out, _codes = migrate(text, adopt_new_defaults=True)
+    assert "&" not in out and "*" not in out
+    assert "spec:\n  selector:\n    matchLabels:\n      app: x\n  template:\n" in out
+
+
+def test_a_selector_already_written_is_left_to_the_template() -> None:
+    text = """
+        apiVersion: apps/v1beta1
+        kind: Deployment
+        metadata:
+          name: x
+          labels:
+            app: {{ .Values.name }}
+        spec:
+          selector:
+            matchLabels:
+              app: {{ .Values.name }}
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text)
+    assert "&" not in out and "*" not in out
+    assert "K8SM-TPL-003" not in codes
+
+
+def test_templated_labels_become_the_selector_through_a_yaml_alias() -> None:
+    # spartakus, keel, mailhog...: the old API defaulted the selector to these labels
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: Deployment
+        metadata:
+          name: {{ template "x.fullname" . }}
+          labels:
+            app: {{ template "x.name" . }}
+        spec:
+          template:
+            metadata:
+              labels:
+                app: {{ template "x.name" . }}
+                release: {{ .Release.Name }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text, adopt_new_defaults=True)
+    assert (
+        out
+        == dedent(text)
+        .replace("extensions/v1beta1", "apps/v1")
+        .replace("      labels:\n        app", "      labels: &podlabels\n        app")
+        + "  selector:\n    matchLabels: *podlabels\n"
+    )
+    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
+    assert "K8SM-TPL-003" not in codes and "K8SM-APPS-003" in codes
+    rendered = yaml.safe_load(ACTION.sub("r", out))
+    assert rendered["spec"]["selector"]["matchLabels"] == {"app": "r", "release": "r"}
+
+
+def test_labels_written_by_an_include_or_under_a_condition_are_aliased_whole() -> None:
+    text = """
+        apiVersion: apps/v1beta1
+        kind: StatefulSet
+        metadata:
+          name: x
+          labels:
+            app: x
+        spec:
+          serviceName: x
+          template:
+            metadata:
+              labels:
+        {{ include "x.labels" . | indent 8 }}
+                {{- if .Values.canary }}
+                track: canary
+                {{- end }}
+            spec:
+              containers: []
+          updateStrategy:
+            type: RollingUpdate
+        """
+    out, codes = migrate(text, adopt_new_defaults=True)
+    assert "      labels: &podlabels\n" in out
+    assert "  template:\n" in out.split("  selector:\n    matchLabels: *podlabels\n")[0]
+    assert "K8SM-TPL-003" not in codes
+    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
+
+
+def test_the_anchor_name_does_not_collide_with_one_the_document_has() -> None:
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: DaemonSet
+        metadata:
+          name: x
+          labels: &podlabels
+            app: x
+        spec:
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers: []
+        """
+    out, _codes = migrate(text, adopt_new_defaults=True)
+    assert "      labels: &podlabels2\n" in out and "    matchLabels: *podlabels2\n" in out
+
+
+def test_a_selector_that_would_follow_a_trimming_tag_leaves_the_document_with_an_error() -> None:
+    # swift: the pod spec ends with {{- end -}}, which would join the selector to the line before
+    text = """
+        apiVersion: apps/v1beta1
+        kind: Deployment
+        metadata:
+          name: x
+          labels:
+            app: x
+        spec:
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers: []
+        {{- if .Values.nodeSelector }}
+              nodeSelector:
+        {{ toYaml .Values.nodeSelector | indent 8 }}
+        {{- end -}}
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-TPL-003" in codes
 
 
 # ---------------------------------------------------------------- property

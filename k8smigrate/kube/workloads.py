@@ -12,7 +12,8 @@ from k8smigrate.codes import NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.results import Level
 from k8smigrate.scalars import Data
-from k8smigrate.tree import Mapping, Node, Scalar
+from k8smigrate.templating.placeholders import holds_placeholder
+from k8smigrate.tree import Alias, Mapping, Node, Scalar, nodes
 
 MAX_INT32 = 2147483647
 
@@ -65,12 +66,56 @@ def default_selector(obj: Mapping, ctx: Context) -> None:
                 spec,
             )
             return
-        selector = Mapping.of({"matchLabels": labels.to_data()})
-        spec.set("selector", selector, before="template")
-        ctx.info("K8SM-APPS-003", "spec.selector written from the template labels (the old default)", selector)
-        ctx.note("spec.selector written from spec.template.metadata.labels")
+        if _templated(labels, ctx):
+            alias_selector(spec, labels, ctx)
+        else:
+            selector = Mapping.of({"matchLabels": labels.to_data()})
+            spec.set("selector", selector, before="template")
+            ctx.info("K8SM-APPS-003", "spec.selector written from the template labels (the old default)", selector)
+            ctx.note("spec.selector written from spec.template.metadata.labels")
     if labels is not None and len(labels) > 0:
         pin_object_labels(obj, labels.to_data(), ctx)
+
+
+def _templated(labels: Mapping, ctx: Context) -> bool:
+    """Whether the template labels are written with template actions (a masked template).
+
+    Their whole text counts, comment lines included: a ``{{- if }}`` around a label masks to
+    a comment line, and a copy of the label without it would be written unconditionally.
+    """
+    src = labels.src
+    return src is not None and holds_placeholder(ctx.source[src.start : src.end])
+
+
+ANCHOR = "podlabels"
+
+
+def alias_selector(spec: Mapping, labels: Mapping, ctx: Context) -> None:
+    """``selector: {matchLabels: *podlabels}`` after the template, whose labels get ``&podlabels``.
+
+    A template's labels hold actions (``app: {{ template "x.name" . }}``, ``{{ include
+    "x.labels" . | nindent 8 }}``), and a migration carries every action once: a copy would
+    write them twice. A YAML alias gives the selector the labels the template renders, as the
+    old API defaulted it, without a second copy; Helm and kubectl read aliases like any YAML
+    reader. The alias must follow its anchor, so the selector goes after ``template``.
+    """
+    anchor = labels.anchor
+    if not anchor:
+        anchor = _unique(ANCHOR, {node.anchor for node in nodes(ctx.root) if node.anchor})
+        labels.set_anchor(anchor)
+    selector = Mapping.of({"matchLabels": Alias(anchor, labels)})
+    spec.set("selector", selector, after="template")
+    message = f"spec.selector written as matchLabels: *{anchor}, an alias of the template labels (the old default)"
+    ctx.info("K8SM-APPS-003", message, selector)
+    ctx.note(f"spec.selector written as an alias of spec.template.metadata.labels (&{anchor})")
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}{n}"
+    return candidate
 
 
 def pin_object_labels(obj: Mapping, labels: Data, ctx: Context) -> None:

@@ -349,7 +349,9 @@ def _unmasked(
             if n in bodies:
                 out = _api_line_back(out, *bodies[n])
             _check_frozen(out, skeleton, frozen, start, end)
-            pieces.append(lift_out_of_blocks(original, unmask(out, skeleton, by_chunk[n])))
+            new = lift_out_of_blocks(original, unmask(out, skeleton, by_chunk[n]))
+            _check_not_trimmed(original, new, text.count("\n", 0, start))
+            pieces.append(new)
         except UnmaskError as exc:
             line = text.count("\n", 0, start) + max(exc.line, 1)
             failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
@@ -363,6 +365,32 @@ def _unmasked(
     findings = _per_document(findings, failed, line_spans)
     documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
     return FileResult(filename, text, new_text, findings, documents)
+
+
+def _check_not_trimmed(original: str, new: str, first_line: int) -> None:
+    """A line a migration added must not follow a tag that trims the whitespace after it
+    (``{{- end -}}``): the rendering would join the new line to the one before."""
+    import difflib
+
+    old_lines = original.splitlines(keepends=True)
+    lines = new.splitlines(keepends=True)
+    matcher = difflib.SequenceMatcher(a=old_lines, b=lines, autojunk=False)
+    for tag, i1, _i2, j1, _j2 in matcher.get_opcodes():
+        if tag == "replace" and _indent(lines[j1]) == _indent(old_lines[i1]):
+            continue  # a line in place of one the tag already joined, as the author meant
+        if tag in ("insert", "replace") and j1 > 0 and _TRIMS_AFTER.search(lines[j1 - 1]):
+            raise UnmaskError(
+                f"a line would be added after {lines[j1 - 1].strip()!r}, which trims the line break "
+                "before it (the rendering would join them)",
+                j1 + 1,
+            )
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+_TRIMS_AFTER = re.compile(r"(-\}\}|-%\})[ \t]*\r?\n?$")
 
 
 _END_LINE = re.compile(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*[-+]?%\})[ \t]*\r?\n?$")
