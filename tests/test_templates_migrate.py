@@ -344,6 +344,90 @@ def test_a_selector_that_would_follow_a_trimming_tag_leaves_the_document_with_an
     assert "K8SM-TPL-003" in codes
 
 
+# ---------------------------------------------------------------- fields deleted under a condition
+
+
+def test_a_deleted_annotation_keeps_the_condition_around_the_ones_left() -> None:
+    # coredns: the critical-pod annotation (non-functional since 1.16) beside another one
+    text = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: x
+        spec:
+          selector:
+            matchLabels:
+              app: x
+          template:
+            metadata:
+              labels:
+                app: x
+              annotations:
+                checksum/config: {{ .Values.sum }}
+                {{- if .Values.isClusterService }}
+                scheduler.alpha.kubernetes.io/critical-pod: ''
+                scheduler.alpha.kubernetes.io/tolerations: '[]'
+                {{- end }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text).replace("        scheduler.alpha.kubernetes.io/critical-pod: ''\n", "")
+    assert "K8SM-FLD-010" in codes and "K8SM-GEN-004" not in codes and "K8SM-TPL-003" not in codes
+
+
+def test_a_mapping_emptied_under_a_condition_leaves_the_condition_empty() -> None:
+    # stash, voyager: annotations written only for a critical add-on
+    text = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: x
+        spec:
+          selector:
+            matchLabels:
+              app: x
+          template:
+            metadata:
+              labels:
+                app: x
+        {{- if and .Values.criticalAddon (eq .Release.Namespace "kube-system") }}
+              annotations:
+                scheduler.alpha.kubernetes.io/critical-pod: ''
+        {{- end }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text)
+    expected = dedent(text).replace("      annotations:\n        scheduler.alpha.kubernetes.io/critical-pod: ''\n", "")
+    assert out == expected
+    assert "K8SM-GEN-004" not in codes and "K8SM-TPL-003" not in codes
+
+
+def test_a_deleted_field_that_an_action_writes_is_still_refused() -> None:
+    text = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: x
+        spec:
+          selector:
+            matchLabels:
+              app: x
+          template:
+            metadata:
+              labels:
+                app: x
+              annotations:
+                scheduler.alpha.kubernetes.io/critical-pod: {{ .Values.critical | quote }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-TPL-003" in codes
+
+
 # ---------------------------------------------------------------- property
 
 VALUE = st.sampled_from(

@@ -338,6 +338,7 @@ def _unmasked(
         message = "the migrated skeleton has a different number of documents; left unchanged"
         return FileResult(filename, text, text, [*findings, Finding("error", "K8SM-TPL-003", message, None, filename)])
     pieces: list[str] = []
+    restored: set[str] = set()  # control lines put back: not dropped with their field after all
     by_chunk = {n: [r for r in skeleton.regions if start <= r.start < end] for n, (start, end) in enumerate(chunks)}
     for n, ((start, end), (out_start, out_end)) in enumerate(zip(chunks, out_chunks, strict=True)):
         original = text[start:end]
@@ -349,6 +350,9 @@ def _unmasked(
             if n in bodies:
                 out = _api_line_back(out, *bodies[n])
             _check_frozen(out, skeleton, frozen, start, end)
+            kept = keep_control_lines(engine_chunks[n], out)
+            restored |= {c[: ph.MIN_LENGTH] for c in set(ph.CODE.findall(kept)) - set(ph.CODE.findall(out))}
+            out = kept
             new = lift_out_of_blocks(original, unmask(out, skeleton, by_chunk[n]))
             _check_not_trimmed(original, new, text.count("\n", 0, start))
             pieces.append(new)
@@ -357,6 +361,12 @@ def _unmasked(
             failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
             pieces.append(original)
     new_text = "".join(pieces)
+    if restored:
+        findings = [
+            f
+            for f, raw in zip(findings, result.findings, strict=True)
+            if raw.code != "K8SM-GEN-004" or not any(c in raw.message for c in restored)
+        ]
     if new_text != text and _actions(new_text) != _actions(text):
         message = "template actions would change (a bug); the file is left unchanged"
         failed[-1] = Finding("error", "K8SM-TPL-003", message, None, filename, 0, 1)
@@ -365,6 +375,38 @@ def _unmasked(
     findings = _per_document(findings, failed, line_spans)
     documents = [_document(d, skeleton, failed, line_spans) for d in result.documents]
     return FileResult(filename, text, new_text, findings, documents)
+
+
+def keep_control_lines(before: str, after: str) -> str:
+    """``after`` with the control lines that a migration removed with a field put back where they stood.
+
+    A line of tags that write nothing (``{{- if .Values.x }}``, ``{{- end }}``) is a comment in
+    the skeleton, so it is the head comment of the field below it, and a migration that deletes
+    the field (a non-functional annotation) deletes the line too. Putting it back between the
+    same neighbours changes no YAML (it is a comment) and keeps every remaining line under the
+    conditions it had: the block around what was deleted renders the rest, or nothing.
+    """
+    import difflib
+
+    old_lines = before.splitlines(keepends=True)
+    lines = after.splitlines(keepends=True)
+    if not any(_CONTROL_LINE.match(x) for x in old_lines):
+        return after
+    present = set(ph.CODE.findall(after))
+    matcher = difflib.SequenceMatcher(a=old_lines, b=lines, autojunk=False)
+    for tag, i1, i2, j1, _j2 in reversed(matcher.get_opcodes()):
+        if tag != "delete":
+            continue
+        kept = [x for x in old_lines[i1:i2] if _CONTROL_LINE.match(x) and not present & set(ph.CODE.findall(x))]
+        if kept:
+            if j1 > 0 and not lines[j1 - 1].endswith("\n"):
+                kept[-1] = kept[-1].rstrip("\r\n")
+                lines[j1 - 1] += "\n"
+            lines[j1:j1] = kept
+    return "".join(lines)
+
+
+_CONTROL_LINE = re.compile(f"^[ \t]*#{ph.ANY_CHAR.pattern}+\r?\n?$")
 
 
 def _check_not_trimmed(original: str, new: str, first_line: int) -> None:
