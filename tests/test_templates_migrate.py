@@ -428,6 +428,88 @@ def test_a_deleted_field_that_an_action_writes_is_still_refused() -> None:
     assert "K8SM-TPL-003" in codes
 
 
+# ---------------------------------------------------------------- a key written again by a values block
+
+
+def test_two_conditions_that_write_one_key_with_literal_values_are_still_refused() -> None:
+    # hlf-peer: each branch has a value a migration might have to change
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: DaemonSet
+        metadata:
+          name: x
+        spec:
+          selector:
+            matchLabels:
+              app: x
+          template:
+            metadata:
+              labels:
+                app: x
+            spec:
+              containers: []
+              {{- if .Values.a }}
+              nodeSelector:
+                kubernetes.io/os: linux
+              {{- end }}
+              {{- if .Values.b }}
+              nodeSelector:
+                kubernetes.io/os: windows
+              {{- end }}
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-TPL-004" in codes
+
+
+MASTER = """
+    apiVersion: apps/v1
+    kind: DaemonSet
+    metadata:
+      name: speaker
+    spec:
+      selector:
+        matchLabels:
+          app: x
+      template:
+        metadata:
+          labels:
+            app: x
+        spec:
+          containers: []
+          tolerations:
+          - key: node-role.kubernetes.io/master
+            effect: NoSchedule
+        {{- with .Values.speaker.tolerations }}
+          tolerations:
+    {{ toYaml . | indent 8 }}
+        {{- end }}
+    """
+
+
+def test_a_literal_key_that_values_may_override_is_migrated_and_the_override_kept() -> None:
+    # metallb's speaker: the master toleration is literal; a values block may replace the list
+    out, codes = migrate(MASTER)
+    assert out == dedent(MASTER).replace("node-role.kubernetes.io/master", "node-role.kubernetes.io/control-plane")
+    assert "K8SM-TPL-004" not in codes and "K8SM-FLD-018" in codes
+
+
+def test_an_override_written_before_the_literal_key_is_left_out_as_well() -> None:
+    text = MASTER.replace(
+        "          containers: []\n          tolerations:\n          - key: node-role.kubernetes.io/master\n"
+        "            effect: NoSchedule\n",
+        "          containers: []\n",
+    ).replace(
+        "        {{- end }}\n",
+        "        {{- end }}\n          tolerations:\n          - key: node-role.kubernetes.io/master\n"
+        "            effect: NoSchedule\n",
+    )
+    out, codes = migrate(text, min_version="1.19")
+    assert "      - key: node-role.kubernetes.io/master\n        effect: NoSchedule\n" in out
+    assert out.endswith("      - key: node-role.kubernetes.io/control-plane\n        effect: NoSchedule\n")
+    assert "K8SM-TPL-004" not in codes
+
+
 # ---------------------------------------------------------------- property
 
 VALUE = st.sampled_from(

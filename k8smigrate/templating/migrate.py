@@ -256,6 +256,12 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tupl
                     second = _key_at(text, starts, base + dup.line)
                     chain = _innermost(all_chains, tags, first, second, settled)
                     if chain is None:
+                        override = _override_branch(text, tags, first, second) or _override_branch(
+                            text, tags, second, first
+                        )
+                        if override is not None and override not in dead:
+                            dead.append(override)
+                            found = True
                         continue
                     settled.add(chain)
                     branches = chain.branches(tags)
@@ -267,6 +273,51 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tupl
             break
         skeleton = mask(text, tags, hidden + dead)
     return skeleton, frozen
+
+
+def _override_branch(text: str, tags: list[Tag], first: int, second: int) -> tuple[int, int] | None:
+    """The span of the innermost ``if``/``with``/``range`` branch that writes the key at ``second``
+    once more (the one at ``first`` is outside it), when that branch writes nothing but keys that open blocks
+    and what its actions write (metallb's ``{{- with .Values.tolerations }}`` after a literal
+    ``tolerations:``): the skeleton leaves it out. The branch has nothing a migration could
+    change, so the key that stays is migrated alone; a branch with literal values is not
+    left out (``K8SM-TPL-004``), since it would need the same change.
+    """
+    best: tuple[int, int] | None = None
+    for block in _blocks(tags):
+        for start, end in block.branches(tags):
+            if start <= second < end and not start <= first < end and (best is None or start > best[0]):
+                best = (start, end)
+    if best is None:
+        return None
+    start, end = best
+    inside = [t for t in tags if start <= t.start and t.end <= end]
+    chars = list(text[start:end])
+    for t in inside:
+        chars[t.start - start : t.end - start] = " " * (t.end - t.start)
+    for line in "".join(chars).splitlines():
+        if line.strip() and not _BLOCK_KEY.match(line):
+            return None
+    return best
+
+
+_BLOCK_KEY = re.compile(r"^[ \t]*[\w./-]+:[ \t]*$")
+
+
+def _blocks(tags: list[Tag]) -> list[Chain]:
+    """Every if/with/range block (with or without else branches), as chains of tag indices."""
+    out: list[Chain] = []
+    stack: list[list[int]] = []
+    for i, tag in enumerate(tags):
+        if tag.role in ("if", "open"):
+            stack.append([i])
+        elif tag.role == "else" and stack:
+            stack[-1].append(i)
+        elif tag.role == "end" and stack:
+            opened = stack.pop()
+            if tags[opened[0]].role == "if":
+                out.append(Chain((*opened, i)))
+    return out
 
 
 def _key_at(text: str, starts: list[int], line: int) -> int:
