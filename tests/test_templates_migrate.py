@@ -510,6 +510,26 @@ def test_an_override_written_before_the_literal_key_is_left_out_as_well() -> Non
     assert "K8SM-TPL-004" not in codes
 
 
+def test_a_literal_key_the_migration_renames_is_not_migrated_apart_from_its_override() -> None:
+    text = """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          name: x
+        spec:
+          backend:
+            serviceName: web
+            servicePort: 80
+          {{- with .Values.backend }}
+          backend:
+        {{ toYaml . | indent 4 }}
+          {{- end }}
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-TPL-003" in codes
+
+
 # ---------------------------------------------------------------- property
 
 VALUE = st.sampled_from(

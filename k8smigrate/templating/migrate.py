@@ -79,7 +79,7 @@ def migrate_template(
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
         return FileResult(filename, text, text, [Finding("error", "K8SM-TPL-001", message, None, filename, 0, line)])
-    skeleton, frozen = _skeleton(text, tags, hidden)
+    skeleton, frozen, kept_keys = _skeleton(text, tags, hidden)
     chunks = _chunks(skeleton.text)
     failed: dict[int, Finding] = {}
     for problem in skeleton.problems:
@@ -124,7 +124,7 @@ def migrate_template(
     with scope(scope_):
         result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
     frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
-    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies)
+    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, kept_keys)
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     return out
 
@@ -231,7 +231,9 @@ def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[i
     return tags, hidden, actions, helmvalues.resolver(actions, values)
 
 
-def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tuple[Skeleton, list[tuple[int, int]]]:
+def _skeleton(
+    text: str, tags: list[Tag], hidden: list[tuple[int, int]]
+) -> tuple[Skeleton, list[tuple[int, int]], list[tuple[int, str]]]:
     """The skeleton, with if/else branches left out where they would write a key twice.
 
     The branch of the first occurrence stays; the others become comment lines. Returns the
@@ -242,6 +244,7 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tupl
     starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
     dead: list[tuple[int, int]] = []
     frozen: list[tuple[int, int]] = []
+    kept: list[tuple[int, str]] = []  # (offset, "  key"): a key whose override was left out must stay
     settled: set[Chain] = set()
     skeleton = mask(text, tags, hidden)
     for _round in range(8):
@@ -261,6 +264,9 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tupl
                         )
                         if override is not None and override not in dead:
                             dead.append(override)
+                            stays = second if override[0] <= first < override[1] else first
+                            line_start = text.rfind("\n", 0, stays) + 1
+                            kept.append((stays, text[line_start : text.index(":", stays)]))
                             found = True
                         continue
                     settled.add(chain)
@@ -272,7 +278,7 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> tupl
         if not found:
             break
         skeleton = mask(text, tags, hidden + dead)
-    return skeleton, frozen
+    return skeleton, frozen, kept
 
 
 def _override_branch(text: str, tags: list[Tag], first: int, second: int) -> tuple[int, int] | None:
@@ -293,15 +299,15 @@ def _override_branch(text: str, tags: list[Tag], first: int, second: int) -> tup
     start, end = best
     inside = [t for t in tags if start <= t.start and t.end <= end]
     chars = list(text[start:end])
-    for t in inside:
-        chars[t.start - start : t.end - start] = " " * (t.end - t.start)
+    for t in inside:  # a tag's text, line breaks kept: a line of tags only is empty
+        chars[t.start - start : t.end - start] = [c if c == "\n" else "\0" for c in text[t.start : t.end]]
     for line in "".join(chars).splitlines():
-        if line.strip() and not _BLOCK_KEY.match(line):
+        if line.strip(" \t\0") and not _BLOCK_KEY.match(line):
             return None
     return best
 
 
-_BLOCK_KEY = re.compile(r"^[ \t]*[\w./-]+:[ \t]*$")
+_BLOCK_KEY = re.compile(r"^[ \t]*[\w./-]+:[ \t]*$")  # a key that opens a block: no value, not even an action
 
 
 def _blocks(tags: list[Tag]) -> list[Chain]:
@@ -382,6 +388,7 @@ def _unmasked(
     frozen: list[tuple[Region | None, Region | None]],
     engine_chunks: list[str],
     bodies: dict[int, tuple[str, str]],
+    kept_keys: list[tuple[int, str]],
 ) -> FileResult:
     out_chunks = _chunks(result.text)
     findings = [_finding(f, skeleton) for f in result.findings]
@@ -401,6 +408,7 @@ def _unmasked(
             if n in bodies:
                 out = _api_line_back(out, *bodies[n])
             _check_frozen(out, skeleton, frozen, start, end)
+            _check_kept([key for at, key in kept_keys if start <= at < end], out)
             kept = keep_control_lines(engine_chunks[n], out)
             restored |= {c[: ph.MIN_LENGTH] for c in set(ph.CODE.findall(kept)) - set(ph.CODE.findall(out))}
             out = kept
@@ -544,6 +552,17 @@ def _api_line_back(out: str, line: str, body_to: str) -> str:
         got = found.group(1).strip() if found is not None else "nothing"
         raise UnmaskError(f"the body was to be migrated to {body_to}, but the migration went to {got}")
     return out[: found.start()] + line + out[found.end() :]
+
+
+def _check_kept(keys: list[str], out: str) -> None:
+    """A key whose override block was left out of the skeleton must come out with its name and
+    indentation (renamed or moved, the block would still write the old one)."""
+    for key in keys:
+        if not re.search(f"^{re.escape(key)}:", out, re.M):
+            raise UnmaskError(
+                f"the migration renames or moves {key.strip()!r}, which a block left out of the migration "
+                "writes too (it would not get the same change)"
+            )
 
 
 def _check_frozen(

@@ -39,7 +39,7 @@ def scan_template(
             Finding("error", "K8SM-TPL-001", f"not a valid template: {exc.message}", None, filename, 0, line)
         )
         return []
-    skeleton, _frozen = _skeleton(text, tags, hidden)
+    skeleton, _frozen, _kept = _skeleton(text, tags, hidden)
     found: list[Finding] = []
     entries = scan_stream(skeleton.text, settings, filename, registry, found)
     wanted = prefilter(registry, settings, settings.window)
