@@ -410,11 +410,10 @@ def _unmasked(
             _check_frozen(out, skeleton, frozen, start, end)
             _check_kept([key for at, key in kept_keys if start <= at < end], out)
             kept = keep_control_lines(engine_chunks[n], out)
-            restored |= {c[: ph.MIN_LENGTH] for c in set(ph.CODE.findall(kept)) - set(ph.CODE.findall(out))}
-            out = kept
-            new = lift_out_of_blocks(original, unmask(out, skeleton, by_chunk[n]))
+            new = lift_out_of_blocks(original, unmask(kept, skeleton, by_chunk[n]))
             _check_not_trimmed(original, new, text.count("\n", 0, start))
             pieces.append(new)
+            restored |= {c[: ph.MIN_LENGTH] for c in set(ph.CODE.findall(kept)) - set(ph.CODE.findall(out))}
         except UnmaskError as exc:
             line = text.count("\n", 0, start) + max(exc.line, 1)
             failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
