@@ -212,9 +212,7 @@ def api_entries(
         if problems is not None:
             problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         for api, kind, name, namespace, line in _objects(doc):
-            entry = _api_entry(
-                filename, doc, api, kind, name, namespace, line, settings, registry, stream, asking
-            )
+            entry = _api_entry(filename, doc, api, kind, name, namespace, line, settings, registry, stream, asking)
             if entry is not None:
                 out.append(entry)
     if asking:
