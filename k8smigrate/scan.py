@@ -202,7 +202,7 @@ def api_entries(
         # Block YAML is read by a look at its text; JSON (and flow) documents, Lists (their items
         # are objects) and spellings the look cannot read need the parser.
         head = piece.lstrip(" \t\r\n-")
-        if _LIST.search(piece) or unsure(piece):
+        if ("List" in piece and _LIST.search(piece)) or unsure(piece):
             return True
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
