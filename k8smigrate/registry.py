@@ -18,9 +18,7 @@ migration, with a deprecation note.
 
 from __future__ import annotations
 
-import difflib
 import importlib
-import pkgutil
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -107,6 +105,8 @@ class Registry:
         low = word.lower().replace("-", "_")
         by_kind = [m.name for m in self.migrations if low in {k.lower() for k in _kinds_of(m)}]
         names = sorted(self._named)
+        import difflib  # only for a name nobody declares
+
         near = difflib.get_close_matches(low, names, n=limit, cutoff=0.6)
         part = [n for n in names if len(low) >= 3 and low in n]
         return list(dict.fromkeys([*by_kind, *near, *part]))[:limit]
@@ -298,6 +298,8 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
     """
     indexed = load(named_migrations) if package == INDEXED_PACKAGE else None
     migrations: list[Migration] = list(indexed) if indexed is not None else []
+    if indexed is None:
+        import pkgutil  # without a current index only
     for sub in SUBPACKAGES if indexed is None else ():
         pkg = importlib.import_module(f"{package}.{sub}")
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
