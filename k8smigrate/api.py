@@ -77,11 +77,12 @@ def migrate_any(
     ``.Values`` paths (or ``values``, already read); ``api_bodies``: see
     ``templating.migrate.migrate_template``.
     """
-    from .templating.migrate import migrate_template, needs_masking
+    from .templating.markers import needs_masking
 
     if not needs_masking(text):
         return migrate_stream(text, settings, filename, registry, facts=facts)
     from .templating.chart import chart_root, chart_values
+    from .templating.migrate import migrate_template
 
     if values is None and path is not None:
         values = chart_values(chart_root(path))

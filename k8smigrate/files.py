@@ -39,7 +39,6 @@ import errno
 import os
 import re
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -408,6 +407,8 @@ def write_atomic(loaded: Loaded, text: str, policy: WritePolicy | None = None) -
 def _temp_beside(target: Path) -> tuple[int, str]:
     """A new temporary file (mode 0600) in ``target``'s folder, known to ``remove_live_temps`` before
     any signal can be acted on."""
+    import tempfile  # writing runs only
+
     with critical():
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=target.parent)
         _live_temps.add(tmp)

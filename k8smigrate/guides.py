@@ -7,7 +7,7 @@ Findings point to a guide by the command that prints it, never by a path in the 
 
 from __future__ import annotations
 
-from importlib import resources
+from .packagedata import data_text
 
 GUIDES = {"podsecuritypolicy": "podsecuritypolicy.md"}
 """Guide name (what ``explain`` takes) → file in ``k8smigrate/data`` (and in ``docs/``)."""
@@ -18,4 +18,4 @@ def guide(name: str) -> str | None:
     file = GUIDES.get(name)
     if file is None:
         return None
-    return (resources.files("k8smigrate") / "data" / file).read_text(encoding="utf-8")
+    return data_text(file)

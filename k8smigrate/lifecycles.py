@@ -14,8 +14,8 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from importlib import resources
 
+from .packagedata import data_text
 from .versions import KubeVersion, parse_optional
 
 
@@ -60,8 +60,7 @@ def builtin() -> Lifecycles:
     """The table shipped with k8smigrate (``data/removals.tsv``), read once."""
     global _BUILTIN
     if _BUILTIN is None:
-        source = resources.files("k8smigrate").joinpath("data/removals.tsv")
-        _BUILTIN = parse_table(source.read_text(encoding="utf-8"))
+        _BUILTIN = parse_table(data_text("removals.tsv"))
     return _BUILTIN
 
 

@@ -54,7 +54,7 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
     """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
     through their YAML skeleton, and a chart's computed apiVersions are rows too."""
     from .templating.chart import chart_root
-    from .templating.migrate import needs_masking
+    from .templating.markers import needs_masking
 
     problems: list[Finding] = []
     if needs_masking(text):

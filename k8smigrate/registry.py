@@ -18,9 +18,7 @@ migration, with a deprecation note.
 
 from __future__ import annotations
 
-import difflib
 import importlib
-import pkgutil
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -32,6 +30,8 @@ from .components import ComponentError, check_components
 from .decisions import check_decisions
 from .entrypoints import GROUP, declared
 from .facts import Collector
+from .indexed import PACKAGE as INDEXED_PACKAGE
+from .indexed import SUBPACKAGES, declarations, load
 from .kustomize.codes import KUSTOMIZE
 from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
@@ -105,6 +105,8 @@ class Registry:
         low = word.lower().replace("-", "_")
         by_kind = [m.name for m in self.migrations if low in {k.lower() for k in _kinds_of(m)}]
         names = sorted(self._named)
+        import difflib  # only for a name nobody declares
+
         near = difflib.get_close_matches(low, names, n=limit, cutoff=0.6)
         part = [n for n in names if len(low) >= 3 and low in n]
         return list(dict.fromkeys([*by_kind, *near, *part]))[:limit]
@@ -280,32 +282,36 @@ _CHECKED: dict[int, tuple[Settings, Registry]] = {}
 against (held, so that an identity is not reused while it is here). ``Settings`` are frozen."""
 
 
-def _from_module(module: ModuleType) -> list[Migration]:
-    found = getattr(module, "MIGRATIONS", None) or [getattr(module, "MIGRATION", None)]
+def named_migrations(module: ModuleType) -> list[Migration]:
+    """The migrations a module declares, named after the module and documented by its docstring
+    unless they say otherwise."""
     short = module.__name__.rsplit(".", 1)[-1]
     doc = (module.__doc__ or "").strip()
-    return [replace(m, name=m.name or short, doc=m.doc or doc) for m in found if isinstance(m, (Step, Check))]
-
-
-SUBPACKAGES = ("steps", "checks")
-"""Where the built-in migrations live: API version steps and readiness checks, one module each."""
+    return [replace(m, name=m.name or short, doc=m.doc or doc) for m in declarations(module)]
 
 
 def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) -> list[Migration]:
-    """Every migration module of ``package`` (its ``steps`` and ``checks``), plus third-party ones."""
-    migrations: list[Migration] = []
-    for sub in SUBPACKAGES:
+    """Every migration module of ``package`` (its ``steps`` and ``checks``), plus third-party ones.
+
+    The built-in ones come from their index (``k8smigrate.indexed``: declarations without
+    importing the modules) while it describes the modules installed; else from the modules.
+    """
+    indexed = load(named_migrations) if package == INDEXED_PACKAGE else None
+    migrations: list[Migration] = list(indexed) if indexed is not None else []
+    if indexed is None:
+        import pkgutil  # without a current index only
+    for sub in SUBPACKAGES if indexed is None else ():
         pkg = importlib.import_module(f"{package}.{sub}")
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
-                migrations += _from_module(importlib.import_module(f"{package}.{sub}.{info.name}"))
+                migrations += named_migrations(importlib.import_module(f"{package}.{sub}.{info.name}"))
     if entry_points and declared():
         from importlib import metadata  # costly to import, and almost never needed: see entrypoints
 
         for ep in metadata.entry_points(group=GROUP):
             loaded = ep.load()
             if isinstance(loaded, ModuleType):
-                migrations += _from_module(loaded)
+                migrations += named_migrations(loaded)
             elif isinstance(loaded, (Step, Check)):
                 migrations.append(loaded if loaded.name else replace(loaded, name=ep.name))
     return migrations

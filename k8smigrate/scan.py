@@ -202,7 +202,7 @@ def api_entries(
         # Block YAML is read by a look at its text; JSON (and flow) documents, Lists (their items
         # are objects) and spellings the look cannot read need the parser.
         head = piece.lstrip(" \t\r\n-")
-        if _LIST.search(piece) or unsure(piece):
+        if ("List" in piece and _LIST.search(piece)) or unsure(piece):
             return True
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
@@ -212,9 +212,7 @@ def api_entries(
         if problems is not None:
             problems += problem_findings(doc, filename, last_wins(doc, registry, settings))
         for api, kind, name, namespace, line in _objects(doc):
-            entry = _api_entry(
-                filename, doc, api, kind, name, namespace, line, settings, registry, stream, asking
-            )
+            entry = _api_entry(filename, doc, api, kind, name, namespace, line, settings, registry, stream, asking)
             if entry is not None:
                 out.append(entry)
     if asking:

@@ -32,11 +32,6 @@ from typing import Any, NoReturn
 from .components import ComponentError, Windows, parse_release
 from .versions import KubeVersion, Window
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 
 class SettingsError(ValueError):
     """A setting with a value the tool cannot use (exit code 2 on the CLI)."""
@@ -273,6 +268,12 @@ def find_config(start: Path) -> Config | None:
                 if not ours:
                     continue  # another tool's file that we may not read
                 raise SettingsError(f"{path}: cannot read it: {exc.strerror or exc}") from exc
+            if not ours and b"k8smigrate" not in raw:
+                continue  # another tool's file: without the name it holds no table of ours
+            if sys.version_info >= (3, 11):
+                import tomllib  # here: most runs find no config file and need no TOML parser
+            else:  # pragma: no cover
+                import tomli as tomllib
             try:
                 text = raw.decode("utf-8")
                 data = tomllib.loads(text)

@@ -214,7 +214,7 @@ class Mapping(Node):
 
     def entry(self, key: str) -> Entry | None:
         for e in self.entries:
-            if e.name == key:
+            if e.key.value == key:  # ``e.name`` without a call: this is the hottest lookup of a run
                 return e
         return None
 

@@ -53,6 +53,55 @@ def test_a_clean_run_has_no_section(runner: CliRunner) -> None:
 # ------------------------------------------------------------------ the section
 
 
+CRD = """apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.{group}
+spec:
+  group: {group}
+  version: v1
+  names:
+    plural: widgets
+    kind: Widget
+  scope: Namespaced
+"""
+
+
+def test_scan_asks_for_api_approval_only_for_a_protected_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    (plain,) = scan_text(CRD.format(group="example.com"), target_version="1.29")
+    assert plain.decisions == () and plain.action != "human"
+    (protected,) = scan_text(CRD.format(group="widgets.k8s.io"), target_version="1.29")
+    assert protected.decisions == ("apiApproved=unapproved",)
+    # Outside a protected group scan does not run the CRD migration to learn that (its schema
+    # conversion is most of a scan's time on CRDs): the decision's text hint rules it out.
+    import k8smigrate.scan as scan_module
+
+    def no_migration(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the step ran")
+
+    monkeypatch.setattr(scan_module, "migrate_stream", no_migration)
+    (again,) = scan_text(CRD.format(group="example.com"), target_version="1.29")
+    assert again.decisions == ()
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "group: widgets.k8s.io",
+        'group: "widgets.kubernetes.io"',
+        "group: 'k8s.io'",
+        '"group": "x.k8s.io"',
+        "group:   apps.kubernetes.io   # protected",
+    ],
+)
+def test_the_api_approval_hint_matches_every_spelling_of_a_protected_group(spelling: str) -> None:
+    from k8smigrate.registry import default_registry
+
+    (decision,) = [d for d in default_registry().get("apiextensions_v1beta1").decisions if d.name == "apiApproved"]  # type: ignore[union-attr]
+    assert decision.may_ask(spelling)
+    assert not decision.may_ask(spelling.replace("k8s.io", "example.com").replace("kubernetes.io", "example.com"))
+
+
 def test_scan_names_the_decision_a_migration_needs_instead_of_manual() -> None:
     (row,) = scan_text(WEBHOOK, target_version="1.29")
     assert row.action == "human" and row.decisions == ("sideEffects=None|NoneOnDryRun",)

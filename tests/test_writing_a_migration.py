@@ -66,7 +66,7 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Registry:
     module = importlib.import_module("toy_gizmo_v1beta1")
     monkeypatch.delitem(sys.modules, "toy_gizmo_v1beta1")
     table = {**builtin(), **parse_table(HEADER + ROW)}
-    registry = Registry([*default_registry().migrations, *registry_module._from_module(module)], table)
+    registry = Registry([*default_registry().migrations, *registry_module.named_migrations(module)], table)
     monkeypatch.setattr(registry_module, "_REGISTRY", registry)
     return registry
 

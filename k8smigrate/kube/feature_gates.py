@@ -15,9 +15,9 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from k8smigrate.codes import Code
+from k8smigrate.packagedata import data_text
 from k8smigrate.results import Level
 from k8smigrate.versions import KubeVersion, Window
 
@@ -81,8 +81,7 @@ def parse_table(text: str) -> dict[str, Gate]:
 
 @cache
 def table() -> dict[str, Gate]:
-    source = resources.files("k8smigrate").joinpath("data/feature_gates.tsv")
-    return parse_table(source.read_text(encoding="utf-8"))
+    return parse_table(data_text("feature_gates.tsv"))
 
 
 def parse_bool(text: str) -> bool | None:

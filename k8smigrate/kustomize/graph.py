@@ -30,10 +30,8 @@ from ..files import InputError, Loaded, read_manifest
 from ..scalars import Data
 from ..tree import Mapping, Node, Scalar, Sequence
 from ..yamlio import EVERY, Document, Stream, read_stream
+from .names import NAMES
 from .selectors import ObjectId
-
-NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
-"""File names kustomize recognises as a kustomization (``api/konfig/general.go``)."""
 
 _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git@|github\.com/|gitlab\.com/|bitbucket\.org/|[\w.-]+\.\w+/[^/]+/)")
 

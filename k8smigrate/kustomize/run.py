@@ -25,7 +25,7 @@ from ..outcomes import UNREADABLE_CODES, FileOutcome
 from ..registry import Registry
 from ..results import FileResult
 from ..settings import Settings
-from .graph import NAMES
+from .names import NAMES
 from .treerun import TreeRun
 
 __all__ = ["TreeRun", "find_kustomizations", "migrate_trees", "scan_trees"]

@@ -419,8 +419,9 @@ def convert_conversion(spec: Mapping, ctx: Context) -> None:
     ctx.note("spec.conversion.webhookClientConfig → spec.conversion.webhook.clientConfig")
 
 
-PROTECTED_GROUP_TEXT = re.compile(r"""["']?\bgroup["']?[ \t]*:[ \t]*["']?(?:[\w.-]*\.)?(?:k8s|kubernetes)\.io\b""")
-"""A ``group:`` of a protected group in a document's text (block, flow or JSON spelling)."""
+PROTECTED_GROUP_TEXT = re.compile(r"""group["']?[ \t]*:[ \t]*["']?(?:[\w.-]*\.)?(?:k8s|kubernetes)\.io\b""")
+"""A ``group:`` of a protected group in a document's text (block, flow or JSON spelling; it starts
+with a literal so that the search skips ahead at C speed through a CRD's schema)."""
 
 
 def protected_group(group: str) -> bool:

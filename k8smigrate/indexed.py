@@ -1,0 +1,117 @@
+"""The built-in migrations' declarations, read without importing their modules.
+
+A run needs every migration's metadata (what it accepts, its codes, decisions and lifecycle)
+to plan, but only the bodies of the one to three migrations its documents use. Importing all
+~150 modules for their metadata was the largest part of a short run's start. So the
+declarations are written out once, as Python literals, in ``k8smigrate/migrations_index.py``
+(loaded from its bytecode like any module), and each body is a ``LazyBody`` that imports its
+module the first time a document runs it.
+
+The index is generated from the modules and checked in:
+
+    python -m k8smigrate.indexgen --write     # after changing a migration's declaration
+    python -m k8smigrate.indexgen --check     # exit 1 when the index differs from the modules
+
+``tests/test_indexed.py`` fails when it is stale. At run time the index is used only while it
+still describes the files beside it (the same module names, each of the size it had when the
+index was written); otherwise, as in a checkout whose index was not regenerated, the registry
+imports every module as before, so a stale index costs time, never correctness.
+
+Checks that gather facts across files (``Check.facts``) hold functions the index cannot write;
+their modules are imported when the index is read.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from .model import Check, Migration, Step
+
+if TYPE_CHECKING:
+    from .context import Body, Context
+    from .tree import Mapping
+
+PACKAGE = "k8smigrate.migrations"
+SUBPACKAGES = ("steps", "checks")
+INDEX_MODULE = "k8smigrate.migrations_index"
+INDEX_FILE = Path(__file__).resolve().parent / "migrations_index.py"
+
+
+class LazyBody:
+    """A migration's body, imported from its module the first time it runs."""
+
+    __slots__ = ("_body", "module", "position")
+
+    def __init__(self, module: str, position: int) -> None:
+        self.module = module
+        self.position = position
+        self._body: Body | None = None
+
+    def resolve(self) -> Body:
+        """The body itself (imports its module once)."""
+        if self._body is None:
+            found = declarations(importlib.import_module(self.module))
+            body = found[self.position].body if self.position < len(found) else None
+            if body is None:
+                raise LookupError(f"{self.module}: no body for migration {self.position} (regenerate the index)")
+            self._body = body
+        return self._body
+
+    def __call__(self, obj: Mapping, ctx: Context) -> None:
+        self.resolve()(obj, ctx)
+
+    def __repr__(self) -> str:
+        return f"LazyBody({self.module!r}, {self.position})"
+
+
+def declarations(module: ModuleType) -> list[Migration]:
+    """The migrations a module declares (``MIGRATIONS``, or ``MIGRATION``), as written."""
+    found = getattr(module, "MIGRATIONS", None) or [getattr(module, "MIGRATION", None)]
+    return [m for m in found if isinstance(m, (Step, Check))]
+
+
+def module_files(folder: Path) -> Iterator[tuple[str, str, int]]:
+    """(subpackage, module name, file size) of every migration module, in discovery order."""
+    for sub in SUBPACKAGES:
+        with os.scandir(folder / sub) as entries:
+            found = sorted((e.name[:-3], e.stat().st_size) for e in entries if e.name.endswith(".py"))
+        for name, size in found:
+            if not name.startswith("_"):
+                yield sub, name, size
+
+
+def package_dir() -> Path | None:
+    """The folder of ``k8smigrate.migrations`` (None when it is not one folder)."""
+    paths = list(getattr(importlib.import_module(PACKAGE), "__path__", []))
+    return Path(paths[0]) if len(paths) == 1 else None
+
+
+def load(named: Callable[[ModuleType], list[Migration]]) -> list[Migration] | None:
+    """The built-in migrations from the index (``named``: a module's migrations, named and
+    documented, for the modules the index imports); None when the index is missing or stale."""
+    folder = package_dir()
+    if folder is None or not INDEX_FILE.is_file():
+        return None
+    try:
+        index = importlib.import_module(INDEX_MODULE)
+    except ImportError:
+        return None
+    modules: tuple[tuple[str, str, int, tuple[Migration, ...] | None], ...] = index.MODULES
+    try:
+        on_disk = list(module_files(folder))
+    except OSError:
+        return None
+    if [(sub, name, size) for sub, name, size, _ in modules] != on_disk:
+        return None
+    out: list[Migration] = []
+    for sub, name, _, migrations in modules:
+        if migrations is None:
+            out += named(importlib.import_module(f"{PACKAGE}.{sub}.{name}"))
+        else:
+            out += migrations
+    return out

@@ -1,0 +1,22 @@
+"""Whether a text is a template the plain reading cannot migrate: the test every file takes.
+
+Apart from ``migrate`` so that a run over plain manifests asks it without importing the
+template machinery (lexers, masking, values), which it never needs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..yamlio import EVERY, read_stream
+
+MARKERS = re.compile(r"\{\{|\{%|\{#")
+"""The start of a Go template action or comment, or of a Jinja2 statement or comment."""
+
+
+def needs_masking(text: str) -> bool:
+    """True when the plain reading would skip a document as templated (K8SM-GEN-001/014)."""
+    if not MARKERS.search(text):
+        return False
+    stream = read_stream(text, wanted=EVERY)
+    return not stream.whole or any(d.templated for d in stream.documents)
