@@ -36,6 +36,14 @@ class Run:
     outcomes: list[FileOutcome] = field(default_factory=list)
     scan: list[ScanEntry] | None = None
     exit_code: int = 0
+    files: int | None = None
+    """How many files the run looked at, when ``outcomes`` does not list them all (a text ``scan``
+    keeps only the files that report something); None: one outcome per file."""
+
+    @property
+    def file_count(self) -> int:
+        """How many files the run looked at."""
+        return len(self.outcomes) if self.files is None else self.files
 
     @property
     def results(self) -> list[FileResult]:
