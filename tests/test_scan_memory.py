@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from k8smigrate import cli
 from k8smigrate.registry import check_settings, default_registry
 from k8smigrate.settings import Settings
+from tests.test_exit_policy import WEBHOOK
 
 CLEAN = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"
 CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: job\nspec:\n  schedule: '* * * * *'\n"
@@ -52,16 +53,6 @@ def test_the_summary_counts_every_file(repo: Path) -> None:
 
 
 # -- rows printed as they come (stdout is not a terminal): the same output, fewer rows kept
-
-WEBHOOK = """apiVersion: admissionregistration.k8s.io/v1beta1
-kind: ValidatingWebhookConfiguration
-metadata:
-  name: hook
-webhooks:
-- name: hook.example.com
-  clientConfig:
-    service: {name: hook, namespace: default}
-"""
 
 
 @pytest.mark.parametrize("options", [[], ["--min-level", "warning"], ["--quiet"], ["--fail-on", "deprecated"]])
