@@ -9,11 +9,12 @@ after the previous ones (so an import already paid for is not counted twice):
     interpreter       python start to the first line (from ``python -c pass``, separately)
     typer             import typer (and click, its vendored copy)
     ruamel            import ruamel.yaml and the libyaml extension
-    importlib.metadata  what the registry imports to read entry points
     k8smigrate        import k8smigrate (the library: api, engine, registry, yamlio, tree, …)
     cli               import k8smigrate.cli (the rest: parallel, report, terminal, …)
-    registry: modules   import every migration module (discovery, pkgutil)
-    registry: entry points  read the ``k8smigrate.migrations`` entry points
+    registry: declarations  the built-in migrations from their index (``k8smigrate.indexed``;
+                      every module imported when the index is stale), no bodies
+    registry: entry points  whether any distribution declares ``k8smigrate.migrations``
+                      entry points (importlib.metadata only when one does)
     registry: validate  Registry(): graph validation and indexes
     tables            the removal table and feature gates (data/*.tsv)
     pydantic          what typer 0.29 imports to coerce parameters at parse time (0 before 0.29)
@@ -49,23 +50,22 @@ import typer
 mark("typer")
 import ruamel.yaml, _ruamel_yaml
 mark("ruamel")
-import importlib.metadata
-mark("importlib.metadata")
 import k8smigrate
 mark("k8smigrate")
 import k8smigrate.cli as cli
 mark("cli")
 from k8smigrate import registry as reg
 found = reg.discover(entry_points=False)
-mark("registry: modules")
-list(importlib.metadata.entry_points(group="k8smigrate.migrations"))
+mark("registry: declarations")
+from k8smigrate import entrypoints
+entrypoints.declared()
 mark("registry: entry points")
 reg._REGISTRY = reg.Registry(found)
 mark("registry: validate")
-from k8smigrate import versions
-versions.load_lifecycles()
-from k8smigrate.migrations import _gates
-_gates.table()
+from k8smigrate.lifecycles import builtin
+builtin()
+from k8smigrate.kube.feature_gates import table
+table()
 mark("tables")
 try:  # typer 0.29 coerces parameters with pydantic (imported at parse time); older ones do not
     import typer._adapters

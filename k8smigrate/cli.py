@@ -53,7 +53,15 @@ from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
 from .prefilter import collectors_for
 from .quoting import quote_path
 from .registry import check_settings, default_registry, renamed_note, unknown_migration
-from .report import Run, change_summary, json_report, scan_summary_line, summary_line
+from .report import (
+    Run,
+    ScanCounts,
+    change_summary,
+    json_report,
+    outcome_findings,
+    scan_summary_line,
+    summary_line,
+)
 from .results import LEVELS, Finding
 from .scan import ScanEntry
 from .settings import Settings, SettingsError, find_config
@@ -388,9 +396,10 @@ def _migrate(
     """
     worker = partial(migrate_file, in_place=in_place, write_policy=policy)
     trees = partial(migrate_trees, registry=default_registry(), in_place=in_place, write_policy=policy)
-    return _run_files(
+    outcomes, _files_done = _run_files(
         paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place, trees=trees
     )
+    return outcomes
 
 
 def _run_files(
@@ -403,15 +412,18 @@ def _run_files(
     serial_bytes: int,
     sweep: bool = False,
     trees: Callable[..., TreeRun] | None = None,
-) -> list[FileOutcome]:
-    """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order.
+    listed: Callable[[FileOutcome], bool] | None = None,
+) -> tuple[list[FileOutcome], int]:
+    """``worker`` over every file behind ``paths`` (``-``: ``stdin``), one outcome each, in order,
+    and the number of files done.
 
     ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
     smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
     ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
     SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     ``trees``: what decides for the files of kustomize trees under the folders given (they are
-    not given to ``worker``).
+    not given to ``worker``). ``listed``: which outcomes to keep (the others are only counted,
+    so that a run over many files that need nothing holds no memory for them).
     """
     journal = Journal()
     work: list[Path] = []
@@ -439,38 +451,54 @@ def _run_files(
                     owned.result.slim(keep_diff=keep == "diff")
             work = [t for t in every if tree.owner_key(t) is None]
             done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes)
-            return _collect(todo, done, tree)
+            return _collect(todo, done, tree, listed)
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
 
 
 def _collect(
-    todo: list[Path | Skipped | Swept | FileOutcome], done: Generator[FileOutcome, None, None], tree: TreeRun
-) -> list[FileOutcome]:
+    todo: list[Path | Skipped | Swept | FileOutcome],
+    done: Generator[FileOutcome, None, None],
+    tree: TreeRun,
+    keep: Callable[[FileOutcome], bool] | None = None,
+) -> tuple[list[FileOutcome], int]:
     """The outcomes of ``todo`` in order, taking those of its files from ``done`` (and those of
-    kustomize trees' files from ``tree``, with the files only the trees found last)."""
+    kustomize trees' files from ``tree``, with the files only the trees found last), and how many
+    there were: those ``keep`` refuses are counted, not kept."""
     outcomes: list[FileOutcome] = []
+    unkept = 0
     listed: set[Path] = set()
     try:
         with progress(sum(isinstance(t, Path) and tree.owner_key(t) is None for t in todo)) as advance:
             for item in todo:
                 if isinstance(item, FileOutcome):
-                    outcomes.append(item)
+                    outcome = item
                 elif isinstance(item, Skipped):
-                    outcomes.append(skipped_outcome(item))
+                    outcome = skipped_outcome(item)
                 elif isinstance(item, Swept):
                     _err(f"k8smigrate: removed {quote_path(str(item.path))} (left by an interrupted run)")
+                    continue
                 elif (owned := tree.owner_key(item)) is not None:
                     listed.add(owned)
-                    outcomes.append(tree.outcomes[owned])
+                    outcome = tree.outcomes[owned]
                 else:
-                    outcomes.append(next(done))
+                    outcome = next(done)
                     advance()
+                if keep is None or keep(outcome):
+                    outcomes.append(outcome)
+                else:
+                    unkept += 1
         next(done, None)  # lets the workers shut down normally
     finally:
         done.close()  # when interrupted: stops the workers, so the journal is complete
-    outcomes += [o for path, o in sorted(tree.outcomes.items()) if path not in listed]
-    return outcomes
+    for path, outcome in sorted(tree.outcomes.items()):
+        if path in listed:
+            continue
+        if keep is None or keep(outcome):
+            outcomes.append(outcome)
+        else:
+            unkept += 1
+    return outcomes, len(outcomes) + unkept
 
 
 def _interrupted(signum: int, written: list[Path]) -> typer.Exit:
@@ -496,13 +524,68 @@ def _stdin_outcome(settings: Settings) -> FileOutcome:
     return _from_stdin(lambda text: FileOutcome(Path("-"), migrate_any(text, settings, "<stdin>", default_registry())))
 
 
-def _scan(paths: list[str], settings: Settings, run: Run, jobs: int) -> list[ScanEntry]:
-    """The rows of every file, in order (over several processes like ``_migrate``)."""
+def _scan(
+    paths: list[str],
+    settings: Settings,
+    run: Run,
+    jobs: int,
+    every_file: bool,
+    rows: Callable[[FileOutcome], None] | None = None,
+) -> list[ScanEntry]:
+    """The rows of every file, in order (over several processes like ``_migrate``).
+
+    Without ``every_file`` (the text output), files with no row and no finding are counted in
+    ``run.files`` but not kept: the memory of a scan does not grow with the files that need nothing.
+    ``rows``: called with each file's outcome as it comes, in order (it may print and drop rows).
+    """
     trees = partial(scan_trees, registry=default_registry())
-    run.outcomes = _run_files(
-        paths, settings, scan_file, jobs, "none", _stdin_scan, parallel.SCAN_SERIAL_BYTES, trees=trees
+    run.outcomes, run.files = _run_files(
+        paths,
+        settings,
+        scan_file,
+        jobs,
+        "none",
+        _stdin_scan,
+        parallel.SCAN_SERIAL_BYTES,
+        trees=trees,
+        listed=None if every_file else partial(_listed, rows),
     )
     return [entry for o in run.outcomes for entry in o.scan]
+
+
+def _listed(rows: Callable[[FileOutcome], None] | None, outcome: FileOutcome) -> bool:
+    if rows is not None:
+        rows(outcome)
+    return _reports_something(outcome)
+
+
+class _RowPrinter:
+    """Prints each file's scan rows to stdout as its outcome comes, counts them, and keeps in the
+    outcome only the rows a human must act on (what the "needs a human" section lists)."""
+
+    def __init__(self, color: bool, shown: Shown) -> None:
+        self.color = color
+        self.shown = shown
+        self.counts = ScanCounts()
+        self.components: set[str] = set()
+
+    def __call__(self, outcome: FileOutcome) -> None:
+        if not outcome.scan:
+            return
+        lines = []
+        for e in outcome.scan:
+            self.counts.add(e)
+            self.components.add(e.component)
+            if self.shown.level(e.level):
+                lines.append(paint(e.format(), _SCAN_COLORS.get(e.status), self.color) + "\n")
+        if lines:
+            _write_stdout("".join(lines))
+        outcome.scan = [e for e in outcome.scan if e.action == "human"]
+
+
+def _reports_something(outcome: FileOutcome) -> bool:
+    """Whether a scanned file has a row, a finding or an input error (what the text output shows)."""
+    return bool(outcome.scan) or outcome.error is not None or bool(outcome_findings(outcome))
 
 
 def _stdin_scan(settings: Settings) -> FileOutcome:
@@ -520,21 +603,27 @@ def _finish(run: Run, fail_on: FailOn, exit_zero: bool) -> None:
 def _emit(text: str, output: Path | None) -> None:
     """``text`` to stdout or, atomically, to ``output``; always UTF-8 (a lone surrogate becomes ``\\udXXX``,
     which in a JSON string is its escape)."""
-    data = text.encode("utf-8", "backslashreplace")
     if output is None:
-        sys.stdout.flush()
-        stream = getattr(sys.stdout, "buffer", None)
-        if stream is None:
-            sys.stdout.write(data.decode("utf-8"))
-        else:
-            stream.write(data)
-            stream.flush()
+        _write_stdout(text)
         return
+    data = text.encode("utf-8", "backslashreplace")
     try:
         write_output(output, data)
     except OSError as exc:
         _err(f"k8smigrate: cannot write --output {output}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_HUMAN) from exc
+
+
+def _write_stdout(text: str) -> None:
+    """``text`` to stdout as UTF-8 (a lone surrogate becomes ``\\udXXX``)."""
+    data = text.encode("utf-8", "backslashreplace")
+    sys.stdout.flush()
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:
+        sys.stdout.write(data.decode("utf-8"))
+    else:
+        stream.write(data)
+        stream.flush()
 
 
 def _report(run: Run, format: Format, verb: str, shown: Shown) -> str:
@@ -627,17 +716,25 @@ def scan(
         "scan", target_version, min_version, only, skip, set_, False, quiet=quiet, components=component
     )
     run = _new_run("scan", settings, source)
-    run.scan = entries = _scan(paths, settings, run, jobs)
+    # Printed as they come into a pipe or file (not a terminal, where a progress bar may be drawn):
+    # a scan of any number of files then keeps only the rows a human must act on.
+    streamed = _RowPrinter(use_color(color.value, sys.stdout), shown) if format is Format.text else None
+    if streamed is not None and (output is not None or sys.stdout.isatty()):
+        streamed = None
+    run.scan = entries = _scan(paths, settings, run, jobs, every_file=format is not Format.text, rows=streamed)
+    run.counts = streamed.counts if streamed is not None else None
     _finish(run, fail_on, exit_zero)
     if format is not Format.text:
         _emit(_report(run, format, "scanned", shown), output)
     else:
-        on = use_color(color.value, sys.stdout) and output is None
-        lines = [paint(e.format(), _SCAN_COLORS.get(e.status), on) for e in entries if shown.level(e.level)]
-        _emit("".join(line + "\n" for line in lines), output)
+        if streamed is None:
+            on = use_color(color.value, sys.stdout) and output is None
+            lines = [paint(e.format(), _SCAN_COLORS.get(e.status), on) for e in entries if shown.level(e.level)]
+            _emit("".join(line + "\n" for line in lines), output)
         _print_findings(run, color, shown)
-        _err(scan_summary_line(len(run.outcomes), entries, run.findings))
-    assumed = sorted({e.component for e in entries if settings.windows.assumed(e.component)})
+        _err(scan_summary_line(run.file_count, run.counts or entries, run.findings))
+    components = streamed.components if streamed is not None else {e.component for e in entries}
+    assumed = sorted(c for c in components if settings.windows.assumed(c))
     if assumed and not quiet:
         judged = ", ".join(f"{c} {settings.windows.of(c).target}" for c in assumed)
         options = " ".join(f"--component {c}=VERSION" for c in assumed)

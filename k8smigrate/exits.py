@@ -47,7 +47,10 @@ def tally(run: Run, registry: Registry) -> Tally:
     """The counts of ``run`` that decide its exit code."""
     findings = run.findings
     warnings = sum(1 for f in findings if f.level == "warning")
-    if run.scan is not None:
+    if run.counts is not None:  # the rows were printed as they came; their counts were kept
+        changes = run.counts.fixable
+        warnings += run.counts.warnings
+    elif run.scan is not None:
         changes = sum(1 for e in run.scan if e.action == "apply")
         warnings += sum(1 for e in run.scan if e.level == "warning")
     else:

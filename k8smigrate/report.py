@@ -36,6 +36,17 @@ class Run:
     outcomes: list[FileOutcome] = field(default_factory=list)
     scan: list[ScanEntry] | None = None
     exit_code: int = 0
+    files: int | None = None
+    """How many files the run looked at, when ``outcomes`` does not list them all (a text ``scan``
+    keeps only the files that report something); None: one outcome per file."""
+    counts: ScanCounts | None = None
+    """A scan's counts of all its rows, when ``scan`` holds only the rows a human must act on (a
+    text ``scan`` prints the others as they come, so that its memory stays flat)."""
+
+    @property
+    def file_count(self) -> int:
+        """How many files the run looked at."""
+        return len(self.outcomes) if self.files is None else self.files
 
     @property
     def results(self) -> list[FileResult]:
@@ -90,7 +101,10 @@ def count_levels(findings: Iterable[Finding]) -> Counter[str]:
 
 def levels_text(findings: Iterable[Finding]) -> str:
     """``1 error, 0 warnings, 4 info``."""
-    levels = count_levels(findings)
+    return _levels(count_levels(findings))
+
+
+def _levels(levels: Counter[str]) -> str:
     return ", ".join(f"{levels[level]} {_plural(level, levels[level])}" for level in reversed(LEVELS))
 
 
@@ -99,24 +113,55 @@ def summary_line(files: int, changed: int, findings: list[Finding], verb: str = 
     return f"{_count(files, 'file')}, {changed} {verb}, {levels_text(findings)}"
 
 
-def scan_summary_line(files: int, entries: list[ScanEntry], findings: list[Finding]) -> str:
+@dataclass
+class ScanCounts:
+    """What a scan's summary line and exit code count of its rows, kept without the rows."""
+
+    removed: int = 0
+    deprecated: int = 0
+    readiness: int = 0
+    fixable: int = 0
+    """Rows ``apply`` migrates."""
+    human: int = 0
+    """Rows a human must act on."""
+    warnings: int = 0
+    """Rows at level warning (the exit code's ``--fail-on deprecated``)."""
+    levels: Counter[str] = field(default_factory=Counter)
+    """Rows by the level they are printed with (a row without one is a warning)."""
+
+    def add(self, e: ScanEntry) -> None:
+        self.removed += e.status == "removed"
+        self.deprecated += e.status == "deprecated"
+        self.readiness += bool(e.readiness)
+        self.fixable += e.action == "apply"
+        self.human += e.action == "human"
+        self.warnings += e.level == "warning"
+        self.levels[e.level or "warning"] += 1
+
+    @classmethod
+    def of(cls, entries: Iterable[ScanEntry]) -> ScanCounts:
+        counts = cls()
+        for e in entries:
+            counts.add(e)
+        return counts
+
+
+def scan_summary_line(files: int, entries: list[ScanEntry] | ScanCounts, findings: list[Finding]) -> str:
     """``3 files scanned: 2 documents on removed APIs, 1 on deprecated APIs, 4 readiness findings;
     2 errors, 3 warnings, 2 info; 3 fixable by apply, 1 needs a human``.
 
-    Every row and every finding of the run (unreadable input) is counted once, at the level it
-    is printed with: the levels add up to the lines above and to the SARIF results.
+    Every row (``entries``, or their counts) and every finding of the run (unreadable input) is
+    counted once, at the level it is printed with: the levels add up to the lines above and to
+    the SARIF results.
     """
-    removed = sum(1 for e in entries if e.status == "removed")
-    deprecated = sum(1 for e in entries if e.status == "deprecated")
-    ready = sum(1 for e in entries if e.readiness)
-    fixable = sum(1 for e in entries if e.action == "apply")
-    human = sum(1 for e in entries if e.action == "human") + sum(1 for f in findings if f.level == "error")
-    rows = [Finding(e.level or "warning", e.code, e.message) for e in entries]
+    counts = entries if isinstance(entries, ScanCounts) else ScanCounts.of(entries)
+    human = counts.human + sum(1 for f in findings if f.level == "error")
+    levels = count_levels(findings) + counts.levels
     needs = "needs" if human == 1 else "need"
     return (
-        f"{_count(files, 'file')} scanned: {_count(removed, 'document')} on removed APIs, "
-        f"{deprecated} on deprecated APIs, {_count(ready, 'readiness finding')}; "
-        f"{levels_text([*rows, *findings])}; {fixable} fixable by apply, {human} {needs} a human"
+        f"{_count(files, 'file')} scanned: {_count(counts.removed, 'document')} on removed APIs, "
+        f"{counts.deprecated} on deprecated APIs, {_count(counts.readiness, 'readiness finding')}; "
+        f"{_levels(levels)}; {counts.fixable} fixable by apply, {human} {needs} a human"
     )
 
 

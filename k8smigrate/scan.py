@@ -202,7 +202,7 @@ def api_entries(
         # Block YAML is read by a look at its text; JSON (and flow) documents, Lists (their items
         # are objects) and spellings the look cannot read need the parser.
         head = piece.lstrip(" \t\r\n-")
-        if ("List" in piece and _LIST.search(piece)) or unsure(piece):
+        if _is_list(piece) or unsure(piece):
             return True
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
@@ -266,6 +266,23 @@ def _decisions_asked(
 
 _LIST = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
 """A document that is a ``List`` (``kubectl get -o yaml``) or a typed list: its items are rows."""
+_KIND_LIST = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?\w*List\b""")
+_JSON_KIND_LIST = re.compile(r""""kind"[ \t]*:[ \t]*"\w*List\"""")
+
+
+def _is_list(piece: str) -> bool:
+    """``_LIST.search(piece) is not None``, at C speed: its search cannot skip ahead (it starts
+    with ``^``), this one starts with a literal and looks at what precedes each ``kind``."""
+    if "List" not in piece:
+        return False
+    for found in _KIND_LIST.finditer(piece):
+        at = found.start()
+        before = piece[at - 1] if at else "\n"
+        if before == "\n" or (before in "\"'" and (at == 1 or piece[at - 2] == "\n")):
+            return True  # a block key at column 0 (quoted or not)
+        if before == '"' and _JSON_KIND_LIST.match(piece, at - 1):
+            return True  # JSON, anywhere
+    return False
 
 
 def _objects(doc: Document) -> list[tuple[str | None, str | None, str | None, str | None, int]]:

@@ -348,6 +348,16 @@ class Mapping(Node):
         """Whether no entry is left and that is an edit's doing (it was not written empty)."""
         return not self.entries and (self.src is None or self.dirty)
 
+    def drop_emptied(self, key: str) -> bool:
+        """Delete ``key`` when its value is a mapping or sequence that an edit emptied (one written
+        empty stays), whatever comments sit on it: the output's data must not depend on whether
+        the source had comments. The engine reports the comments it drops (K8SM-GEN-004)."""
+        value = self.get(key)
+        if isinstance(value, (Mapping, Sequence)) and value.emptied:
+            self.pop(key)
+            return True
+        return False
+
     def to_block(self) -> None:
         """Write this mapping in block style (``a: 1`` lines) rather than flow style (``{a: 1}``)."""
         if self.flow:

@@ -4,8 +4,6 @@ the bodies its documents use (issue 19: importing every module was most of a sho
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from k8smigrate.indexed import INDEX_FILE, LazyBody
 from k8smigrate.indexgen import generate
 from k8smigrate.model import Check
 from k8smigrate.registry import discover, named_migrations
+from tests.test_startup import INGRESS, loaded
 
 
 def imported_discovery(monkeypatch: pytest.MonkeyPatch) -> list:  # type: ignore[type-arg]
@@ -83,35 +82,12 @@ def test_a_new_module_makes_the_index_stale(monkeypatch: pytest.MonkeyPatch) -> 
 
 # -- a run imports the bodies it uses, not the others
 
-INGRESS = """apiVersion: extensions/v1beta1
-kind: Ingress
-metadata:
-  name: web
-spec:
-  backend:
-    serviceName: web
-    servicePort: 80
-"""
-
-PROBE = """
-import sys
-from k8smigrate.cli import main
-sys.argv = ["k8smigrate", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
-print("MODULES", " ".join(sorted(m for m in sys.modules if m.startswith("k8smigrate.migrations."))))
-"""
-
 
 def test_a_one_file_run_imports_only_the_migrations_it_runs(tmp_path: Path) -> None:
     (tmp_path / "ingress.yaml").write_text(INGRESS)
-    args = ["apply", "--check", str(tmp_path / "ingress.yaml"), "--target-version", "1.22", "--color", "never"]
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120)
-    assert "1 would change" in proc.stderr, proc.stderr  # the probe ran the command
-    modules = proc.stdout.rsplit("MODULES", 1)[1].split()
-    steps = [m for m in modules if ".steps." in m]
-    assert "k8smigrate.migrations.steps.ingress_networking_v1beta1" in steps
+    modules = loaded("apply", "--check", str(tmp_path / "ingress.yaml"), "--target-version", "1.22", "--color", "never")
+    migrations = sorted(m for m in modules if m.startswith("k8smigrate.migrations."))
+    steps = [m for m in migrations if ".steps." in m]
+    assert "k8smigrate.migrations.steps.ingress_networking_v1beta1" in steps  # the run migrated it
     assert len(steps) <= 3, steps  # not the other ~100 steps
-    assert len(modules) < 20, modules
+    assert len(migrations) < 20, migrations

@@ -26,12 +26,12 @@ def test_zero_ports_and_loopback_addresses_are_deleted() -> None:
         V1BETA3
         + "apiServer:\n  extraArgs:\n    insecure-port: '0'\n    authorization-mode: Node,RBAC\n"
         + "scheduler:\n  extraArgs:\n    port: '0'\n    address: 127.0.0.1\n"
-        + "controllerManager:\n  extraArgs:  # kept: it has a comment\n    port: '0'\n",
-        V1BETA3
-        + "apiServer:\n  extraArgs:\n    authorization-mode: Node,RBAC\n"
-        + "controllerManager:\n  extraArgs: {}  # kept: it has a comment\n",
+        + "controllerManager:\n  extraArgs:  # emptied maps go, comments or not\n    port: '0'\n",
+        V1BETA3 + "apiServer:\n  extraArgs:\n    authorization-mode: Node,RBAC\n",
     )
     assert codes(result, "info") == ["K8SM-KADM-007"] * 4
+    (dropped,) = [f for f in result.findings if f.code == "K8SM-GEN-004"]  # the comment, at its line
+    assert dropped.line == 12  # controllerManager.extraArgs
     validate_kubeadm(result.text, "1.29")
 
 

@@ -115,9 +115,7 @@ def drop_annotation(metadata: Mapping, key: str) -> None:
     if found is None:
         return
     found.pop(key)
-    entry = metadata.entry("annotations")
-    if len(found) == 0 and entry is not None:  # data must not depend on comments (an empty map is no map)
-        metadata.pop("annotations")
+    metadata.drop_emptied("annotations")  # an emptied map is no map, comments or not
 
 
 def child(parent: Mapping, key: str) -> Mapping | None:

@@ -202,10 +202,7 @@ def fix_flags(registration: Mapping, ctx: Context) -> None:
                 "runtime: set it there (containerd: sandbox_image)",
                 node,
             )
-    if args.emptied:
-        holder = registration.entry("kubeletExtraArgs")
-        if holder is not None and not holder.head_comments and not holder.eol_comment:
-            registration.pop("kubeletExtraArgs")
+    registration.drop_emptied("kubeletExtraArgs")
 
 
 _KINDS = ("InitConfiguration", "JoinConfiguration")

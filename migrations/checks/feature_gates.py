@@ -102,9 +102,7 @@ def fix_map(parent: Mapping, key: str, ctx: Context, gates_table: dict[str, Gate
         if verdict.delete:
             gates.pop(entry.name)
             ctx.note(f"{key}.{entry.name} removed")
-    holder = parent.entry(key)
-    if len(gates) == 0 and holder is not None and not holder.head_comments and not holder.eol_comment:
-        parent.pop(key)
+    parent.drop_emptied(key)
 
 
 def fix_args(parent: Mapping, key: str, ctx: Context) -> None:
@@ -129,10 +127,7 @@ def fix_args(parent: Mapping, key: str, ctx: Context) -> None:
                 args.remove(item)
             elif new is not None and value is not None:
                 value.set(new)
-    holder = parent.entry(key)
-    emptied = isinstance(args, (Mapping, Sequence)) and args.emptied
-    if emptied and holder is not None and not holder.head_comments and not holder.eol_comment:
-        parent.pop(key)  # emptied here, not written empty by the user
+    parent.drop_emptied(key)
 
 
 def fix_string(node: Scalar, ctx: Context) -> str | None:

@@ -65,18 +65,8 @@ def body(config: Mapping, ctx: Context) -> None:
                 )
                 drop(args, name, item, ctx, where)
         if args.emptied:
-            drop_if_bare(holder, "extraArgs")
-            drop_if_bare(config, key)
-
-
-def drop_if_bare(parent: Mapping, key: str) -> None:
-    """Delete ``key`` when its value is now empty and no comment hangs on it."""
-    entry = parent.entry(key)
-    value = entry.value if entry is not None else None
-    if entry is None or not isinstance(value, (Mapping, Sequence)) or not value.emptied:
-        return
-    if not entry.head_comments and not entry.eol_comment:
-        parent.pop(key)
+            holder.drop_emptied("extraArgs")
+            config.drop_emptied(key)
 
 
 MIGRATION = Check(

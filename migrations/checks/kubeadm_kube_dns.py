@@ -41,9 +41,7 @@ def body(config: Mapping, ctx: Context) -> None:
     )
     dns.pop("type")
     ctx.note("dns.type: kube-dns removed (CoreDNS)")
-    holder = config.entry("dns")
-    if len(dns) == 0 and holder is not None and not holder.head_comments and not holder.eol_comment:
-        config.pop("dns")
+    config.drop_emptied("dns")
 
 
 MIGRATION = Check(
