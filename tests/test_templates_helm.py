@@ -104,6 +104,61 @@ def test_verify_render_reports_a_document_left_on_a_removed_api(helm: str, tmp_p
     assert "K8SM-TPL-011" in result.stderr and "PodSecurityPolicy" in result.stderr
 
 
+LOADED_CRD = """apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  version: v1
+  names:
+    plural: widgets
+    kind: Widget
+  scope: Namespaced
+"""
+LOADING_TEMPLATE = """{{ $root := . }}
+{{- range tuple "CRD/widgets.yaml" }}
+---
+{{ tpl ($root.Files.Get .) $root }}
+{{- end }}
+"""
+
+
+def chart_loading_a_file(folder: Path) -> Path:
+    chart = make_chart(folder)
+    (chart / "CRD").mkdir()
+    (chart / "CRD/widgets.yaml").write_text(LOADED_CRD, encoding="utf-8")
+    (chart / "templates/crds.yaml").write_text(LOADING_TEMPLATE, encoding="utf-8")
+    (chart / "docs").mkdir()
+    (chart / "docs/example.yaml").write_text(LOADED_CRD, encoding="utf-8")  # named by no template
+    (chart / "files").mkdir()
+    (chart / "files/app.yaml").write_text("listen: 8080\n", encoding="utf-8")  # named, but no object
+    (chart / "templates/config.yaml").write_text(
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  app.yaml: {{ .Files.Get "files/app.yaml" | quote }}\n',
+        encoding="utf-8",
+    )
+    return chart
+
+
+def test_a_chart_file_that_a_template_renders_is_a_manifest(tmp_path: Path) -> None:
+    from k8smigrate.templating.chart import manifest_files
+
+    chart = chart_loading_a_file(tmp_path / "web")
+    listed = {p.relative_to(chart).as_posix() for p in manifest_files(chart)}
+    assert "CRD/widgets.yaml" in listed
+    assert "docs/example.yaml" not in listed and "files/app.yaml" not in listed
+
+
+def test_helm_renders_the_migrated_file_a_template_loads(helm: str, tmp_path: Path) -> None:
+    chart = chart_loading_a_file(tmp_path / "web")
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 1, result.output
+    docs = {d["kind"]: d for d in render(helm, chart)}
+    assert docs["CustomResourceDefinition"]["apiVersion"] == "apiextensions.k8s.io/v1"
+    assert (chart / "docs/example.yaml").read_text(encoding="utf-8") == LOADED_CRD
+    assert (chart / "templates/crds.yaml").read_text(encoding="utf-8") == LOADING_TEMPLATE
+
+
 def test_helm_reads_a_selector_written_as_an_alias_of_templated_labels(helm: str, tmp_path: Path) -> None:
     chart = make_chart(tmp_path / "web")
     deployment = (

@@ -5,10 +5,15 @@ templates; ``_*`` partials and ``.tpl`` files hold defines, not documents) and `
 (plain YAML that Helm installs as it is); subcharts under ``charts/`` are charts of their
 own. ``values.yaml``, ``ci/*.yaml`` and ``Chart.yaml`` are not manifests: they are never
 migrated as such, and ``values.yaml`` gives the defaults that resolve ``.Values`` paths.
+Objects a template renders from another file of the chart (``{{ tpl (.Files.Get
+"CRD/x.yaml") . }}``, ``.Files.Glob "crds/*"``) are manifests too: those files, named by a
+path written in a template, are migrated as they are (``loaded_files``).
 """
 
 from __future__ import annotations
 
+import fnmatch
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -57,12 +62,60 @@ def manifest_files(chart: Path) -> list[Path]:
                 and (p.name.endswith(SUFFIXES) or (sub == "templates" and p.name.endswith(".tpl")))
                 and not any(part.startswith(".") for part in p.relative_to(chart).parts)
             ]
+    found += loaded_files(chart, found)
     charts = chart / "charts"
     if charts.is_dir():
         for child in sorted(charts.iterdir()):
             if child.is_dir() and is_chart(child):
                 found += manifest_files(child)
     return sorted(found)
+
+
+_FILES_CALL = re.compile(r"\.Files\.(?:Get|Glob|Lines)\b")
+_LITERAL = re.compile(r""""([^"\s{}|]+)"|`([^`\s{}|]+)`""")
+_OBJECT = re.compile(r"^apiVersion[ \t]*:.*\n(?:.*\n)*?kind[ \t]*:|^kind[ \t]*:.*\n(?:.*\n)*?apiVersion[ \t]*:", re.M)
+_NOT_MANIFESTS = ("templates", "crds", "charts", "ci")
+
+
+def loaded_files(chart: Path, templates: list[Path]) -> list[Path]:
+    """The chart's other files that its templates read with ``.Files`` by a path (or glob) written
+    in a template, and that hold Kubernetes objects (top-level ``apiVersion`` and ``kind``).
+
+    A template that renders such a file (``tpl (.Files.Get "CRD/x.yaml") .``) puts its objects
+    in the chart's output, so they need the migration a template's own objects get. Files under
+    templates/, crds/, charts/ and ci/, and values files, are never among them.
+    """
+    texts = []
+    for path in templates:
+        if path.parent != chart:  # templates/ and crds/: values.yaml reads no file
+            try:
+                texts.append(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+    written = {a or b for text in texts if _FILES_CALL.search(text) for a, b in _LITERAL.findall(text)}
+    if not written:
+        return []
+    candidates = [
+        p
+        for p in chart.rglob("*")
+        if p.name.endswith(SUFFIXES)
+        and p.relative_to(chart).parts[0] not in _NOT_MANIFESTS
+        and not p.name.startswith("values")
+        and p.name not in (CHART_FILE, "requirements.yaml")
+        and not any(part.startswith(".") for part in p.relative_to(chart).parts)
+        and p.is_file()
+    ]
+    found = []
+    for p in candidates:
+        rel = p.relative_to(chart).as_posix()
+        if any(rel == w or fnmatch.fnmatchcase(rel, w) for w in written if "/" in w or "." in w):
+            try:
+                text = p.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if _OBJECT.search(text) or ('"apiVersion"' in text and '"kind"' in text):
+                found.append(p)
+    return found
 
 
 @lru_cache(maxsize=32)
