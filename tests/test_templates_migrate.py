@@ -559,3 +559,30 @@ def test_every_action_survives_a_migration(text: str) -> None:
     assert Counter(ACTION.findall(result.text)) == Counter(ACTION.findall(text))
     again = migrate_template(result.text, Settings(target_version="1.29"), values={"port": 8080})
     assert again.text == result.text
+
+
+# ------------------------------------------------------------------ a skeleton that cannot be read
+
+UNREADABLE = """apiVersion: {api}
+kind: {kind}
+metadata:
+  name: web
+              app: "{{{{ .Release.Name }}}}"
+"""
+
+
+def _unreadable(api: str, kind: str) -> list[tuple[str, str]]:
+    result = migrate_template(UNREADABLE.format(api=api, kind=kind), Settings(target_version="1.29"), "t.yaml")
+    assert result.text == UNREADABLE.format(api=api, kind=kind)
+    return [(f.level, f.code) for f in result.findings]
+
+
+def test_an_unreadable_document_of_a_kind_nothing_migrates_is_not_an_error() -> None:
+    # networking.k8s.io/v1 is looked at for Ingresses (their controllers): a NetworkPolicy of it is not
+    assert _unreadable("networking.k8s.io/v1", "NetworkPolicy") == [("info", "K8SM-TPL-007")]
+
+
+def test_an_unreadable_document_a_migration_may_need_is_an_error() -> None:
+    assert _unreadable("networking.k8s.io/v1", "Ingress") == [("error", "K8SM-TPL-002")]
+    assert _unreadable("extensions/v1beta1", "NetworkPolicy") == [("error", "K8SM-TPL-002")]
+    assert _unreadable("networking.k8s.io/v1", "{{ .Values.kind }}") == [("error", "K8SM-TPL-002")]
