@@ -27,6 +27,7 @@ import struct
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
@@ -248,11 +249,12 @@ def parallel_map(
     try:
         # like pool.map, but a run cut short leaves the futures to the pool: cancelling them
         # as map does makes the pool's own thread fail (InvalidStateError) once workers stop
-        futures = [pool.submit(_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk)]
+        # taken off the queue as they are read: a list of them would keep every chunk's outcomes
+        futures = deque(pool.submit(_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk))
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         index = 0
-        for future in futures:
-            for outcome in future.result():
+        while futures:
+            for outcome in futures.popleft().result():
                 if outcome.written:
                     journal.add(index)  # what a spawned worker (no pipe) wrote is known once its result is in
                 index += 1
