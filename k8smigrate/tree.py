@@ -525,6 +525,17 @@ def walk(node: Node, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[s
             stack.extend(((*path, i), item.value) for i, item in reversed(list(enumerate(node.items))))
 
 
+def unique_anchor(name: str, taken: set[str]) -> str:
+    """``name``, or ``name2``, ``name3``… when ``taken`` (a document's anchors) has it already
+    (YAML readers refuse, or silently rebind, a repeated anchor); the one returned is taken too."""
+    candidate, n = name, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{name}{n}"
+    taken.add(candidate)
+    return candidate
+
+
 def nodes(node: Node) -> Iterator[Node]:
     """Every node below ``node`` (included), parents first: ``walk`` without building paths."""
     stack = [node]

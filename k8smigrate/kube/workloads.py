@@ -13,7 +13,7 @@ from k8smigrate.context import Context
 from k8smigrate.results import Level
 from k8smigrate.scalars import Data
 from k8smigrate.templating.placeholders import holds_placeholder
-from k8smigrate.tree import Alias, Mapping, Node, Scalar, nodes
+from k8smigrate.tree import Alias, Mapping, Node, Scalar, nodes, unique_anchor
 
 MAX_INT32 = 2147483647
 
@@ -101,21 +101,13 @@ def alias_selector(spec: Mapping, labels: Mapping, ctx: Context) -> None:
     """
     anchor = labels.anchor
     if not anchor:
-        anchor = _unique(ANCHOR, {node.anchor for node in nodes(ctx.root) if node.anchor})
+        anchor = unique_anchor(ANCHOR, {node.anchor for node in nodes(ctx.root) if node.anchor})
         labels.set_anchor(anchor)
     selector = Mapping.of({"matchLabels": Alias(anchor, labels)})
     spec.set("selector", selector, after="template")
     message = f"spec.selector written as matchLabels: *{anchor}, an alias of the template labels (the old default)"
     ctx.info("K8SM-APPS-003", message, selector)
     ctx.note(f"spec.selector written as an alias of spec.template.metadata.labels (&{anchor})")
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}{n}"
-    return candidate
 
 
 def pin_object_labels(obj: Mapping, labels: Data, ctx: Context) -> None:

@@ -64,8 +64,8 @@ class Chain:
         return [(tags[a].end, tags[b].start) for a, b in zip(self.tags, self.tags[1:], strict=False)]
 
 
-def chains(tags: list[Tag]) -> list[Chain]:
-    """Every block of ``tags`` that has more than one branch."""
+def blocks(tags: list[Tag]) -> list[Chain]:
+    """Every block of ``tags`` (its opening tag, its else tags, its end), in the order they end."""
     out: list[Chain] = []
     stack: list[list[int]] = []
     for i, tag in enumerate(tags):
@@ -74,10 +74,13 @@ def chains(tags: list[Tag]) -> list[Chain]:
         elif tag.role == "else" and stack:
             stack[-1].append(i)
         elif tag.role == "end" and stack:
-            opened = stack.pop()
-            if len(opened) > 1:
-                out.append(Chain((*opened, i)))
+            out.append(Chain((*stack.pop(), i)))
     return out
+
+
+def chains(tags: list[Tag]) -> list[Chain]:
+    """Every block of ``tags`` that has more than one branch."""
+    return [chain for chain in blocks(tags) if len(chain.tags) > 2]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from . import placeholders as ph
 from .golex import LexError
 from .markers import MARKERS
 from .markers import needs_masking as needs_masking  # where tests and callers have found it
-from .mask import Chain, Region, Skeleton, Tag, UnmaskError, chains, mask, unmask, unmask_message
+from .mask import Chain, Region, Skeleton, Tag, UnmaskError, blocks, chains, mask, unmask, unmask_message
 from .values import Scope, scope
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
@@ -342,18 +342,7 @@ _BLOCK_KEY = re.compile(r"^[ \t]*[\w./-]+:[ \t]*$")  # a key that opens a block:
 
 def _blocks(tags: list[Tag]) -> list[Chain]:
     """Every if/with/range block (with or without else branches), as chains of tag indices."""
-    out: list[Chain] = []
-    stack: list[list[int]] = []
-    for i, tag in enumerate(tags):
-        if tag.role in ("if", "open"):
-            stack.append([i])
-        elif tag.role == "else" and stack:
-            stack[-1].append(i)
-        elif tag.role == "end" and stack:
-            opened = stack.pop()
-            if tags[opened[0]].role == "if":
-                out.append(Chain((*opened, i)))
-    return out
+    return [chain for chain in blocks(tags) if tags[chain.tags[0]].role == "if"]
 
 
 def _key_at(text: str, starts: list[int], line: int) -> int:

@@ -77,7 +77,7 @@ from k8smigrate.kube.crd_schema import (
     repair,
 )
 from k8smigrate.model import Step
-from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes
+from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes, unique_anchor
 
 APPROVAL = "api-approved.kubernetes.io"
 UNAPPROVED = "unapproved, migrated from apiextensions.k8s.io/v1beta1 without API review"
@@ -353,16 +353,6 @@ def copy_into_versions(
     for v in versions[1:]:
         v.set(new_key, from_data(data))
     ctx.note(f"spec.{key} → spec.versions[*].{new_key}")
-
-
-def unique_anchor(name: str, taken: set[str]) -> str:
-    """``name``, or ``name2``, ``name3``… when the document already uses it (PyYAML refuses duplicates)."""
-    candidate, n = name, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{name}{n}"
-    taken.add(candidate)
-    return candidate
 
 
 def block_style(version: Mapping) -> None:
