@@ -84,6 +84,20 @@ def test_scan_asks_for_api_approval_only_for_a_protected_group(monkeypatch: pyte
     assert again.decisions == ()
 
 
+def test_scan_does_not_run_the_ingress_migration_for_a_decision_only_templates_ask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ingress = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n"
+    import k8smigrate.scan as scan_module
+
+    def no_migration(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the step ran")
+
+    monkeypatch.setattr(scan_module, "migrate_stream", no_migration)
+    (row,) = scan_text(ingress, target_version="1.29")
+    assert row.action == "apply" and row.decisions == ()
+
+
 @pytest.mark.parametrize(
     "spelling",
     [

@@ -37,6 +37,7 @@ from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
+from k8smigrate.templating import placeholders as ph
 from k8smigrate.templating.values import action_value
 from k8smigrate.tree import Entry, Mapping, Node, Scalar, resolve
 from k8smigrate.yamlio import TEMPLATE_MARKERS
@@ -242,6 +243,7 @@ TEMPLATED_PORT = Decision(
     ("number", "name"),
     "a servicePort written by a template action whose value is not a plain .Values path with a default "
     "in values.yaml: say whether it renders a port number or a port name",
+    asked_if=re.compile(re.escape(ph.START)),  # only a masked template action is asked about
 )
 
 MIGRATION = Step(
