@@ -91,9 +91,9 @@ def test_scan_does_not_run_the_ingress_migration_for_a_decision_only_templates_a
     import k8smigrate.scan as scan_module
 
     def no_migration(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the step ran")
+        raise AssertionError("the step ran to learn its decisions")
 
-    monkeypatch.setattr(scan_module, "migrate_stream", no_migration)
+    monkeypatch.setattr(scan_module, "_decisions_asked", no_migration)
     (row,) = scan_text(ingress, target_version="1.29")
     assert row.action == "apply" and row.decisions == ()
 
