@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .codes import INTERNAL_ERROR, OWNER_NOT_KEPT
+from .codes import API_REWRITTEN, FILE_ERROR, INTERNAL_ERROR, OWNER_NOT_KEPT
 from .engine import migrate_stream
 from .facts import Facts, gather, merge
 from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
@@ -231,6 +231,49 @@ def _migrate_file(
                 Finding(OWNER_NOT_KEPT.level, OWNER_NOT_KEPT.code, note, None, str(p)) for note in written.notes
             ]
     return outcome
+
+
+def flag_unwritten_chart_edits(outcomes: list[FileOutcome]) -> None:
+    """Give each template whose computed apiVersion the chart-level step rewrote in another file
+    (``values.yaml``, a helper) an error when that file was not written (refused: read-only,
+    hard links, changed on disk): the chart still renders the old API, whatever the template says.
+
+    The files of a run come one by one, a chart's templates before its ``values.yaml``: this
+    looks at a whole run's outcomes once they are all in.
+    """
+    from .templating.chart import chart_root, is_support_file
+
+    refused: dict[Path, list[str]] = {}
+    for o in outcomes:
+        if o.written or o.result is None or not o.result.changed or o.error is None:
+            continue
+        root = chart_root(o.path)
+        if root is not None:
+            rel = o.path.resolve().relative_to(root.resolve()).as_posix()
+            if is_support_file(rel):
+                refused.setdefault(root.resolve(), []).append(rel)
+    if not refused:
+        return
+    for o in outcomes:
+        root = chart_root(o.path) if o.result is not None else None
+        names = refused.get(root.resolve()) if root is not None else None
+        if o.result is None or not names:
+            continue
+        o.result.findings += [
+            Finding(
+                FILE_ERROR.level,
+                FILE_ERROR.code,
+                f"this apiVersion is rewritten in {' and '.join(names)}, which was not written: the chart "
+                "still renders the old API",
+                f.migration,
+                f.filename,
+                f.document,
+                f.line,
+                f.path,
+            )
+            for f in list(o.result.findings)
+            if f.code == API_REWRITTEN.code
+        ]
 
 
 def _note_chart_write(path: Path, before_ns: int) -> None:

@@ -39,7 +39,16 @@ import typer
 from typer.core import TyperArgument, TyperCommand
 
 from . import __version__, parallel
-from .api import FileOutcome, input_error, migrate_any, migrate_file, scan_file, scanned, skipped_outcome
+from .api import (
+    FileOutcome,
+    flag_unwritten_chart_edits,
+    input_error,
+    migrate_any,
+    migrate_file,
+    scan_file,
+    scanned,
+    skipped_outcome,
+)
 from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR, RELEASE_NEEDED
 from .components import ComponentError, newest, parse_option
@@ -399,6 +408,7 @@ def _migrate(
     outcomes, _files_done = _run_files(
         paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place, trees=trees
     )
+    flag_unwritten_chart_edits(outcomes)
     return outcomes
 
 

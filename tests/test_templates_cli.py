@@ -146,3 +146,27 @@ def test_a_literal_printed_by_an_action_is_reported_and_every_action_kept(tmp_pa
     assert "K8SM-TPL-108" in result.output
     assert (chart / "templates/_helpers.tpl").read_text(encoding="utf-8") == helper
     assert (chart / "templates/ingress.yaml").read_text(encoding="utf-8") == INGRESS_BY_HELPER
+
+
+VALUES_API_CHART = {
+    "Chart.yaml": CHART["Chart.yaml"],
+    "values.yaml": "rbac:\n  apiVersion: v1beta1  # the default\n",
+    "templates/role.yaml": "apiVersion: rbac.authorization.k8s.io/{{ .Values.rbac.apiVersion }}\nkind: Role\n"
+    "metadata:\n  name: r\nrules: []\n",
+}
+
+
+def test_a_template_whose_apiversion_is_rewritten_in_a_file_not_written_gets_an_error(tmp_path: Path) -> None:
+    chart = make(tmp_path / "c", VALUES_API_CHART)
+    written = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(chart)])
+    assert written.exit_code == 1, written.output  # values.yaml rewritten, nothing for a human
+    assert "K8SM-GEN-013" not in written.stderr
+    assert "apiVersion: v1  # the default" in (chart / "values.yaml").read_text(encoding="utf-8")
+    chart = make(tmp_path / "d", VALUES_API_CHART)
+    (chart / "values.yaml").chmod(0o444)  # refused: the chart still renders v1beta1
+    refused = CliRunner().invoke(app, ["apply", "--in-place", "--target-version", "1.29", str(chart)])
+    assert refused.exit_code == 3
+    assert (
+        "templates/role.yaml:1: error K8SM-GEN-013 this apiVersion is rewritten in values.yaml, which was not "
+        "written: the chart still renders the old API"
+    ) in refused.stderr
