@@ -123,6 +123,42 @@ def wanted_by(registry: Registry, enabled: Callable[[Migration], bool]) -> Calla
     return wanted
 
 
+_API_KEY = re.compile(r"""apiVersion["']?[ \t]*:""")
+_KIND_KEY = re.compile(r"""kind["']?[ \t]*:""")
+
+
+def may_need(piece: str, registry: Registry, settings: Settings) -> bool:
+    """A closer look than ``prefilter``'s, by apiVersion and kind: False only when every
+    apiVersion and kind in the text is written out, no enabled step accepts such an object, and
+    no enabled check of those kinds (or of every object) finds its trigger in it.
+
+    The pre-filter goes by apiVersion alone (a NetworkPolicy is wanted because a check reads
+    Ingresses of the same networking.k8s.io/v1); this costs a pass over the migrations, for the
+    documents whose answer matters more than the time (a template that cannot be read).
+    Conservative: a value written by an action, or spelled so that the raw patterns cannot read
+    it, may need something.
+    """
+    written_apis, written_kinds = raw_api_versions(piece), raw_kinds(piece)
+    if not written_apis or not written_kinds or unsure(piece):
+        return True
+    if len(_API_KEY.findall(piece)) != len(written_apis) or len(_KIND_KEY.findall(piece)) != len(written_kinds):
+        return True  # an apiVersion or kind that an action writes
+    apis, kinds = set(written_apis), set(written_kinds)
+    enabled = runs_in(settings, settings.window)
+    for m in registry.migrations:
+        if not enabled(m):
+            continue
+        if isinstance(m, Check):
+            looked_at = ANY in m.applies_to or any(
+                ANY in m.applies_to.get(api, ()) or kinds & set(m.applies_to.get(api, ())) for api in apis
+            )
+            if looked_at and m.triggered_by(piece):
+                return True
+        elif m.from_api in apis and kinds & set(m.kinds):
+            return True
+    return False
+
+
 def _cheap_first(triggers: Iterable[Trigger]) -> tuple[Trigger, ...]:
     """Substrings before patterns: they are the cheap test."""
     return tuple(sorted(triggers, key=lambda t: (not isinstance(t, str), str(t))))

@@ -18,8 +18,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..engine import migrate_stream
-from ..model import ANY, Check
-from ..prefilter import prefilter, raw_api_versions, raw_kinds, runs_in, unsure
+from ..prefilter import may_need, prefilter
 from ..registry import Registry, default_registry
 from ..results import DocumentResult, FileResult, Finding
 from ..settings import Settings
@@ -44,41 +43,6 @@ def dialect_of(text: str, filename: str) -> str | None:
     if "{%" in text or "{#" in text:
         return "jinja"
     return "go"
-
-
-_API_KEY = re.compile(r"""apiVersion["']?[ \t]*:""")
-_KIND_KEY = re.compile(r"""kind["']?[ \t]*:""")
-
-
-def _needs_nothing(piece: str, registry: Registry, settings: Settings) -> bool:
-    """A closer look than the pre-filter's at a document whose skeleton cannot be read: every
-    apiVersion and kind in its text is written out, no enabled step accepts such an object,
-    and no enabled check of those kinds (or of every object) finds its trigger in it.
-
-    The pre-filter goes by apiVersion alone: a NetworkPolicy is wanted because a check reads
-    Ingresses of the same networking.k8s.io/v1. Conservative: a value written by an action,
-    or spelled so that the raw patterns cannot read it, means it may need something.
-    """
-    apis, kinds = set(raw_api_versions(piece)), set(raw_kinds(piece))
-    if not apis or not kinds or unsure(piece):
-        return False
-    if len(_API_KEY.findall(piece)) != len(raw_api_versions(piece)) or len(_KIND_KEY.findall(piece)) != len(
-        raw_kinds(piece)
-    ):
-        return False  # an apiVersion or kind that an action writes
-    enabled = runs_in(settings, settings.window)
-    for m in registry.migrations:
-        if not enabled(m):
-            continue
-        if isinstance(m, Check):
-            looked_at = ANY in m.applies_to or any(
-                ANY in m.applies_to.get(api, ()) or kinds & set(m.applies_to.get(api, ())) for api in apis
-            )
-            if looked_at and m.triggered_by(piece):
-                return False
-        elif m.from_api in apis and kinds & set(m.kinds):
-            return False
-    return True
 
 
 def migrate_template(
@@ -138,7 +102,7 @@ def migrate_template(
     for n, finding in list(failed.items()):
         start, end = chunks[n]
         engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
-        if not wanted(text[start:end]) or _needs_nothing(text[start:end], registry, settings):
+        if not wanted(text[start:end]) or not may_need(text[start:end], registry, settings):
             # nothing would be migrated in it: not an error
             message = finding.message.replace("document left unchanged", "nothing in it to migrate")
             failed[n] = replace(finding, level="info", code="K8SM-TPL-007", message=message)
