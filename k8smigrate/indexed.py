@@ -17,8 +17,11 @@ still describes the files beside it (the same module names, each of the size it 
 index was written); otherwise, as in a checkout whose index was not regenerated, the registry
 imports every module as before, so a stale index costs time, never correctness.
 
-Checks that gather facts across files (``Check.facts``) hold functions the index cannot write;
-their modules are imported when the index is read.
+Checks that gather facts across files (``Check.facts``) hold collectors whose ``collect`` is a
+function: the index writes it as a ``LazyFunction`` (module and name), so those modules too are
+imported only when a file holds what one of their collectors or checks looks for. A collector
+whose function is not a module-level name cannot be written: its module is imported when the
+index is read, as before.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .model import Check, Migration, Step
 
@@ -67,6 +70,37 @@ class LazyBody:
 
     def __repr__(self) -> str:
         return f"LazyBody({self.module!r}, {self.position})"
+
+
+class LazyFunction:
+    """A module-level function (a fact collector's ``collect``), imported the first time it is called.
+
+    Equal to another reference to the same name, so two readings of the index compare equal."""
+
+    __slots__ = ("_function", "module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._function: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The function itself (imports its module once)."""
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self.module), self.name)
+        return self._function
+
+    def __call__(self, *args: Any) -> Any:
+        return self.resolve()(*args)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LazyFunction) and (self.module, self.name) == (other.module, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.name))
+
+    def __repr__(self) -> str:
+        return f"LazyFunction({self.module!r}, {self.name!r})"
 
 
 def declarations(module: ModuleType) -> list[Migration]:

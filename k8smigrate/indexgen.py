@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from types import ModuleType
 
+from .facts import Collector
 from .indexed import INDEX_FILE, PACKAGE, module_files, package_dir
 from .model import Check, Migration
 
@@ -32,10 +33,34 @@ def _literal(value: object) -> str:
         return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (str, int, bool, type(None))):
         return repr(value)
+    if isinstance(value, Collector):
+        return (
+            f"Collector(name={value.name!r}, trigger={_literal(value.trigger)}, "
+            f"collect={_function(value.collect)}, kinds={_literal(value.kinds)})"
+        )
     if type(value).__name__ in ("Code", "Decision"):
         args = ", ".join(f"{f.name}={_literal(getattr(value, f.name))}" for f in fields(value))  # type: ignore[arg-type]
         return f"{type(value).__name__}({args})"
     raise TypeError(f"cannot write {type(value).__name__} {value!r} into the index")
+
+
+def _function(function: object) -> str:
+    """``LazyFunction(module, name)`` for a function its module holds under that name."""
+    module, name = getattr(function, "__module__", None), getattr(function, "__qualname__", "")
+    if not module or not name.isidentifier() or getattr(importlib.import_module(module), name, None) is not function:
+        raise TypeError(f"{function!r} is not a module-level function: the index cannot name it")
+    return f"LazyFunction({module!r}, {name!r})"
+
+
+def _writable(found: list[Migration]) -> bool:
+    """Whether every collector of these migrations can be written (its function named)."""
+    try:
+        for m in found:
+            if isinstance(m, Check):
+                _literal(m.facts)
+    except TypeError:
+        return False
+    return True
 
 
 def _declaration(m: Migration, module: str, position: int) -> str:
@@ -69,7 +94,8 @@ def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
         "",
         "from k8smigrate.codes import Code",
         "from k8smigrate.decisions import Decision",
-        "from k8smigrate.indexed import LazyBody",
+        "from k8smigrate.facts import Collector",
+        "from k8smigrate.indexed import LazyBody, LazyFunction",
         "from k8smigrate.model import Check, Migration, Step",
         "",
         "MODULES: tuple[tuple[str, str, int, tuple[Migration, ...] | None], ...] = (",
@@ -78,7 +104,7 @@ def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
         module_name = f"{PACKAGE}.{sub}.{name}"
         module = importlib.import_module(module_name)
         found = named(module)
-        if any(isinstance(m, Check) and m.facts for m in found):
+        if not _writable(found):
             lines.append(f"    ({sub!r}, {name!r}, {size}, None),")
             continue
         written = [_declaration(m, module_name, i) for i, m in enumerate(found)]

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from k8smigrate import indexed
-from k8smigrate.indexed import INDEX_FILE, LazyBody
-from k8smigrate.indexgen import generate
-from k8smigrate.model import Check
+from k8smigrate.facts import Collector
+from k8smigrate.indexed import INDEX_FILE, LazyBody, LazyFunction
+from k8smigrate.indexgen import _writable, generate
+from k8smigrate.model import Check, Migration
 from k8smigrate.registry import discover, named_migrations
 from tests.test_startup import INGRESS, loaded
 
@@ -20,6 +21,13 @@ from tests.test_startup import INGRESS, loaded
 def imported_discovery(monkeypatch: pytest.MonkeyPatch) -> list:  # type: ignore[type-arg]
     monkeypatch.setattr("k8smigrate.registry.load", lambda named: None)
     return discover(entry_points=False)
+
+
+def declared(m: Migration) -> Migration:
+    """A migration without what the index holds as lazy references (its body, its collectors' functions)."""
+    if isinstance(m, Check):
+        return replace(m, body=None, facts=tuple(replace(c, collect=None) for c in m.facts))  # type: ignore[arg-type]
+    return replace(m, body=None)
 
 
 # -- no-op: the index is current, and reading it gives what importing gives
@@ -37,7 +45,7 @@ def test_the_index_declares_what_the_modules_declare(monkeypatch: pytest.MonkeyP
     from_modules = imported_discovery(monkeypatch)
     assert [m.name for m in from_index] == [m.name for m in from_modules]
     for a, b in zip(from_index, from_modules, strict=True):
-        assert replace(a, body=None) == replace(b, body=None), a.name
+        assert declared(a) == declared(b), a.name
         assert (a.body is None) == (b.body is None), a.name
 
 
@@ -52,12 +60,28 @@ def test_each_lazy_body_is_its_modules_body(monkeypatch: pytest.MonkeyPatch) -> 
         assert a.body.resolve() is b.body, a.name
 
 
-def test_checks_that_gather_facts_come_from_their_modules() -> None:
+def test_each_lazy_collector_is_its_modules_function(monkeypatch: pytest.MonkeyPatch) -> None:
     from_index = indexed.load(named_migrations)
     assert from_index is not None
-    gathering = [m for m in from_index if isinstance(m, Check) and m.facts]
-    assert gathering  # the collectors are functions: the index imports these modules
-    assert all(not isinstance(m.body, LazyBody) for m in gathering)
+    from_modules = imported_discovery(monkeypatch)
+    pairs = [
+        (a, b)
+        for x, y in zip(from_index, from_modules, strict=True)
+        if isinstance(x, Check) and isinstance(y, Check)
+        for a, b in zip(x.facts, y.facts, strict=True)
+    ]
+    assert len(pairs) >= 9  # the checks that join files (ingress controllers, CoreDNS, NodePorts, tokens)
+    for a, b in pairs:
+        assert isinstance(a.collect, LazyFunction), a.name
+        assert a.collect.resolve() is b.collect, a.name
+
+
+def test_a_collector_without_a_module_level_function_keeps_its_module_imported() -> None:
+    def local(obj: object) -> list[object]:
+        return []
+
+    check = Check(applies_to={"v1": ("Secret",)}, body=lambda obj, ctx: None, facts=(Collector("x", ("x",), local),))
+    assert not _writable([check])
 
 
 # -- a stale index is not used
@@ -91,3 +115,28 @@ def test_a_one_file_run_imports_only_the_migrations_it_runs(tmp_path: Path) -> N
     assert "k8smigrate.migrations.steps.ingress_networking_v1beta1" in steps  # the run migrated it
     assert len(steps) <= 3, steps  # not the other ~100 steps
     assert len(migrations) < 20, migrations
+
+
+JOINING = (  # the checks that gather facts across files (their collectors are lazy in the index)
+    "k8smigrate.migrations.checks.coredns_endpointslices",
+    "k8smigrate.migrations.checks.ingress_class_annotation",
+    "k8smigrate.migrations.checks.ingress_controllers",
+    "k8smigrate.migrations.checks.node_port_range",
+    "k8smigrate.migrations.checks.service_account_tokens",
+)
+
+
+def test_a_file_no_collector_looks_at_imports_no_check_that_joins_files(tmp_path: Path) -> None:
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: b\n")
+    for command in (["apply", "--check"], ["scan"]):
+        modules = loaded(*command, str(tmp_path / "cm.yaml"), "--target-version", "1.29", "--color", "never")
+        assert "k8smigrate.engine" in modules  # the probe ran the command
+        assert sorted(m for m in JOINING if m in modules) == [], command
+
+
+def test_a_file_a_collector_looks_at_imports_its_check(tmp_path: Path) -> None:
+    secret = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: t\ntype: kubernetes.io/service-account-token\n"
+    (tmp_path / "secret.yaml").write_text(secret)
+    modules = loaded("scan", str(tmp_path / "secret.yaml"), "--target-version", "1.29", "--color", "never")
+    assert "k8smigrate.migrations.checks.service_account_tokens" in modules
+    assert "k8smigrate.migrations.checks.coredns_endpointslices" not in modules
