@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,80 @@ def test_a_short_run_with_a_plugin_installed_reads_its_entry_points(repo: Path, 
     modules = loaded("list", env=env)
     assert "importlib.metadata" in modules
     assert "k8smigrate_widgets" in modules
+
+
+# ------------------------------------------------------------------ only the command asked for is built
+
+RUN = """
+import sys
+from k8smigrate import cli
+whole = sys.argv[1] == "whole"
+sys.argv = ["k8smigrate", *sys.argv[2:]]
+try:
+    cli.app(prog_name="k8smigrate") if whole else cli.main()
+except SystemExit as exc:
+    sys.stdout.write(f"\\nEXIT {exc.code}\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["apply", "--help"], ["scan", "-h"], ["diff", "--bogus"], ["apply"], ["list", "--help"], ["explain", "--help"]],
+    ids=["apply-help", "scan-h", "diff-bad-option", "apply-no-path", "list-help", "explain-help"],
+)
+def test_a_command_built_alone_says_what_the_whole_app_says(args: list[str]) -> None:
+    env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
+
+    def run(how: str) -> tuple[str, str]:
+        proc = subprocess.run([sys.executable, "-c", RUN, how, *args], capture_output=True, text=True, env=env)
+        return proc.stdout, proc.stderr
+
+    assert run("lean") == run("whole")
+
+
+def test_a_command_line_naming_its_command_builds_only_that_one() -> None:
+    import typer
+
+    from k8smigrate.cli import app, app_for
+
+    whole = typer.main.get_command(app)
+    assert isinstance(whole, typer.core.TyperGroup)
+    for name in ("scan", "diff", "apply", "list", "explain"):
+        lean = typer.main.get_command(app_for([name, "x.yaml"]))
+        assert isinstance(lean, typer.core.TyperGroup)
+        assert list(lean.commands) == [name]
+        assert described(lean.commands[name]) == described(whole.commands[name])
+        assert [p.name for p in lean.params] == [p.name for p in whole.params]  # --version, completion, --help
+
+
+def described(command: Any) -> list[object]:
+    """What a click command is: its help and each parameter's names, default, type and help."""
+    params = [
+        (
+            p.name,
+            p.opts,
+            p.secondary_opts,
+            p.required,
+            p.default,
+            p.nargs,
+            type(p.type),
+            getattr(p.type, "choices", None),
+            getattr(p, "help", None),
+        )
+        for p in command.params
+    ]
+    return [command.name, command.help, command.short_help, params]
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["aply", "x.yaml"], ["x.yaml", "apply"]])
+def test_any_other_command_line_gets_the_whole_app(argv: list[str]) -> None:
+    from k8smigrate.cli import app, app_for
+
+    assert app_for(argv) is app
+
+
+def test_shell_completion_gets_the_whole_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    from k8smigrate.cli import app, app_for
+
+    monkeypatch.setenv("_K8SMIGRATE_COMPLETE", "complete_bash")
+    assert app_for(["apply"]) is app
