@@ -50,7 +50,6 @@ from .api import (
     scanned,
     skipped_outcome,
 )
-from .catalog import explain_lines, list_lines, list_rows
 from .codes import FILE_ERROR, RELEASE_NEEDED
 from .components import ComponentError, newest, parse_option
 from .exits import EXIT_CHANGED, EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, exit_code, tally
@@ -917,6 +916,8 @@ def list_(
     format: Annotated[ListFormat, typer.Option("--format", metavar="FORMAT", help="text or json.")] = ListFormat.text,
 ) -> None:
     """The migrations: steps with kinds, from → to and the releases that gate them; readiness checks."""
+    from .catalog import list_lines, list_rows  # list and explain only
+
     registry = default_registry()
     if format is ListFormat.json:
         import json
@@ -950,6 +951,8 @@ def explain(
     if text is not None:
         typer.echo(text, nl=False)
         return
+    from .catalog import explain_lines  # list and explain only
+
     registry = default_registry()
     new = registry.renamed(name)
     if new is not None:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
 from .codes import (
     COMMENT_DROPPED,
@@ -50,11 +51,13 @@ from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
 from .scalars import Data
 from .settings import Settings
-from .sharing import Expansion, expand, fold
 from .tree import Mapping, Node, Scalar, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
 from .yamlio import EVERY, Document, Stream, read_stream
+
+if TYPE_CHECKING:
+    from .sharing import Expansion
 
 __all__ = ["RenderCheckError", "migrate_root", "migrate_stream"]
 
@@ -235,6 +238,8 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
     doc = status.doc
     expansion = None
     if doc.shares:  # bodies see what aliases and merge keys stand for, each place on its own
+        from .sharing import expand  # anchors and aliases are rare: not imported by every run
+
         try:
             expansion = expand(root)
         except (TreeError, RecursionError) as exc:
@@ -367,6 +372,8 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
 
 def _fold(expansion: Expansion, root: Mapping, status: _Status) -> bool:
     """Aliases and merge keys back in place; False (with the errors) where an edit went through one."""
+    from .sharing import fold
+
     problems = fold(expansion, root)
     for p in problems:
         status.findings.append(

@@ -8,7 +8,6 @@ what one CLI command did; every output format (text, JSON, Markdown, SARIF) is b
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -237,6 +236,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def json_text(data: Any) -> str:
     """``data`` as indented JSON that any UTF-8 output can hold: a lone surrogate (a YAML ``"\\ud800"``
     escape) is written as its ``\\uXXXX`` escape, not as a character no encoder accepts."""
+    import json  # only reports and list --format json are JSON: not imported by every run
+
     text = json.dumps(data, indent=2, ensure_ascii=False)
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 

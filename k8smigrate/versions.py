@@ -26,10 +26,16 @@ class KubeVersion:
     def parse(cls, text: str | KubeVersion) -> KubeVersion:
         if isinstance(text, KubeVersion):
             return text
+        found = _PARSED.get(text) if cls is KubeVersion and isinstance(text, str) else None
+        if found is not None:
+            return found
         m = _VERSION_RE.match(str(text).strip())
         if not m:
             raise ValueError(f"not a Kubernetes version: {text!r} (expected e.g. 1.22)")
-        return cls(int(m.group(1)), int(m.group(2)))
+        version = cls(int(m.group(1)), int(m.group(2)))
+        if cls is KubeVersion and isinstance(text, str) and len(_PARSED) < 1024:
+            _PARSED[text] = version
+        return version
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, KubeVersion):
@@ -39,6 +45,10 @@ class KubeVersion:
     def __str__(self) -> str:
         return f"{self.major}.{self.minor}"
 
+
+_PARSED: dict[str, KubeVersion] = {}
+"""Releases already parsed (they are immutable): the registry and the lifecycle table parse the same
+few hundred times at each start."""
 
 NEWEST_KNOWN = KubeVersion(1, 35)
 """The default ``--target-version``: the newest release whose removals the tool knows."""

@@ -39,6 +39,9 @@ NOT_NEEDED = (
     "k8smigrate.sarif",
     "k8smigrate.markdown",
     "importlib.metadata",  # entry points, only when some distribution declares ours (entrypoints.py)
+    "json",  # JSON reports and list --format json
+    "k8smigrate.catalog",  # list and explain
+    "k8smigrate.sharing",  # documents with anchors and aliases
 )
 
 INGRESS = """apiVersion: extensions/v1beta1
