@@ -8,13 +8,17 @@ any disagreement between the two declarations that remain: the steps and the tab
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from k8smigrate.catalog import explain_lines, list_lines, step_rows
 from k8smigrate.components import ADD_ONS
 from k8smigrate.hints import HINTS
-from k8smigrate.lifecycles import builtin, parse_table
+from k8smigrate.lifecycles import _rows, builtin, parse_table
 from k8smigrate.model import Step
+from k8smigrate.packagedata import data_text
 from k8smigrate.plan import full_chain
 from k8smigrate.registry import default_registry
 from k8smigrate.versions import KubeVersion
@@ -112,3 +116,10 @@ def test_a_row_for_every_kind_of_an_api_version() -> None:
     life = REGISTRY.lifecycle("config.istio.io/v1alpha2", "metric")
     assert life is not None and (life.component, life.removed_in) == ("istio", KubeVersion(1, 8))
     assert REGISTRY.lifecycle("config.istio.io/v1alpha3", "metric") is None
+
+
+def test_the_shipped_table_is_read_as_csv_reads_it() -> None:
+    text = data_text("removals.tsv")
+    assert '"' not in text  # nothing quoted: splitting on tabs is enough
+    assert list(_rows(text)) == list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+    assert list(_rows("a\tb\n\n1\t2\n")) == [{"a": "1", "b": "2"}]  # a blank line is no row

@@ -40,6 +40,7 @@ NOT_NEEDED = (
     "k8smigrate.markdown",
     "importlib.metadata",  # entry points, only when some distribution declares ours (entrypoints.py)
     "json",  # JSON reports and list --format json
+    "csv",  # the removal table is split on tabs (lifecycles._rows)
     "k8smigrate.catalog",  # list and explain
     "k8smigrate.sharing",  # documents with anchors and aliases
 )
