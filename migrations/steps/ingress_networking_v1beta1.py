@@ -38,7 +38,6 @@ from k8smigrate.context import Context, mappings_at
 from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
 from k8smigrate.templating import placeholders as ph
-from k8smigrate.templating.values import action_value
 from k8smigrate.tree import Entry, Mapping, Node, Scalar, resolve
 from k8smigrate.yamlio import TEMPLATE_MARKERS
 
@@ -136,7 +135,11 @@ def port_field(value: Node, ctx: Context) -> tuple[str, Node | int] | None:
     if not isinstance(node, Scalar):
         ctx.error("K8SM-ING-004", "servicePort is not a scalar", node)
         return None
-    templated = action_value(node.value)
+    templated = None
+    if ph.START in node.value:  # a masked template action (charts): the templating values only then
+        from k8smigrate.templating.values import action_value
+
+        templated = action_value(node.value)
     if templated is not None:
         return templated_port(value, node, templated.known, templated.value, templated.source, ctx)
     if TEMPLATE_MARKERS.search(node.value):
