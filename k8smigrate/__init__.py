@@ -16,6 +16,8 @@ come back as findings.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .api import (
     FileOutcome,
     migrate_file,
@@ -30,9 +32,21 @@ from .files import WritePolicy
 from .model import Check, Migration, Step
 from .registry import default_registry
 from .results import DocumentResult, FileResult, Finding
-from .scan import ScanEntry
 from .settings import Settings
 from .versions import NEWEST_KNOWN, KubeVersion
+
+if TYPE_CHECKING:
+    from .scan import ScanEntry
+
+
+def __getattr__(name: str) -> Any:
+    """``ScanEntry`` is imported on first use: ``apply`` and ``diff`` never load the scan module."""
+    if name == "ScanEntry":
+        from .scan import ScanEntry
+
+        return ScanEntry
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .codes import API_REWRITTEN, FILE_ERROR, INTERNAL_ERROR, OWNER_NOT_KEPT
 from .engine import migrate_stream
@@ -28,8 +28,10 @@ from .outcomes import scanned as scanned
 from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
-from .scan import ScanEntry, scan_stream
 from .settings import KEYWORDS, Settings, names_value
+
+if TYPE_CHECKING:
+    from .scan import ScanEntry
 
 
 def _settings(
@@ -168,6 +170,8 @@ def scan_text(
     An add-on whose release ``components`` does not give is judged at the newest release
     k8smigrate knows.
     """
+    from .scan import scan_stream  # scan's module: not imported by apply and diff
+
     registry = registry or default_registry()
     s = _settings(settings, target_version, min_version, decisions, only, skip, False, False, registry, components)
     return scan_stream(text, s, filename, registry)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperArgument, TyperCommand
@@ -72,10 +72,12 @@ from .report import (
     summary_line,
 )
 from .results import LEVELS, Finding
-from .scan import ScanEntry
 from .settings import Settings, SettingsError, find_config
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN
+
+if TYPE_CHECKING:
+    from .scan import ScanEntry
 
 
 class _Command(TyperCommand):

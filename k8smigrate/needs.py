@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .codes import DECISION_NEEDED
 from .hints import hint
@@ -19,7 +20,9 @@ from .quoting import quote_path
 from .registry import Registry
 from .report import Run, document_label, outcome_findings
 from .results import Finding
-from .scan import ScanEntry
+
+if TYPE_CHECKING:
+    from .scan import ScanEntry
 
 _SET = re.compile(r"--set ([A-Za-z_][\w.-]*)=")
 

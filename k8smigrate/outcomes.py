@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, UNREADABLE
 from .facts import Facts
 from .registry import default_registry
 from .results import FileResult, Finding
-from .scan import ScanEntry, scan_stream
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .scan import ScanEntry
 
 __all__ = ["UNREADABLE_CODES", "FileOutcome", "input_error", "scanned"]
 
@@ -71,6 +74,8 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
                 problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
             entries.sort(key=lambda e: (e.line, e.readiness))
     else:
+        from .scan import scan_stream  # scan's module: not imported by apply and diff
+
         entries = scan_stream(text, settings, name, default_registry(), problems, facts)
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file

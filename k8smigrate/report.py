@@ -12,13 +12,15 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import FileOutcome
 from .diffs import unified_diff as unified_diff  # its home is diffs; kept importable from here
 from .quoting import quote_path
 from .results import LEVELS, FileResult, Finding
-from .scan import ScanEntry
+
+if TYPE_CHECKING:
+    from .scan import ScanEntry
 
 REPORT_VERSION = 1
 """Bumped only when a key of the JSON report changes meaning or disappears (never for additions)."""

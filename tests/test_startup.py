@@ -219,3 +219,18 @@ def test_shell_completion_gets_the_whole_app(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setenv("_K8SMIGRATE_COMPLETE", "complete_bash")
     assert app_for(["apply"]) is app
+
+
+@pytest.mark.parametrize("command", [["apply", "--check"], ["diff"]], ids=["apply-check", "diff"])
+def test_a_rewriting_run_does_not_import_scan(repo: Path, command: list[str]) -> None:
+    modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never")
+    assert "k8smigrate.engine" in modules  # the probe ran the command
+    assert "k8smigrate.scan" not in modules  # scan's rows and table: only scan needs them
+
+
+def test_the_package_still_exports_scan_entry() -> None:
+    import k8smigrate
+    from k8smigrate.scan import ScanEntry
+
+    assert k8smigrate.ScanEntry is ScanEntry
+    assert "ScanEntry" in k8smigrate.__all__

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..outcomes import FileOutcome
-from ..scan import ScanEntry
+
+if TYPE_CHECKING:
+    from ..scan import ScanEntry
 
 __all__ = ["TreeRun"]
 
