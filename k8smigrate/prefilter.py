@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .facts import Collector
+from .lazyre import lazy
 from .model import ANY, Check, Migration, Trigger, holds
 from .plan import window_of
 from .registry import Registry
@@ -26,15 +27,15 @@ from .versions import Window
 _RAW_API = re.compile(r"""apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
 _RAW_KIND = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?(\w+)""")
 _ODD_VALUE = [
-    re.compile(key + r"""["']?[ \t]*:[ \t]*(?:[&!*|>]|"[^"\n]*\\|(?P<end>(?:#[^\n]*)?\r?$))""", re.M)
+    lazy(key + r"""["']?[ \t]*:[ \t]*(?:[&!*|>]|"[^"\n]*\\|(?P<end>(?:#[^\n]*)?\r?$))""", re.M)
     for key in ("apiVersion", "kind")
 ]
 """An apiVersion or kind with an anchor, tag, alias, block scalar or escape, or its value on the next line."""
-_ESCAPED_KEY = re.compile(r'"[^"\n]*\\[^"\n]*"[ \t]*:')
+_ESCAPED_KEY = lazy(r'"[^"\n]*\\[^"\n]*"[ \t]*:')
 """A double-quoted key with an escape in it (``"api\\u0056ersion":``)."""
-_EXPLICIT_KEY = re.compile(r"""^[ \t-]*\?[ \t\r\n]|[{,][ \t]*\?[ \t]""", re.M)
+_EXPLICIT_KEY = lazy(r"""^[ \t-]*\?[ \t\r\n]|[{,][ \t]*\?[ \t]""", re.M)
 """An explicit key (``? apiVersion``)."""
-_KEY_OR_ITEM = re.compile(
+_KEY_OR_ITEM = lazy(
     r"""(?:-[ \t]|-$|[^\s#'"{\[][^\n]*?:(?:[ \t]|$)"""
     r"""|"(?:[^"\\\n]|\\.)*"[ \t]*:(?:[ \t]|$)|'(?:[^'\n]|'')*'[ \t]*:(?:[ \t]|$))"""
 )
@@ -123,8 +124,8 @@ def wanted_by(registry: Registry, enabled: Callable[[Migration], bool]) -> Calla
     return wanted
 
 
-_API_KEY = re.compile(r"""apiVersion["']?[ \t]*:""")
-_KIND_KEY = re.compile(r"""kind["']?[ \t]*:""")
+_API_KEY = lazy(r"""apiVersion["']?[ \t]*:""")
+_KIND_KEY = lazy(r"""kind["']?[ \t]*:""")
 
 
 def may_need(piece: str, registry: Registry, settings: Settings) -> bool:

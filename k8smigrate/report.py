@@ -8,7 +8,6 @@ what one CLI command did; every output format (text, JSON, Markdown, SARIF) is b
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .api import FileOutcome
 from .diffs import unified_diff as unified_diff  # its home is diffs; kept importable from here
+from .lazyre import lazy
 from .quoting import quote_path
 from .results import LEVELS, FileResult, Finding
 
@@ -232,7 +232,7 @@ def _quoted(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "filename": quote_path(entry["filename"])}
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy("[\ud800-\udfff]")
 
 
 def json_text(data: Any) -> str:

@@ -20,6 +20,7 @@ from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
 from .components import is_addon
 from .engine import migrate_stream
 from .facts import Facts
+from .lazyre import lazy
 from .model import Check, Step
 from .plan import element_kind, list_items, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds, unsure
@@ -237,7 +238,7 @@ def _undecided(step: Step, settings: Settings, text: str) -> bool:
     return any(d.default is None and d.name not in settings.decisions and d.may_ask(text) for d in step.decisions)
 
 
-_SET = re.compile(r"--set ([A-Za-z_][\w.-]*)=")
+_SET = lazy(r"--set ([A-Za-z_][\w.-]*)=")
 
 
 def _decisions_asked(
@@ -266,8 +267,8 @@ def _decisions_asked(
 
 _LIST = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
 """A document that is a ``List`` (``kubectl get -o yaml``) or a typed list: its items are rows."""
-_KIND_LIST = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?\w*List\b""")
-_JSON_KIND_LIST = re.compile(r""""kind"[ \t]*:[ \t]*"\w*List\"""")
+_KIND_LIST = lazy(r"""kind["']?[ \t]*:[ \t]*["']?\w*List\b""")
+_JSON_KIND_LIST = lazy(r""""kind"[ \t]*:[ \t]*"\w*List\"""")
 
 
 def _is_list(piece: str) -> bool:

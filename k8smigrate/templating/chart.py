@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..lazyre import lazy
+
 CHART_FILE = "Chart.yaml"
 MANIFEST_FOLDERS = ("templates", "crds")
 SUFFIXES = (".yaml", ".yml", ".json")
@@ -71,9 +73,9 @@ def manifest_files(chart: Path) -> list[Path]:
     return sorted(found)
 
 
-_FILES_CALL = re.compile(r"\.Files\.(?:Get|Glob|Lines)\b")
-_LITERAL = re.compile(r""""([^"\s{}|]+)"|`([^`\s{}|]+)`""")
-_OBJECT = re.compile(r"^apiVersion[ \t]*:.*\n(?:.*\n)*?kind[ \t]*:|^kind[ \t]*:.*\n(?:.*\n)*?apiVersion[ \t]*:", re.M)
+_FILES_CALL = lazy(r"\.Files\.(?:Get|Glob|Lines)\b")
+_LITERAL = lazy(r""""([^"\s{}|]+)"|`([^`\s{}|]+)`""")
+_OBJECT = lazy(r"^apiVersion[ \t]*:.*\n(?:.*\n)*?kind[ \t]*:|^kind[ \t]*:.*\n(?:.*\n)*?apiVersion[ \t]*:", re.M)
 _NOT_MANIFESTS = ("templates", "crds", "charts", "ci")
 
 

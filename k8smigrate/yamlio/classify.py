@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy
 from ..tree import Mapping, Node, Scalar, Sequence, resolve
 from .documents import Document
 
@@ -38,8 +39,8 @@ def text_at(mapping: Mapping, key: str) -> str | None:
     return node.value if isinstance(node, Scalar) else None
 
 
-_METADATA = re.compile(r"^metadata:[ \t]*(?:#[^\n]*)?\r?\n", re.M)
-_TOP_LEVEL = re.compile(r"\n(?=[^ \t\r\n#])")
+_METADATA = lazy(r"^metadata:[ \t]*(?:#[^\n]*)?\r?\n", re.M)
+_TOP_LEVEL = lazy(r"\n(?=[^ \t\r\n#])")
 
 
 def _regex_metadata(body: str) -> tuple[str | None, str | None]:
@@ -66,7 +67,7 @@ def _regex_metadata(body: str) -> tuple[str | None, str | None]:
     return found.get("name"), found.get("namespace")
 
 
-_API_KIND = re.compile(r"^(apiVersion|kind):[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", re.M)
+_API_KIND = lazy(r"^(apiVersion|kind):[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", re.M)
 
 
 def _regex_api_kind(body: str) -> tuple[str | None, str | None]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 
+from ..lazyre import lazy
 from .build import MAX_DEPTH, parse_documents
 from .classify import TEMPLATE_MARKERS, classify
 from .documents import BOM, EVERY, Document, Problem, Stream
@@ -211,8 +212,8 @@ def _blank(match: re.Match[str]) -> str:
     return " " * len(match.group())
 
 
-_BRACKETS = re.compile(r"[\[\]{}]")
-_QUOTED_OR_COMMENT = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\n]|'')*'|(?:^|(?<=[ \t]))#[^\n]*", re.M)
+_BRACKETS = lazy(r"[\[\]{}]")
+_QUOTED_OR_COMMENT = lazy(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\n]|'')*'|(?:^|(?<=[ \t]))#[^\n]*", re.M)
 
 
 def _cuts(text: str) -> Iterator[tuple[int, int]]:
