@@ -16,36 +16,59 @@ come back as findings.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
-from .api import (
-    FileOutcome,
-    migrate_file,
-    migrate_paths,
-    migrate_text,
-    scan_file,
-    scan_text,
-)
-from .codes import Code
-from .decisions import Decision
-from .files import WritePolicy
-from .model import Check, Migration, Step
-from .registry import default_registry
-from .results import DocumentResult, FileResult, Finding
-from .settings import Settings
-from .versions import NEWEST_KNOWN, KubeVersion
-
 if TYPE_CHECKING:
+    from .api import FileOutcome, migrate_file, migrate_paths, migrate_text, scan_file, scan_text
+    from .codes import Code
+    from .decisions import Decision
+    from .files import WritePolicy
+    from .model import Check, Migration, Step
+    from .registry import default_registry
+    from .results import DocumentResult, FileResult, Finding
     from .scan import ScanEntry
+    from .settings import Settings
+    from .versions import NEWEST_KNOWN, KubeVersion
+
+_HOMES = {
+    "FileOutcome": "api",
+    "migrate_file": "api",
+    "migrate_paths": "api",
+    "migrate_text": "api",
+    "scan_file": "api",
+    "scan_text": "api",
+    "Code": "codes",
+    "Decision": "decisions",
+    "WritePolicy": "files",
+    "Check": "model",
+    "Migration": "model",
+    "Step": "model",
+    "default_registry": "registry",
+    "DocumentResult": "results",
+    "FileResult": "results",
+    "Finding": "results",
+    "ScanEntry": "scan",
+    "Settings": "settings",
+    "NEWEST_KNOWN": "versions",
+    "KubeVersion": "versions",
+}
+"""Where each public name lives. They are imported on first use (PEP 562), so importing a
+submodule (``k8smigrate.console``, a worker's) does not import the whole library first, and
+``apply`` never loads the scan module."""
 
 
 def __getattr__(name: str) -> Any:
-    """``ScanEntry`` is imported on first use: ``apply`` and ``diff`` never load the scan module."""
-    if name == "ScanEntry":
-        from .scan import ScanEntry
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # once
+    return value
 
-        return ScanEntry
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
 
 
 __version__ = "0.1.0"

@@ -234,3 +234,52 @@ def test_the_package_still_exports_scan_entry() -> None:
 
     assert k8smigrate.ScanEntry is ScanEntry
     assert "ScanEntry" in k8smigrate.__all__
+
+
+# ------------------------------------------------------------------ the console scripts import the CLI with GC paused
+
+FRESH = """
+import sys
+import {module}
+print(" ".join(sorted(m for m in sys.modules if m.startswith("k8smigrate"))))
+"""
+
+
+def fresh_modules(module: str) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", FRESH.format(module=module)], capture_output=True, text=True, check=True
+    )
+    return proc.stdout.split()
+
+
+def test_the_console_module_imports_nothing_of_the_library() -> None:
+    # so that cli and the library are imported inside console.main, with the collector paused
+    assert fresh_modules("k8smigrate.console") == ["k8smigrate", "k8smigrate.console"]
+
+
+def test_the_package_imports_its_names_on_first_use() -> None:
+    assert fresh_modules("k8smigrate") == ["k8smigrate"]
+    import k8smigrate
+    from k8smigrate.api import migrate_text
+
+    assert k8smigrate.migrate_text is migrate_text
+    assert set(k8smigrate.__all__) <= set(dir(k8smigrate))
+    assert all(getattr(k8smigrate, name) is not None for name in k8smigrate.__all__)
+
+
+def test_the_console_scripts_are_the_console_module() -> None:
+    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'k8smigrate = "k8smigrate.console:main"' in text
+    assert 'kubectl-k8smigrate = "k8smigrate.console:kubectl_plugin"' in text
+
+
+def test_the_console_main_leaves_the_collector_as_it_found_it() -> None:
+    probe = (
+        "import gc, sys\n"
+        "from k8smigrate import console\n"
+        "sys.argv = ['k8smigrate', '--version']\n"
+        "try:\n    console.main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.isenabled())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert proc.stdout.split() == ["k8smigrate", "0.1.0", "True"]
