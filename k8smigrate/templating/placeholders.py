@@ -10,7 +10,7 @@ mapped back to its original text (or found missing or doubled).
 
 from __future__ import annotations
 
-import re
+from ..lazyre import lazy
 
 START = "\ue000"
 PAD = "\ue001"
@@ -21,10 +21,10 @@ MIN_LENGTH = 1 + _DIGITS
 """The shortest placeholder: a Go action is at least ``{{}}``, a Jinja one ``{{}}`` too."""
 MAX_REGIONS = _BASE**_DIGITS
 
-CODE = re.compile(f"{START}[{chr(_DIGIT0)}-{chr(_DIGIT0 + _BASE - 1)}]{{{_DIGITS}}}{PAD}*")
+CODE = lazy(f"{START}[{chr(_DIGIT0)}-{chr(_DIGIT0 + _BASE - 1)}]{{{_DIGITS}}}{PAD}*")
 """One placeholder in any text (padding included)."""
 
-ANY_CHAR = re.compile(f"[{START}{PAD}{chr(_DIGIT0)}-{chr(_DIGIT0 + _BASE - 1)}]")
+ANY_CHAR = lazy(f"[{START}{PAD}{chr(_DIGIT0)}-{chr(_DIGIT0 + _BASE - 1)}]")
 
 
 def code(index: int, length: int) -> str:
