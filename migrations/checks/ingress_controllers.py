@@ -45,6 +45,11 @@ targets from 1.22, in every pod spec:
   (``images[].newTag``/``digest``, preferring one in the same folder) gives the tag instead,
   and the finding names its file.
 
+In a Helm chart's template, an image written by actions that are plain ``.Values`` paths
+(``"{{ .Values.image.repository }}:{{ .Values.image.tag }}"``) is judged as the chart renders
+it with its own ``values.yaml`` defaults, and the finding names those keys; any other action
+leaves the image unknown and unjudged.
+
 ingress-nginx from 1.0.0 takes an Ingress only when ``spec.ingressClassName`` names one of its
 IngressClasses or its ``kubernetes.io/ingress.class`` annotation names ``--ingress-class``;
 class-less Ingresses only with ``--watch-ingress-without-class`` (``store.go``
