@@ -72,6 +72,10 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
             entries.sort(key=lambda e: (e.line, e.readiness))
     else:
         entries = scan_stream(text, settings, name, default_registry(), problems, facts)
+        if path.name == "values.yaml" and chart_root(path) == path.resolve().parent:
+            from .templating.values_scheduling import scan_rows
+
+            entries += scan_rows(text, settings, name, default_registry())
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)
