@@ -56,15 +56,15 @@ def input_error(name: Path | str, message: str) -> Finding:
 def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
     """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
     through their YAML skeleton, and a chart's computed apiVersions are rows too."""
-    from .templating.chart import chart_root
+    from .templating.chart import chart_root, chart_values
     from .templating.markers import needs_masking
 
     problems: list[Finding] = []
     if needs_masking(text):
         from .templating.scanning import computed_rows, scan_template
 
-        entries = scan_template(text, settings, name, default_registry(), problems)
         root = chart_root(path) if path.name != "-" else None
+        entries = scan_template(text, settings, name, default_registry(), problems, chart_values(root))
         if root is not None:
             rel = path.resolve().relative_to(root.resolve()).as_posix()
             try:
@@ -77,6 +77,10 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         from .scan import scan_stream  # scan's module: not imported by apply and diff
 
         entries = scan_stream(text, settings, name, default_registry(), problems, facts)
+        if path.name == "values.yaml" and chart_root(path) == path.resolve().parent:
+            from .templating.values_scheduling import scan_rows
+
+            entries += scan_rows(text, settings, name, default_registry())
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from k8smigrate import scan_file
 from k8smigrate.kube.images import Release, parse_image
 from k8smigrate.migrations.checks.ingress_controllers import CLASSLESS, CONTROLLERS, IMAGE_FIELD, controller_of
+from k8smigrate.results import FileResult
+from k8smigrate.settings import Settings
+from k8smigrate.templating.migrate import migrate_template
 from tests.helpers import check_noop, codes, dedent, run
 
 DEPLOYMENT = """
@@ -222,6 +228,61 @@ def test_an_ingress_without_class_beside_an_old_controller_says_the_upgrade_brin
     result = run(stream(old, INGRESS.format(extra="")))
     assert codes(result) == ["K8SM-CTL-001", "K8SM-CTL-003"]
     assert "1.22 needs 1.0.0" in result.findings[1].message
+
+
+# ------------------------------------------------------------------ in a chart's templates
+
+TEMPLATE = """\
+apiVersion: extensions/v1beta1
+kind: Deployment
+metadata:
+  name: {{ include "x.fullname" . }}
+spec:
+  template:
+    metadata:
+      labels:
+        app: x
+    spec:
+      containers:
+      - name: controller
+        image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+"""
+
+
+def chart_template(values: dict[str, object]) -> FileResult:
+    return migrate_template(TEMPLATE, Settings(target_version="1.29"), "templates/controller.yaml", values=values)
+
+
+def test_noop_in_a_template_whose_image_does_not_resolve_or_is_no_controller() -> None:
+    for values in ({}, {"image": {"repository": "nginx", "tag": "1.25"}}, {"image": {"repository": "x", "tag": 1.5}}):
+        result = chart_template(values)
+        assert [f.code for f in result.findings if f.code.startswith("K8SM-CTL")] == [], values
+        assert "apps/v1" in result.text  # and nothing holds the migration back
+
+
+def test_a_template_whose_default_image_is_an_old_controller_is_an_error_naming_the_values() -> None:
+    values = {
+        "image": {"repository": "quay.io/kubernetes-ingress-controller/nginx-ingress-controller", "tag": "0.24.1"}
+    }
+    result = chart_template(values)
+    assert codes(result) == ["K8SM-CTL-001"]
+    (finding,) = result.findings
+    assert finding.line == 13
+    assert "ingress-nginx 0.24.1 (the chart's default from values.yaml: image.repository, image.tag)" in finding.message
+    assert result.text == TEMPLATE  # an error holds the document back, as in a plain file
+
+
+def test_scan_of_a_chart_judges_the_default_image_too(tmp_path: Path) -> None:
+    chart = tmp_path / "x"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: x\nversion: 0.1.0\n")
+    (chart / "values.yaml").write_text("image:\n  repository: traefik\n  tag: 1.7.26\n")
+    (chart / "templates" / "controller.yaml").write_text(TEMPLATE)
+    outcome = scan_file(chart / "templates" / "controller.yaml", target_version="1.29")
+    rows = [e for e in outcome.scan or [] if e.code == "K8SM-CTL-001"]
+    assert (
+        len(rows) == 1 and "Traefik 1.7.26 (the chart's default from values.yaml: image.repository" in rows[0].message
+    )
 
 
 # ------------------------------------------------------------------ recognition

@@ -586,3 +586,34 @@ def test_an_unreadable_document_a_migration_may_need_is_an_error() -> None:
     assert _unreadable("networking.k8s.io/v1", "Ingress") == [("error", "K8SM-TPL-002")]
     assert _unreadable("extensions/v1beta1", "NetworkPolicy") == [("error", "K8SM-TPL-002")]
     assert _unreadable("networking.k8s.io/v1", "{{ .Values.kind }}") == [("error", "K8SM-TPL-002")]
+
+
+TWICE = """apiVersion: {api}
+kind: DaemonSet
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      restartPolicy: Always
+      containers:
+      - name: c
+        image: "{{{{ .Values.image.repository }}}}:{{{{ .Values.image.tag }}}}"
+      restartPolicy: Always
+"""
+
+
+def test_a_key_written_twice_is_not_an_error_where_only_a_templated_value_was_looked_at() -> None:
+    # the ingress-controller check reads templated images (their values.yaml default): that it met
+    # the duplicate does not make a document that needs nothing an error
+    text = TWICE.format(api="apps/v1")
+    result = migrate_template(text, Settings(target_version="1.29"), "t.yaml", values={"image": {"tag": "1"}})
+    assert result.text == text
+    assert [(f.level, f.code) for f in result.findings] == [("info", "K8SM-TPL-007")]
+
+
+def test_a_key_written_twice_in_a_document_a_migration_needs_is_an_error() -> None:
+    text = TWICE.format(api="extensions/v1beta1")
+    result = migrate_template(text, Settings(target_version="1.29"), "t.yaml")
+    assert result.text == text
+    assert ("error", "K8SM-TPL-004") in [(f.level, f.code) for f in result.findings]

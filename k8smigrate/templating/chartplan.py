@@ -121,8 +121,23 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
         out = _chart_plan(root, sources, templates, result)
         more = _bodies_refused(out, result, settings, root)
         if not more.keys() - refused.keys():
-            return out
+            break
         refused.update(more)
+    return _with_values_scheduling(out, root, sources.values, settings)
+
+
+def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: Settings) -> ChartPlan:
+    """The plan, with values.yaml's scheduling defaults migrated too (``values_scheduling``)."""
+    from ..registry import default_registry
+    from .values_scheduling import migrate_values
+
+    before = out.texts.get("values.yaml", values)
+    after, findings = migrate_values(before, settings, str(root / "values.yaml"), default_registry())
+    if after != before:
+        out.texts["values.yaml"] = after
+        out.values = load_values(after)
+    if findings:
+        out.findings.setdefault("values.yaml", []).extend(findings)
     return out
 
 

@@ -114,16 +114,31 @@ def migrate_template(
                 bodies[n] = (found.group(0), body_to)
                 chunk = engine_chunks[n]
                 engine_chunks[n] = chunk[: found.start()] + f"apiVersion: {body_from}" + chunk[found.end() :]
-    scope_ = Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
-    with scope(scope_):
+    with scope(skeleton_scope(skeleton, resolve)):
         result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
     frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
     out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, kept_keys)
+    out.findings = [_idle_if_unneeded(f, text, skeleton.text, chunks, registry, settings) for f in out.findings]
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     return out
 
 
 _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
+
+
+def _idle_if_unneeded(
+    f: Finding, text: str, skeleton: str, chunks: list[tuple[int, int]], registry: Registry, settings: Settings
+) -> Finding:
+    """A key written twice is an error only where a migration may need the document (``may_need``
+    of its template text): a check that looks through templated values (an image from
+    ``values.yaml``) reads the tree, and so meets the duplicate, where nothing needs changing."""
+    if f.code != "K8SM-TPL-004" or f.level != "error":
+        return f
+    n = _chunk_at(chunks, skeleton, f.line)
+    if n < 0 or may_need(text[chunks[n][0] : chunks[n][1]], registry, settings):
+        return f
+    message = f.message.replace("document left unchanged", "nothing in it to migrate")
+    return replace(f, level="info", code="K8SM-TPL-007", message=message)
 
 
 _API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
@@ -211,6 +226,11 @@ def _removed_for_a_computed_kind(api: str, kind_text: str, resolve: Any, window:
 def _rendered(action: str, resolve: Any) -> str:
     found = resolve(action)
     return str(found.value) if found.known else action
+
+
+def skeleton_scope(skeleton: Skeleton, resolve: Any) -> Scope:
+    """What the migrations see of the skeleton's actions while they run (``values``)."""
+    return Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
 
 
 def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:

@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..prefilter import prefilter
 from ..registry import Registry
@@ -23,16 +24,20 @@ from ..versions import Window
 from .apiversions import ComputedApiVersion
 from .golex import LexError
 from .mask import unmask_message
-from .migrate import _finding, _skeleton, _tags, dialect_of
+from .migrate import _finding, _skeleton, _tags, dialect_of, skeleton_scope
+from .values import scope
 
 
 def scan_template(
-    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding]
+    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding], values: Any = None
 ) -> list[ScanEntry]:
-    """The rows of a template, read through its skeleton; lex errors and unreadable documents go to ``problems``."""
+    """The rows of a template, read through its skeleton; lex errors and unreadable documents go to ``problems``.
+
+    ``values``: the chart's values.yaml data, which resolves ``.Values`` paths as in ``apply``.
+    """
     dialect = dialect_of(text, filename) or "go"
     try:
-        tags, hidden, _actions, _resolve = _tags(text, dialect, None)
+        tags, hidden, _actions, resolve = _tags(text, dialect, values)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         problems.append(
@@ -41,7 +46,8 @@ def scan_template(
         return []
     skeleton, _frozen, _kept = _skeleton(text, tags, hidden)
     found: list[Finding] = []
-    entries = scan_stream(skeleton.text, settings, filename, registry, found)
+    with scope(skeleton_scope(skeleton, resolve)):
+        entries = scan_stream(skeleton.text, settings, filename, registry, found)
     wanted = prefilter(registry, settings, settings.window)
     for f in found:
         f = _finding(f, skeleton)

@@ -81,3 +81,30 @@ def lookup(values: Any, path: list[str]) -> tuple[bool, Any]:
             return False, None
         node = node[part]
     return True, node
+
+
+def rendered_text(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """``text`` with every masked action replaced by its ``values.yaml`` default, and where
+    each came from; None when some action does not resolve to a string or an integer.
+
+    For a field a check reads as text, such as ``image: "{{ .Values.image.repository }}:{{
+    .Values.image.tag }}"``: the check then judges what the chart renders with its defaults.
+    """
+    current = _SCOPE.get()
+    if current is None or current.resolve is None:
+        return None
+    sources: list[str] = []
+    parts: list[str] = []
+    at = 0
+    for match in ph.CODE.finditer(text):
+        action = current.actions.get(ph.index_of(match.group()))
+        found = current.resolve(action) if action is not None else None
+        value = found.value if found is not None and found.known else None
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            return None
+        parts += [text[at : match.start()], str(value)]
+        sources.append(found.source if found is not None else "")
+        at = match.end()
+    parts.append(text[at:])
+    out = "".join(parts)
+    return (out, tuple(sources)) if sources and ph.START not in out else None

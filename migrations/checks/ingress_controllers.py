@@ -45,6 +45,11 @@ targets from 1.22, in every pod spec:
   (``images[].newTag``/``digest``, preferring one in the same folder) gives the tag instead,
   and the finding names its file.
 
+In a Helm chart's template, an image written by actions that are plain ``.Values`` paths
+(``"{{ .Values.image.repository }}:{{ .Values.image.tag }}"``) is judged as the chart renders
+it with its own ``values.yaml`` defaults, and the finding names those keys; any other action
+leaves the image unknown and unjudged.
+
 ingress-nginx from 1.0.0 takes an Ingress only when ``spec.ingressClassName`` names one of its
 IngressClasses or its ``kubernetes.io/ingress.class`` annotation names ``--ingress-class``;
 class-less Ingresses only with ``--watch-ingress-without-class`` (``store.go``
@@ -74,6 +79,8 @@ from k8smigrate.kube.ingress_classes import CLASS_ANNOTATION, DEFAULT_CLASS, ING
 from k8smigrate.kube.podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs
 from k8smigrate.model import Check
 from k8smigrate.scalars import Data
+from k8smigrate.templating.placeholders import START, holds_placeholder
+from k8smigrate.templating.values import rendered_text
 from k8smigrate.tree import Mapping, Scalar
 
 V1 = "networking.k8s.io/v1"
@@ -156,9 +163,10 @@ IMAGE_WORDS = (
 )
 """Text every image name of the controllers holds one of."""
 IMAGE_FIELD = re.compile(
-    r"""image["']?[ \t]*:[ \t]*["']?[\w./:@-]*(?:""" + "|".join(re.escape(w) for w in IMAGE_WORDS) + ")"
+    r"""image["']?[ \t]*:[ \t]*["']?[\w./:@-]*(?:""" + "|".join([*(re.escape(w) for w in IMAGE_WORDS), START]) + ")"
 )
-"""An ``image:`` field (YAML or JSON) naming one of the controllers: the documents' pre-filter."""
+"""An ``image:`` field (YAML or JSON) naming one of the controllers, or templated (a chart's
+default may name one): the documents' pre-filter."""
 CLASSLESS = re.compile(r"\A(?![\s\S]*(?:ingressClassName|kubernetes\.io/ingress\.class))")
 """Matches a document that names no class (the Ingresses' pre-filter)."""
 
@@ -256,13 +264,26 @@ def controller_body(obj: Mapping, ctx: Context) -> None:
             text = image_node.data if image_node is not None else None
             if image_node is None or not isinstance(text, str):
                 continue
+            text, origin = _chart_default(text)
             image = parse_image(text)
             controller = controller_of(image)
             data = container.to_data()
             if controller is None or not isinstance(data, dict) or not reads_ingresses(controller, command_line(data)):
                 continue
             image, override = resolve(image, ctx)
-            judge(controller, image, override, image_node, ctx)
+            judge(controller, image, override, image_node, ctx, origin)
+
+
+def _chart_default(text: str) -> tuple[str, str]:
+    """A templated image as the chart renders it with its ``values.yaml`` defaults, and a note
+    saying so; the text itself when it is not templated or does not resolve."""
+    if not holds_placeholder(text):
+        return text, ""
+    found = rendered_text(text)
+    if found is None:
+        return text, ""
+    keys = ", ".join(source.removeprefix("values.yaml: ") for source in found[1])
+    return found[0], f" (the chart's default from values.yaml: {keys})"
 
 
 def resolve(image: Image, ctx: Context) -> tuple[Image, Located[ImageOverride] | None]:
@@ -280,9 +301,14 @@ def resolve(image: Image, ctx: Context) -> tuple[Image, Located[ImageOverride] |
 
 
 def judge(
-    controller: Controller, image: Image, override: Located[ImageOverride] | None, node: Scalar, ctx: Context
+    controller: Controller,
+    image: Image,
+    override: Located[ImageOverride] | None,
+    node: Scalar,
+    ctx: Context,
+    origin: str = "",
 ) -> None:
-    via = f" (tag from the kustomization in {override.where})" if override is not None else ""
+    via = f" (tag from the kustomization in {override.where})" if override is not None else origin
     first = f"{controller.first_v1}, the first release that reads Ingress and IngressClass {V1}"
     found = image.release
     if found is None:
