@@ -118,10 +118,7 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
             )
             key.set(CONTROL_PLANE)
         elif not twin:
-            copy = from_data(toleration.to_data())
-            assert isinstance(copy, Mapping)
-            copy.set("key", CONTROL_PLANE)
-            tolerations.insert(copy, after=item)
+            add_control_plane_twin(tolerations, item, toleration)
             ctx.info(
                 "K8SM-FLD-018",
                 f"toleration of {CONTROL_PLANE} added beside {MASTER} (1.24 nodes carry both taints)",
@@ -130,3 +127,11 @@ def fix_tolerations(tolerations: Sequence, ctx: Context) -> None:
         else:
             continue
         ctx.note(f"tolerations {MASTER} → {CONTROL_PLANE}")
+
+
+def add_control_plane_twin(items: Sequence, item: Item, entry: Mapping) -> None:
+    """A copy of ``entry`` (a toleration, a kubeadm taint) on the control-plane key, right after it."""
+    copy = from_data(entry.to_data())
+    assert isinstance(copy, Mapping)
+    copy.set("key", CONTROL_PLANE)
+    items.insert(copy, after=item)

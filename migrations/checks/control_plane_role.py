@@ -63,13 +63,14 @@ from k8smigrate.kube.node_roles import (
     MASTER,
     TAINT_ADDED,
     TAINT_GONE,
+    add_control_plane_twin,
     fix_affinity,
     fix_node_selector,
     fix_tolerations,
 )
 from k8smigrate.kube.podspec import POD_APIS, pod_specs
 from k8smigrate.model import Check
-from k8smigrate.tree import Mapping, from_data
+from k8smigrate.tree import Mapping
 
 
 def body(obj: Mapping, ctx: Context) -> None:
@@ -122,10 +123,7 @@ def kubeadm_body(config: Mapping, ctx: Context) -> None:
             )
             key.set(CONTROL_PLANE)
         elif ctx.everywhere_from(TAINT_ADDED) and not twin:
-            copy = from_data(taint.to_data())
-            assert isinstance(copy, Mapping)
-            copy.set("key", CONTROL_PLANE)
-            taints.insert(copy, after=item)
+            add_control_plane_twin(taints, item, taint)
             ctx.info(
                 "K8SM-KADM-014",
                 f"{where}: {CONTROL_PLANE} added beside {MASTER}, as kubeadm 1.24 taints control-plane nodes",
