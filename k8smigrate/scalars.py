@@ -129,7 +129,9 @@ def needs_quotes(text: str) -> bool:
     # Flow indicators end a plain scalar inside {…} and […]: quote them wherever the string lands.
     if any(c in _FLOW_INDICATORS for c in text):
         return True
-    return not text.isprintable()
+    # YAML's printable set has the private-use area (Python's has not): a masked template action
+    # (a chart's skeleton) is written plain where a migration writes it unquoted
+    return not text.isprintable() and not all(ch.isprintable() or "\ue000" <= ch <= "\uf8ff" for ch in text)
 
 
 _FLOW_INDICATORS = frozenset(",[]{}")

@@ -86,6 +86,41 @@ def test_a_port_name_from_values_becomes_a_name() -> None:
     assert "name: {{ .Values.port }}" in result.text
 
 
+def test_a_quoted_port_from_values_is_written_unquoted_under_number() -> None:
+    text = 'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: a\n    servicePort: "{{ .Values.port }}"\n'
+    result = migrate_template(text, Settings(target_version="1.29"), values={"port": 80})
+    assert "      port:\n        number: {{ .Values.port }}\n" in result.text  # it must render an integer
+    assert [f.code for f in result.findings if f.level == "error"] == []
+
+
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "x.fullname" . }}
+  annotations:
+    service.alpha.kubernetes.io/tolerate-unready-endpoints: "{{ .Values.tolerate }}"
+spec:
+  ports:
+  - port: 80
+"""
+
+
+def test_a_templated_tolerate_unready_annotation_moves_to_the_field_as_its_action() -> None:
+    result = migrate_template(SERVICE, Settings(target_version="1.29"), values={"tolerate": "true"})
+    assert result.text == (
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ include "x.fullname" . }}\nspec:\n  ports:\n'
+        "  - port: 80\n  publishNotReadyAddresses: {{ .Values.tolerate }}\n"
+    )
+    assert [f.code for f in result.findings] == ["K8SM-FLD-015"]
+
+
+def test_a_templated_tolerate_unready_annotation_of_unknown_value_is_left_with_an_error() -> None:
+    result = migrate_template(SERVICE, Settings(target_version="1.29"), values={})
+    assert result.text == SERVICE
+    assert "K8SM-TPL-003" in [f.code for f in result.findings]
+
+
 def test_an_unknown_templated_port_is_a_decision() -> None:
     text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: a\n    servicePort: {{ .Values.port | quote }}\n"
     out, codes = migrate(text)

@@ -7,6 +7,12 @@ value that Go's ``strconv.ParseBool`` reads as true becomes ``spec.publishNotRea
 true``; false is only deleted (K8SM-FLD-015). A true annotation beside
 ``publishNotReadyAddresses: false`` is an error (K8SM-FLD-040); a value that is not a
 boolean was ignored by the controller and is deleted with a warning (K8SM-FLD-041).
+
+In a Helm chart, an annotation written by one action that is a plain ``.Values`` path with a
+boolean default (``"{{ .Values.tolerateUnreadyEndpoints }}"``) moves to
+``spec.publishNotReadyAddresses`` as that action, unquoted: it renders the boolean the
+install's values give, as the annotation did (K8SM-FLD-015). Any other templated value is
+left for a human (deleting it would lose the action: K8SM-TPL-003).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from k8smigrate.context import Context
 from k8smigrate.kube.feature_gates import parse_bool
 from k8smigrate.kube.podspec import child, drop_annotation
 from k8smigrate.model import Check
+from k8smigrate.templating.placeholders import holds_placeholder
 from k8smigrate.tree import Mapping, Scalar
 
 KEY = "service.alpha.kubernetes.io/tolerate-unready-endpoints"
@@ -32,6 +39,8 @@ def body(service: Mapping, ctx: Context) -> None:
     if spec is None:
         return
     current = spec.data("publishNotReadyAddresses")
+    if holds_placeholder(node.value) and current is None and _templated(node, metadata, spec, ctx):
+        return
     if value and current is False:
         ctx.error("K8SM-FLD-040", f"annotation {KEY}: true, but spec.publishNotReadyAddresses is false", node)
         return
@@ -53,6 +62,28 @@ def body(service: Mapping, ctx: Context) -> None:
         ctx.info("K8SM-FLD-015", f"annotation {KEY} (ignored from 1.24) deleted; {why}", node)
     drop_annotation(metadata, KEY)
     ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
+
+
+def _templated(node: Scalar, metadata: Mapping, spec: Mapping, ctx: Context) -> bool:
+    """A chart's annotation written by one action (``"{{ .Values.tolerate }}"``) whose values.yaml
+    default is a boolean: the action moves to the field, unquoted, so it renders the boolean
+    whatever the install sets; False (nothing done) when its value is not known."""
+    from k8smigrate.templating.values import action_value
+
+    found = action_value(node.value)
+    default = found.value if found is not None and found.known else None
+    if parse_bool(str(default).lower() if isinstance(default, bool) else str(default)) is None:
+        return False
+    spec.set("publishNotReadyAddresses", Scalar(node.value))
+    drop_annotation(metadata, KEY)
+    ctx.info(
+        "K8SM-FLD-015",
+        f"annotation {KEY} (ignored from 1.24) → spec.publishNotReadyAddresses: the template action, unquoted, "
+        f"renders the boolean (the chart's default: {default!r} from {found.source if found else ''})",
+        node,
+    )
+    ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
+    return True
 
 
 MIGRATION = Check(
