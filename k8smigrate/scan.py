@@ -121,7 +121,7 @@ class ScanEntry:
         name = f" {self.name}" if self.name else ""
         if self.name and self.namespace:
             name = f" {self.namespace}/{self.name}"
-        return f"{self.kind}{name}"
+        return f"{self.kind}{name}".lstrip()
 
     def how(self) -> str:
         """``[k8smigrate: NAME]``, ``[--set NAME=A|B]`` (after the migration's name when it has one),

@@ -101,4 +101,6 @@ def test_apply_writes_the_chart_defaults(tmp_path: Path) -> None:
 def test_scan_reports_what_apply_fixes_in_values(tmp_path: Path) -> None:
     root = chart(tmp_path)
     rows = scan_file(root / "values.yaml", target_version="1.29").scan or []
-    assert [(r.code, r.line, r.migration) for r in rows] == [("K8SM-FLD-018", 9, "control_plane_role")]
+    assert [(r.code, r.line, r.migration, r.subject()) for r in rows] == [
+        ("K8SM-FLD-018", 9, "control_plane_role", "chart defaults")
+    ]

@@ -104,5 +104,5 @@ def scan_rows(text: str, settings: Settings, filename: str, registry: Registry) 
     checks = [m for m in registry.named(CHECK) if isinstance(m, Check)]
     if not findings or not checks:
         return []
-    doc = DocumentResult(0, 1, applied=[CHECK] if changed != text else [])
+    doc = DocumentResult(0, 1, name="chart defaults", applied=[CHECK] if changed != text else [])
     return [_readiness_entry(f, checks[0], doc) for f in findings]
