@@ -289,17 +289,19 @@ def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_byte
         initargs=(os.getpid(), None),
     )
     try:
-        futures = [pool.submit(_facts_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk)]
-        parts = [part for future in futures for part in future.result()]
+        # one Facts per chunk, each dropped once merged: a list of one per file (each with its
+        # own set of collector names) made this process grow with the number of files
+        futures = deque(pool.submit(_facts_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk))
+        found = merge(futures.popleft().result() for _ in range(len(futures)))
     except BaseException:
         _stop(pool)
         raise
     pool.shutdown(wait=True)
-    return merge(parts)
+    return found
 
 
-def _facts_chunk(jobs: list[tuple[Path, Settings]]) -> list[Facts]:
-    return [_facts_of(job) for job in jobs]
+def _facts_chunk(jobs: list[tuple[Path, Settings]]) -> Facts:
+    return merge(map(_facts_of, jobs))
 
 
 def _facts_of(job: tuple[Path, Settings]) -> Facts:

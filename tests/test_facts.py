@@ -10,7 +10,7 @@ from k8smigrate import migrate_paths
 from k8smigrate.api import run_facts, scan_file
 from k8smigrate.cli import app
 from k8smigrate.facts import Collector, Facts, Object, StreamFacts, gather, merge
-from k8smigrate.parallel import SERIAL_BELOW, parallel_facts
+from k8smigrate.parallel import SERIAL_BELOW, _facts_chunk, parallel_facts
 from k8smigrate.settings import Settings
 from tests.helpers import dedent
 
@@ -130,6 +130,15 @@ def test_the_facts_are_the_same_over_processes(tmp_path: Path) -> None:
     files = sorted(root.rglob("*.yaml"))
     settings = Settings(target_version="1.29")
     assert parallel_facts(files, settings, 4) == run_facts(files, settings)
+
+
+def test_a_worker_sends_one_merged_facts_per_chunk(tmp_path: Path) -> None:
+    # one per file (each with its own set of collector names) made the parent grow with the files
+    root = tree(tmp_path, 6)
+    files = sorted(root.rglob("*.yaml"))
+    settings = Settings(target_version="1.29")
+    sent = _facts_chunk([(f, settings) for f in files])
+    assert isinstance(sent, Facts) and sent == run_facts(files, settings)
 
 
 def test_scan_with_jobs_prints_what_a_serial_scan_prints(tmp_path: Path) -> None:
