@@ -398,7 +398,7 @@ def readiness_entries(
             problems.append(f)
         if check is None or doc is None:
             continue  # the core's own findings: scan reports invalid input through ``problems``
-        out.append(_readiness_entry(f, check, doc))
+        out.append(readiness_entry(f, check, doc))
     return out
 
 
@@ -421,7 +421,8 @@ def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, C
     return cached[1], _ONLY[0][2]
 
 
-def _readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:
+def readiness_entry(f: Finding, check: Check, doc: DocumentResult) -> ScanEntry:
+    """The row of a check's finding on a document (also what a chart's values.yaml step reports)."""
     fixed = check.name in doc.applied
     decisions = tuple(
         f"{d.name}={'|'.join(d.allowed)}"

@@ -98,14 +98,20 @@ def migrate_template(
                 line,
             )
     wanted = prefilter(registry, settings, settings.window)
+
+    def idle(finding: Finding, n: int) -> Finding:
+        """An unreadable document is an error only where a migration may need it: else TPL-007."""
+        piece = text[chunks[n][0] : chunks[n][1]]
+        if wanted(piece) and may_need(piece, registry, settings):
+            return finding
+        message = finding.message.replace("document left unchanged", "nothing in it to migrate")
+        return replace(finding, level="info", code="K8SM-TPL-007", message=message)
+
     engine_chunks = [skeleton.text[start:end] for start, end in chunks]
     for n, finding in list(failed.items()):
         start, end = chunks[n]
         engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
-        if not wanted(text[start:end]) or not may_need(text[start:end], registry, settings):
-            # nothing would be migrated in it: not an error
-            message = finding.message.replace("document left unchanged", "nothing in it to migrate")
-            failed[n] = replace(finding, level="info", code="K8SM-TPL-007", message=message)
+        failed[n] = idle(finding, n)
     bodies: dict[int, tuple[str, str]] = {}
     for n, (body_from, body_to) in (api_bodies or {}).items():
         if 0 <= n < len(chunks) and n not in failed:
@@ -118,27 +124,16 @@ def migrate_template(
         result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
     frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
     out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, kept_keys)
-    out.findings = [_idle_if_unneeded(f, text, skeleton.text, chunks, registry, settings) for f in out.findings]
+    # a key written twice, met by a check that reads templated values (an image from values.yaml)
+    out.findings = [
+        idle(f, _chunk_at(chunks, skeleton.text, f.line)) if f.code == "K8SM-TPL-004" and f.level == "error" else f
+        for f in out.findings
+    ]
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     return out
 
 
 _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
-
-
-def _idle_if_unneeded(
-    f: Finding, text: str, skeleton: str, chunks: list[tuple[int, int]], registry: Registry, settings: Settings
-) -> Finding:
-    """A key written twice is an error only where a migration may need the document (``may_need``
-    of its template text): a check that looks through templated values (an image from
-    ``values.yaml``) reads the tree, and so meets the duplicate, where nothing needs changing."""
-    if f.code != "K8SM-TPL-004" or f.level != "error":
-        return f
-    n = _chunk_at(chunks, skeleton, f.line)
-    if n < 0 or may_need(text[chunks[n][0] : chunks[n][1]], registry, settings):
-        return f
-    message = f.message.replace("document left unchanged", "nothing in it to migrate")
-    return replace(f, level="info", code="K8SM-TPL-007", message=message)
 
 
 _API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)

@@ -98,11 +98,11 @@ def _mappings(root: Mapping) -> list[Mapping]:
 
 def scan_rows(text: str, settings: Settings, filename: str, registry: Registry) -> list[ScanEntry]:
     """``scan``'s rows for a chart's values.yaml: what ``apply`` would fix there."""
-    from ..scan import _readiness_entry
+    from ..scan import readiness_entry
 
     changed, findings = migrate_values(text, settings, filename, registry)
     checks = [m for m in registry.named(CHECK) if isinstance(m, Check)]
     if not findings or not checks:
         return []
     doc = DocumentResult(0, 1, name="chart defaults", applied=[CHECK] if changed != text else [])
-    return [_readiness_entry(f, checks[0], doc) for f in findings]
+    return [readiness_entry(f, checks[0], doc) for f in findings]

@@ -34,7 +34,7 @@ def body(service: Mapping, ctx: Context) -> None:
     node = notes.get(KEY) if notes is not None else None
     if metadata is None or not isinstance(node, Scalar):
         return
-    value = parse_bool(str(node.data).lower() if isinstance(node.data, bool) else str(node.data))
+    value = _as_bool(node.data)
     spec = child(service, "spec")
     if spec is None:
         return
@@ -64,6 +64,11 @@ def body(service: Mapping, ctx: Context) -> None:
     ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
 
 
+def _as_bool(data: object) -> bool | None:
+    """What Go's ``strconv.ParseBool`` reads in the value (a YAML boolean as Go prints it)."""
+    return parse_bool(str(data).lower() if isinstance(data, bool) else str(data))
+
+
 def _templated(node: Scalar, metadata: Mapping, spec: Mapping, ctx: Context) -> bool:
     """A chart's annotation written by one action (``"{{ .Values.tolerate }}"``) whose values.yaml
     default is a boolean: the action moves to the field, unquoted, so it renders the boolean
@@ -72,7 +77,7 @@ def _templated(node: Scalar, metadata: Mapping, spec: Mapping, ctx: Context) -> 
 
     found = action_value(node.value)
     default = found.value if found is not None and found.known else None
-    if parse_bool(str(default).lower() if isinstance(default, bool) else str(default)) is None:
+    if _as_bool(default) is None:
         return False
     spec.set("publishNotReadyAddresses", Scalar(node.value))
     drop_annotation(metadata, KEY)
