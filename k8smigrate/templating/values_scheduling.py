@@ -28,7 +28,7 @@ from ..registry import Registry
 from ..render import Renderer, detect_style
 from ..results import DocumentResult, Finding
 from ..settings import Settings
-from ..tree import Mapping, Sequence
+from ..tree import Mapping, nodes
 from ..yamlio import EVERY, read_stream
 
 if TYPE_CHECKING:
@@ -62,7 +62,8 @@ def migrate_values(text: str, settings: Settings, filename: str, registry: Regis
         needs=getattr(check, "needed", None),
         lifecycles=registry.lifecycles,
     )
-    for holder in _mappings(root):
+    # a snapshot: the fixes add nodes
+    for holder in [n for n in nodes(root) if isinstance(n, Mapping)]:
         tolerations = holder.sequence("tolerations")
         if tolerations is not None and all(isinstance(i.value, Mapping) for i in tolerations.items):
             fix_tolerations(tolerations, ctx)
@@ -80,20 +81,6 @@ def migrate_values(text: str, settings: Settings, filename: str, registry: Regis
     new = Renderer(stream.text, detect_style(stream.text, root)).document(root)
     bom = text[:1] if stream.bom else ""
     return bom + stream.text[: src.start] + new + stream.text[src.end :], ctx.findings
-
-
-def _mappings(root: Mapping) -> list[Mapping]:
-    """Every mapping of the tree, the root first (a snapshot: the fixes add nodes)."""
-    out: list[Mapping] = []
-    stack: list[object] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Mapping):
-            out.append(node)
-            stack.extend(e.value for e in reversed(node.entries))
-        elif isinstance(node, Sequence):
-            stack.extend(i.value for i in reversed(node.items))
-    return out
 
 
 def scan_rows(text: str, settings: Settings, filename: str, registry: Registry) -> list[ScanEntry]:
