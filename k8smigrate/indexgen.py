@@ -38,9 +38,12 @@ def _literal(value: object) -> str:
             f"Collector(name={value.name!r}, trigger={_literal(value.trigger)}, "
             f"collect={_function(value.collect)}, kinds={_literal(value.kinds)})"
         )
-    if type(value).__name__ in ("Code", "Decision"):
+    if type(value).__name__ == "Code":
         args = ", ".join(f"{f.name}={_literal(getattr(value, f.name))}" for f in fields(value))  # type: ignore[arg-type]
-        return f"{type(value).__name__}({args})"
+        return f"made(Code, {args})"
+    if type(value).__name__ == "Decision":
+        args = ", ".join(f"{f.name}={_literal(getattr(value, f.name))}" for f in fields(value))  # type: ignore[arg-type]
+        return f"Decision({args})"
     raise TypeError(f"cannot write {type(value).__name__} {value!r} into the index")
 
 
@@ -76,7 +79,7 @@ def _declaration(m: Migration, module: str, position: int) -> str:
                 continue
             text = _literal(value)
         args.append(f"{f.name}={text}")
-    return f"{type(m).__name__}({', '.join(args)})"
+    return f"made({type(m).__name__}, {', '.join(args)})"
 
 
 def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
@@ -95,7 +98,7 @@ def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
         "from k8smigrate.codes import Code",
         "from k8smigrate.decisions import Decision",
         "from k8smigrate.facts import Collector",
-        "from k8smigrate.indexed import LazyBody, LazyFunction",
+        "from k8smigrate.indexed import LazyBody, LazyFunction, made",
         "from k8smigrate.model import Check, Migration, Step",
         "",
         "MODULES: tuple[tuple[str, str, int, tuple[Migration, ...] | None], ...] = (",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from k8smigrate import indexed
+from k8smigrate.codes import Code
 from k8smigrate.facts import Collector
 from k8smigrate.indexed import INDEX_FILE, LazyBody, LazyFunction
 from k8smigrate.indexgen import _writable, generate
@@ -47,6 +48,32 @@ def test_the_index_declares_what_the_modules_declare(monkeypatch: pytest.MonkeyP
     for a, b in zip(from_index, from_modules, strict=True):
         assert declared(a) == declared(b), a.name
         assert (a.body is None) == (b.body is None), a.name
+
+
+def test_each_declaration_holds_what_its_constructor_would_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the index builds them with ``made`` (no field-by-field __init__): every field, private and
+    # not compared ones too, in the same order, with the same values as the modules' objects
+    from_index = indexed.load(named_migrations)
+    assert from_index is not None
+    from_modules = imported_discovery(monkeypatch)
+
+    def held(m: Migration) -> list[tuple[str, object]]:  # its fields as stored, lazy references aside
+        lazy = {"body": None, "facts": [vars(c) | {"collect": None} for c in getattr(m, "facts", ())]}
+        return [(k, lazy.get(k, v)) for k, v in vars(m).items()]
+
+    for a, b in zip(from_index, from_modules, strict=True):
+        assert held(a) == held(b), a.name
+        for x, y in zip(a.codes, b.codes, strict=True):
+            assert list(vars(x).items()) == list(vars(y).items()), a.name
+
+
+def test_made_is_the_constructor_without_its_field_by_field_init() -> None:
+    made = indexed.made(Check, applies_to={"v1": ("Pod",)}, body=None, trigger="x", matters_from="1.25")
+    built = Check(applies_to={"v1": ("Pod",)}, body=None, trigger="x", matters_from="1.25")  # type: ignore[arg-type]
+    assert list(vars(made).items()) == list(vars(built).items())
+    assert made.triggers == ("x",) and made.matters == built.matters  # __post_init__ ran
+    with pytest.raises(ValueError, match="level"):
+        indexed.made(Code, code="K8SM-X-001", level="loud", summary="x")  # so did Code's checks
 
 
 def test_each_lazy_body_is_its_modules_body(monkeypatch: pytest.MonkeyPatch) -> None:
