@@ -7,10 +7,23 @@ findings and window gating, and what ``list``, ``explain`` and the generated doc
 version step (a step declares only ``kinds``, ``from_api → to_api`` and the release that
 first serves ``to_api``). APIs that no step migrates (PodSecurityPolicy…) have rows too; an
 add-on (cert-manager, Gateway API…) adds rows with its own ``component``.
+
+Parsing the table's text (splitting ~240 rows, parsing ~470 release cells, building a frozen
+dataclass field by field for each row) cost about 2 % of a one-file run at every start, for
+data that changes only with a release. So the rows are also written out as Python literals in
+``k8smigrate/lifecycles_index.py``, generated with the migrations' index:
+
+    python -m k8smigrate.indexgen --write     # after changing data/removals.tsv
+
+That module records the CRC-32 of the text it was made from; a run reads it only while
+``data/removals.tsv`` still has that checksum, and parses the text otherwise (a checkout whose
+table was edited and not regenerated): a stale module costs time, never correctness.
+``tests/test_lifecycles.py`` fails when it is stale and compares both readings row by row.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -71,11 +84,65 @@ def builtin() -> Lifecycles:
     """The table shipped with k8smigrate (``data/removals.tsv``), read once."""
     global _BUILTIN
     if _BUILTIN is None:
-        _BUILTIN = parse_table(data_text("removals.tsv"))
+        text = data_text("removals.tsv")
+        found = generated(text)
+        _BUILTIN = parse_table(text) if found is None else found
     return _BUILTIN
 
 
 _BUILTIN: Lifecycles | None = None
+
+Row = tuple[str, str, str | None, str | None, str | None, str]
+"""A row of ``lifecycles_index.ROWS``: an ``ApiLifecycle``'s fields, releases as text."""
+
+
+def checksum(text: str) -> int:
+    """What ``lifecycles_index.SOURCE_CRC32`` records of the table's text."""
+    return zlib.crc32(text.encode("utf-8"))
+
+
+def rows(table: Lifecycles) -> list[Row]:
+    """The rows ``lifecycles_index`` holds for ``table`` (the generator writes them)."""
+    return [
+        (
+            life.api_version,
+            life.kind,
+            None if life.deprecated_in is None else str(life.deprecated_in),
+            None if life.removed_in is None else str(life.removed_in),
+            life.replacement,
+            life.component,
+        )
+        for life in table.values()
+    ]
+
+
+def generated(text: str) -> Lifecycles | None:
+    """The table from ``lifecycles_index`` when it was generated from ``text``; else None."""
+    try:
+        from . import lifecycles_index
+    except ImportError:
+        return None
+    if checksum(text) != lifecycles_index.SOURCE_CRC32:
+        return None
+    release: dict[str | None, KubeVersion | None] = {None: None}
+    for row in lifecycles_index.ROWS:
+        for cell in row[2:4]:
+            if cell not in release:
+                release[cell] = KubeVersion.parse(cell)  # type: ignore[arg-type]
+    new = object.__new__
+    table: Lifecycles = {}
+    for api, kind, deprecated, removed, replacement, component in lifecycles_index.ROWS:
+        # what ApiLifecycle's __init__ does through object.__setattr__, at a third of the cost
+        life = new(ApiLifecycle)
+        held = life.__dict__
+        held["api_version"] = api
+        held["kind"] = kind
+        held["deprecated_in"] = release[deprecated]
+        held["removed_in"] = release[removed]
+        held["replacement"] = replacement
+        held["component"] = component
+        table[(api, kind)] = life
+    return table
 
 
 def lookup(table: Lifecycles, api_version: str, kind: str) -> ApiLifecycle | None:

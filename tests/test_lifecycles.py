@@ -13,10 +13,12 @@ import io
 
 import pytest
 
+from k8smigrate import lifecycles
 from k8smigrate.catalog import explain_lines, list_lines, step_rows
 from k8smigrate.components import ADD_ONS
 from k8smigrate.hints import HINTS
-from k8smigrate.lifecycles import _rows, builtin, parse_table
+from k8smigrate.indexgen import LIFECYCLES_FILE, generate_lifecycles
+from k8smigrate.lifecycles import _rows, builtin, generated, parse_table
 from k8smigrate.model import Step
 from k8smigrate.packagedata import data_text
 from k8smigrate.plan import full_chain
@@ -123,3 +125,31 @@ def test_the_shipped_table_is_read_as_csv_reads_it() -> None:
     assert '"' not in text  # nothing quoted: splitting on tabs is enough
     assert list(_rows(text)) == list(csv.DictReader(io.StringIO(text), delimiter="\t"))
     assert list(_rows("a\tb\n\n1\t2\n")) == [{"a": "1", "b": "2"}]  # a blank line is no row
+
+
+# -- the generated copy of the table (k8smigrate/lifecycles_index.py)
+
+
+def test_the_checked_in_table_module_is_generated_from_the_table() -> None:
+    assert LIFECYCLES_FILE.read_text(encoding="utf-8") == generate_lifecycles(data_text("removals.tsv")), (
+        "k8smigrate/lifecycles_index.py is stale: run python -m k8smigrate.indexgen --write"
+    )
+
+
+def test_the_generated_table_reads_as_the_parsed_table_row_by_row() -> None:
+    text = data_text("removals.tsv")
+    fast, parsed = generated(text), parse_table(text)
+    assert fast is not None  # current, so a run uses it
+    assert list(fast) == list(parsed)  # the same keys in the same order
+    for key, life in parsed.items():
+        assert list(vars(fast[key]).items()) == list(vars(life).items()), key  # every field, in order
+    assert builtin() == parsed
+
+
+def test_a_table_edited_without_regenerating_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = data_text("removals.tsv")
+    edited = text.replace("\t1.16\tapps/v1\t", "\t1.17\tapps/v1\t", 1)  # same size, other release
+    assert edited != text and generated(edited) is None
+    monkeypatch.setattr(lifecycles, "data_text", lambda name: edited)
+    monkeypatch.setattr(lifecycles, "_BUILTIN", None)
+    assert builtin() == parse_table(edited) != parse_table(text)
