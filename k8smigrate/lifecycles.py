@@ -82,15 +82,23 @@ def _rows(text: str) -> Iterator[dict[str, str]]:
 
 def builtin() -> Lifecycles:
     """The table shipped with k8smigrate (``data/removals.tsv``), read once."""
-    global _BUILTIN
+    global _BUILTIN, _BUILTIN_GENERATED
     if _BUILTIN is None:
         text = data_text("removals.tsv")
         found = generated(text)
         _BUILTIN = parse_table(text) if found is None else found
+        _BUILTIN_GENERATED = found is not None
     return _BUILTIN
 
 
+def builtin_is_generated() -> bool:
+    """Whether ``builtin()`` is the generated table (``lifecycles_index`` was current), not a parsed one."""
+    builtin()
+    return _BUILTIN_GENERATED
+
+
 _BUILTIN: Lifecycles | None = None
+_BUILTIN_GENERATED = False
 
 Row = tuple[str, str, str | None, str | None, str | None, str]
 """A row of ``lifecycles_index.ROWS``: an ``ApiLifecycle``'s fields, releases as text."""

@@ -14,6 +14,14 @@ category, one finding code declared twice with different meanings, and an old na
 (``check_settings``): unknown migration names and decisions are errors, for the CLI and the
 library alike, with suggestions (by kind, by a close name); an old name still selects its
 migration, with a deprecation note.
+
+The default registry skips that validation when it holds exactly the built-in migrations of a
+current index and the generated lifecycle table (``indexed``, ``lifecycles``): their checks cost
+about 1 % of a one-file run at every start, for a graph that changes only with a release, and
+the test-suite validates that very graph (``tests/test_registry.py``; the index and the table
+module fail their tests when stale). A registry with a third-party migration, one built from
+the modules (no current index) or from a parsed table, and every ``Registry`` a caller builds,
+are validated as before.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from .facts import Collector
 from .indexed import PACKAGE as INDEXED_PACKAGE
 from .indexed import SUBPACKAGES, declarations, load
 from .kustomize.codes import KUSTOMIZE
-from .lifecycles import ApiLifecycle, Lifecycles, builtin, lookup
+from .lifecycles import ApiLifecycle, Lifecycles, builtin, builtin_is_generated, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
 from .settings import Settings, SettingsError
 from .versions import KubeVersion
@@ -46,13 +54,18 @@ class RegistryError(Exception):
 class Registry:
     """All migrations, indexed by the (apiVersion, kind) they accept, and the API lifecycles."""
 
-    def __init__(self, migrations: Iterable[Migration], lifecycles: Lifecycles | None = None) -> None:
+    def __init__(
+        self, migrations: Iterable[Migration], lifecycles: Lifecycles | None = None, *, validated: bool = False
+    ) -> None:
+        """``validated``: the caller knows that ``validate`` accepts these migrations with these
+        lifecycles (``default_registry`` for the built-in ones only: see the module's docstring)."""
         self.migrations: list[Migration] = list(migrations)
         self.steps = [m for m in self.migrations if isinstance(m, Step)]
         self.checks = [m for m in self.migrations if isinstance(m, Check)]
         self.lifecycles: Lifecycles = dict(builtin() if lifecycles is None else lifecycles)
         self.lifecycles.update(_declared_lifecycles(self.steps, self.lifecycles))
-        validate(self.migrations, self.lifecycles)
+        if not validated:
+            validate(self.migrations, self.lifecycles)
         self._steps: dict[tuple[str, str], Step] = {}
         self._checks: dict[tuple[str, str], list[Check]] = {}
         self._named: dict[str, list[Migration]] = {}
@@ -296,6 +309,11 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
     The built-in ones come from their index (``k8smigrate.indexed``: declarations without
     importing the modules) while it describes the modules installed; else from the modules.
     """
+    return _discover(package, entry_points)[0]
+
+
+def _discover(package: str, entry_points: bool) -> tuple[list[Migration], bool]:
+    """``discover``, and whether what it found is the built-in migrations of a current index alone."""
     indexed = load(named_migrations) if package == INDEXED_PACKAGE else None
     migrations: list[Migration] = list(indexed) if indexed is not None else []
     if indexed is None:
@@ -305,7 +323,9 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
             if not info.name.startswith("_"):
                 migrations += named_migrations(importlib.import_module(f"{package}.{sub}.{info.name}"))
+    only_indexed = indexed is not None
     if entry_points and declared():
+        only_indexed = False
         from importlib import metadata  # costly to import, and almost never needed: see entrypoints
 
         for ep in metadata.entry_points(group=GROUP):
@@ -314,15 +334,17 @@ def discover(package: str = "k8smigrate.migrations", entry_points: bool = True) 
                 migrations += named_migrations(loaded)
             elif isinstance(loaded, (Step, Check)):
                 migrations.append(loaded if loaded.name else replace(loaded, name=ep.name))
-    return migrations
+    return migrations, only_indexed
 
 
 _REGISTRY: Registry | None = None
 
 
 def default_registry() -> Registry:
-    """The registry of every installed migration, built once."""
+    """The registry of every installed migration, built once (validated unless it is the built-in
+    graph the tests validate: see the module's docstring)."""
     global _REGISTRY
     if _REGISTRY is None:
-        _REGISTRY = Registry(discover())
+        migrations, only_indexed = _discover(INDEXED_PACKAGE, True)
+        _REGISTRY = Registry(migrations, validated=only_indexed and builtin_is_generated())
     return _REGISTRY

@@ -133,3 +133,48 @@ def test_a_whole_stream_is_wanted_when_one_of_its_documents_is() -> None:
     wanted = wanted_by(Registry([check("f", trigger="magic")]), lambda _m: True)
     stream = "apiVersion: y/v1\nplain: 1\n---\n" * 50 + "apiVersion: x/v1\nmagic: 1\n"
     assert wanted(stream) and not wanted(stream.replace("magic", "plain"))
+
+
+# -- the default registry: validated by the tests, not at every start
+
+
+def test_the_default_registry_skips_validation_only_for_the_built_in_graph(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = validate
+    monkeypatch.setattr("k8smigrate.registry.validate", lambda m, life=None: calls.append(1) or real(m, life))
+
+    def built() -> Registry:
+        monkeypatch.setattr("k8smigrate.registry._REGISTRY", None)
+        return default_registry()
+
+    assert built().names() and calls == []  # the graph test_the_installed_graph_is_valid… validates
+    monkeypatch.setattr("k8smigrate.registry.load", lambda named: None)  # no current index: modules imported
+    assert built().names() and calls == [1]
+
+
+def test_the_default_registry_is_validated_with_a_parsed_table_or_a_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = validate
+    monkeypatch.setattr("k8smigrate.registry.validate", lambda m, life=None: calls.append(1) or real(m, life))
+    monkeypatch.setattr("k8smigrate.registry.builtin_is_generated", lambda: False)  # removals.tsv edited
+    monkeypatch.setattr("k8smigrate.registry._REGISTRY", None)
+    default_registry()
+    assert calls == [1]
+    monkeypatch.setattr("k8smigrate.registry.builtin_is_generated", lambda: True)
+    monkeypatch.setattr("k8smigrate.registry.declared", lambda: True)  # a distribution declares our group
+    monkeypatch.setattr("importlib.metadata.entry_points", lambda group: [_EntryPoint()])
+    monkeypatch.setattr("k8smigrate.registry._REGISTRY", None)
+    assert "widget_v1alpha1" in default_registry().names()
+    assert calls == [1, 1]
+
+
+class _EntryPoint:
+    name = "widget_v1alpha1"
+
+    def load(self) -> Step:
+        return step("", "x/v1alpha1", "x/v1")
+
+
+def test_a_registry_a_caller_builds_is_always_validated() -> None:
+    with pytest.raises(RegistryError, match="cycle"):
+        Registry([step("a", "x/v1", "x/v2"), step("b", "x/v2", "x/v1")])
