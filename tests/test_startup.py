@@ -113,6 +113,15 @@ def test_a_dist_info_declaring_the_group_is_found(tmp_path: Path, monkeypatch: p
     assert entrypoints.declared()
 
 
+def test_the_group_is_found_beside_bytes_that_are_not_utf8(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the files are searched as bytes: what a text search with errors="replace" would find
+    dist_info(tmp_path, "k8smigrate_widgets", None)
+    text = b"[console_scripts]\nw = w:main \xff\xe2\n[k8smigrate.migrations]\xc3\nwidgets = k8smigrate_widgets\n"
+    (tmp_path / "k8smigrate_widgets-1.0.dist-info" / "entry_points.txt").write_bytes(text)
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert entrypoints.declared()
+
+
 def test_an_egg_info_declaring_the_group_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     info = tmp_path / "k8smigrate_widgets.egg-info"
     info.mkdir()
