@@ -28,6 +28,8 @@ dataclass's ``__init__`` sets each of its twenty fields through ``object.__setat
 made building the ~160 declarations and ~500 codes a third of the index's cost at every start.
 ``made`` fills the instance's ``__dict__`` in one step (the same values, in the same order, then
 ``__post_init__``); ``tests/test_indexed.py`` compares every field with what the modules build.
+The codes are built once each (``CODES``, from one constant tuple of rows: the ~500 codes the
+migrations list are ~300 distinct ones) and shared by the declarations that list them.
 """
 
 from __future__ import annotations
@@ -79,6 +81,22 @@ def made(cls: type[T], /, **values: Any) -> T:
     if post is not None:
         post(obj)
     return obj
+
+
+def made_rows(cls: type[T], rows: tuple[tuple[Any, ...], ...]) -> tuple[T, ...]:
+    """``made`` for many instances, each row holding every field in declaration order (the
+    index's codes: one constant tuple of rows costs nothing to load, a call per code would)."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    post = getattr(cls, "__post_init__", None)
+    new = object.__new__
+    out: list[T] = []
+    for row in rows:
+        obj: T = new(cls)
+        obj.__dict__.update(zip(names, row, strict=True))
+        if post is not None:
+            post(obj)
+        out.append(obj)
+    return tuple(out)
 
 
 class LazyBody:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from types import ModuleType
 
+from .codes import Code
 from .facts import Collector
 from .indexed import INDEX_FILE, PACKAGE, module_files, package_dir
 from .lifecycles import checksum, parse_table, rows
@@ -25,30 +26,31 @@ from .packagedata import data_text
 LIFECYCLES_FILE = INDEX_FILE.parent / "lifecycles_index.py"
 
 
-def _literal(value: object) -> str:
-    """Python source that evaluates to ``value`` (the declarations' field values)."""
+def _literal(value: object, codes: dict[tuple[str, str, str], int]) -> str:
+    """Python source that evaluates to ``value`` (the declarations' field values); a code is
+    ``CODES[i]``, its row added to ``codes`` (its position) the first time it is seen."""
     if isinstance(value, re.Pattern):
         flags = value.flags & ~re.UNICODE
         return f"re.compile({value.pattern!r}, {flags})" if flags else f"re.compile({value.pattern!r})"
     if isinstance(value, tuple):
-        inner = ", ".join(_literal(v) for v in value)
+        inner = ", ".join(_literal(v, codes) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if isinstance(value, frozenset):
-        return f"frozenset({_literal(tuple(sorted(value)))})"
+        return f"frozenset({_literal(tuple(sorted(value)), codes)})"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{_literal(k, codes)}: {_literal(v, codes)}" for k, v in value.items()) + "}"
     if isinstance(value, (str, int, bool, type(None))):
         return repr(value)
     if isinstance(value, Collector):
         return (
-            f"Collector(name={value.name!r}, trigger={_literal(value.trigger)}, "
-            f"collect={_function(value.collect)}, kinds={_literal(value.kinds)})"
+            f"Collector(name={value.name!r}, trigger={_literal(value.trigger, codes)}, "
+            f"collect={_function(value.collect)}, kinds={_literal(value.kinds, codes)})"
         )
-    if type(value).__name__ == "Code":
-        args = ", ".join(f"{f.name}={_literal(getattr(value, f.name))}" for f in fields(value))  # type: ignore[arg-type]
-        return f"made(Code, {args})"
+    if isinstance(value, Code):
+        row = (value.code, value.level, value.summary)
+        return f"CODES[{codes.setdefault(row, len(codes))}]"
     if type(value).__name__ == "Decision":
-        args = ", ".join(f"{f.name}={_literal(getattr(value, f.name))}" for f in fields(value))  # type: ignore[arg-type]
+        args = ", ".join(f"{f.name}={_literal(getattr(value, f.name), codes)}" for f in fields(value))  # type: ignore[arg-type]
         return f"Decision({args})"
     raise TypeError(f"cannot write {type(value).__name__} {value!r} into the index")
 
@@ -66,13 +68,13 @@ def _writable(found: list[Migration]) -> bool:
     try:
         for m in found:
             if isinstance(m, Check):
-                _literal(m.facts)
+                _literal(m.facts, {})
     except TypeError:
         return False
     return True
 
 
-def _declaration(m: Migration, module: str, position: int) -> str:
+def _declaration(m: Migration, module: str, position: int, codes: dict[tuple[str, str, str], int]) -> str:
     args = []
     for f in fields(m):
         if not f.init:
@@ -83,7 +85,7 @@ def _declaration(m: Migration, module: str, position: int) -> str:
         else:
             if value == f.default:
                 continue
-            text = _literal(value)
+            text = _literal(value, codes)
         args.append(f"{f.name}={text}")
     return f"made({type(m).__name__}, {', '.join(args)})"
 
@@ -104,22 +106,28 @@ def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
         "from k8smigrate.codes import Code",
         "from k8smigrate.decisions import Decision",
         "from k8smigrate.facts import Collector",
-        "from k8smigrate.indexed import LazyBody, LazyFunction, made",
+        "from k8smigrate.indexed import LazyBody, LazyFunction, made, made_rows",
         "from k8smigrate.model import Check, Migration, Step",
         "",
-        "MODULES: tuple[tuple[str, str, int, tuple[Migration, ...] | None], ...] = (",
     ]
+    codes: dict[tuple[str, str, str], int] = {}
+    modules = ["MODULES: tuple[tuple[str, str, int, tuple[Migration, ...] | None], ...] = ("]
     for sub, name, size in module_files(folder):
         module_name = f"{PACKAGE}.{sub}.{name}"
         module = importlib.import_module(module_name)
         found = named(module)
         if not _writable(found):
-            lines.append(f"    ({sub!r}, {name!r}, {size}, None),")
+            modules.append(f"    ({sub!r}, {name!r}, {size}, None),")
             continue
-        written = [_declaration(m, module_name, i) for i, m in enumerate(found)]
+        written = [_declaration(m, module_name, i, codes) for i, m in enumerate(found)]
         body = "".join(f"        {w},\n" for w in written)
-        lines.append(f"    ({sub!r}, {name!r}, {size}, (\n{body}    )),")
-    lines += [")", ""]
+        modules.append(f"    ({sub!r}, {name!r}, {size}, (\n{body}    )),")
+    lines += [
+        "CODES: tuple[Code, ...] = made_rows(Code, (",
+        *(f"    {row!r},  # {i}" for row, i in codes.items()),
+        "))",
+    ]
+    lines += ["", *modules, ")", ""]
     return "\n".join(lines)
 
 
