@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from .dataclasscode import dataclass
 from .results import LEVELS, Level
 
 

@@ -14,8 +14,8 @@ about what to write.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
+from .dataclasscode import dataclass
 from .versions import KubeVersion, Window
 
 KUBERNETES = frozenset({"kubernetes", "kubeadm", "kube-scheduler", "kubelet", "kube-proxy"})

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol
 
 from .codes import DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
+from .dataclasscode import dataclass
 from .decisions import Decision
 from .facts import Collector, FactSource, Located, T
 from .lifecycles import ApiLifecycle, Lifecycles, lookup

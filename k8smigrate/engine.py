@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,7 @@ from .codes import (
 )
 from .components import release_needed_message
 from .context import Context, Sibling
+from .dataclasscode import dataclass
 from .facts import Facts, StreamFacts
 from .model import Check, DeclarationError, Migration
 from .plan import LIST_KIND, Plan, is_candidate, list_items, plan, window_of

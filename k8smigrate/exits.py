@@ -18,8 +18,7 @@ human". What needs a human is listed by ``needs`` (the same items this counts).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .dataclasscode import dataclass
 from .needs import needs
 from .registry import Registry
 from .report import Run

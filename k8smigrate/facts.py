@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Generic, Protocol, TypeVar
 
+from .dataclasscode import dataclass
 from .scalars import Data
 from .tree import Mapping, Scalar, Sequence, TreeError
 from .yamlio import read_stream

@@ -42,10 +42,10 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from .dataclasscode import dataclass
 from .interrupt import critical
 from .quoting import quote_path
 from .templating.chart import CHART_FILE, manifest_files

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from .dataclasscode import dataclass
 from .packagedata import data_text
 from .versions import KubeVersion, parse_optional
 

@@ -18,11 +18,12 @@ the ``component`` whose release gates them. A module declares ``MIGRATION`` or a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .codes import Code
 from .context import Body
+from .dataclasscode import dataclass
 from .decisions import Decision
 from .facts import Collector
 from .versions import KubeVersion

@@ -11,10 +11,10 @@ says what to do.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .codes import DECISION_NEEDED
+from .dataclasscode import dataclass
 from .hints import hint
 from .quoting import quote_path
 from .registry import Registry

@@ -6,11 +6,12 @@ importing ``api`` back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, UNREADABLE
+from .dataclasscode import dataclass
 from .facts import Facts
 from .registry import default_registry
 from .results import FileResult, Finding

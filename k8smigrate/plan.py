@@ -10,9 +10,10 @@ the (apiVersion, kind) run first, for targets from their ``matters_from`` releas
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from .components import is_addon
+from .dataclasscode import dataclass
 from .model import Check, Step
 from .registry import Registry
 from .settings import Settings

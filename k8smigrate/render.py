@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 
 from .comments import comment_lines, eol_comment
+from .dataclasscode import dataclass
 from .scalars import render_data_scalar, render_string
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
 

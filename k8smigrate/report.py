@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from .api import FileOutcome
+from .dataclasscode import dataclass
 from .diffs import unified_diff as unified_diff  # its home is diffs; kept importable from here
 from .lazyre import lazy
 from .quoting import quote_path

@@ -8,9 +8,10 @@ users' scripts read ``FileResult.text``, ``.changed``, ``.findings``, ``.documen
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from .dataclasscode import dataclass
 from .diffs import unified_diff
 from .quoting import quote_path
 

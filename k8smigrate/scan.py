@@ -13,11 +13,12 @@ text holds what a check looks for, so a scan stays a read of the text for everyt
 from __future__ import annotations
 
 import re
-from dataclasses import InitVar, dataclass, replace
+from dataclasses import InitVar, replace
 from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
 from .components import is_addon
+from .dataclasscode import dataclass
 from .engine import migrate_stream
 from .facts import Facts
 from .lazyre import lazy

@@ -24,12 +24,13 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
 from .components import ComponentError, Windows, parse_release
+from .dataclasscode import dataclass
 from .versions import KubeVersion, Window
 
 

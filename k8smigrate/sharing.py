@@ -21,8 +21,9 @@ unedited (``pristine``) until a body edits them; they never reach the renderer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from .dataclasscode import dataclass
 from .scalars import Data, same_data
 from .tree import MAX_EXPANDED_NODES, Alias, Entry, Item, Mapping, Node, Scalar, Sequence, TreeError, nodes
 

@@ -17,8 +17,9 @@ The tree is plain Python with no ruamel types, so migrations are typed end to en
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from .dataclasscode import dataclass
 from .scalars import Data, resolve_plain
 
 MAX_EXPANDED_NODES = 1_000_000

@@ -8,8 +8,9 @@ is the lifecycle table's business (``lifecycles``); the engine gates migrations 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import total_ordering
+
+from .dataclasscode import dataclass
 
 _VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.\d+)?$")
 

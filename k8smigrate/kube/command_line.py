@@ -11,9 +11,10 @@ the image's entrypoint) is the component's binary, and whose flags stand in ``co
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
+
+from ..dataclasscode import dataclass
 
 ARCHES = ("amd64", "arm", "arm64", "ppc64le", "s390x")
 HYPERKUBE_ALIASES = {

@@ -23,10 +23,12 @@ Upstream rules followed (kubernetes/kubernetes, staging/src/k8s.io/apiextensions
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Alias, Mapping, Node, Scalar, Sequence, resolve
+
+from ..dataclasscode import dataclass
 
 PRESERVE = "x-kubernetes-preserve-unknown-fields"
 INT_OR_STRING = "x-kubernetes-int-or-string"

@@ -13,13 +13,14 @@ gate set to the other value (``cannot set feature gate … feature is locked to 
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
 from functools import cache
 
 from k8smigrate.codes import Code
 from k8smigrate.packagedata import data_text
 from k8smigrate.results import Level
 from k8smigrate.versions import KubeVersion, Window
+
+from ..dataclasscode import dataclass
 
 CODES = (
     Code("K8SM-GATE-001", "info", "a removed gate set to the behaviour the component now always has; deleted"),

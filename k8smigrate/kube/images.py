@@ -13,7 +13,8 @@ tag at all, or a digest only say nothing about the release: ``None``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ..dataclasscode import dataclass
 
 _RELEASE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:$|[-+_.~])")
 

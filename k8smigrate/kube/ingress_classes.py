@@ -12,9 +12,10 @@ exactly ``"true"``).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from k8smigrate.facts import Collector, Object
+
+from ..dataclasscode import dataclass
 
 CLASS_ANNOTATION = "kubernetes.io/ingress.class"
 DEFAULT_CLASS = "ingressclass.kubernetes.io/is-default-class"

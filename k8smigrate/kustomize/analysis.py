@@ -11,9 +11,10 @@ writes or reports: ``assemble`` does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
+from ..dataclasscode import dataclass
 from ..engine import migrate_stream
 from ..facts import Facts
 from ..plan import element_kind, plan

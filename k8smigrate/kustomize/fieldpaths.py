@@ -16,8 +16,8 @@ through).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..dataclasscode import dataclass
 from ..tree import Mapping, Node, Scalar, Sequence
 from .pointer import Path
 

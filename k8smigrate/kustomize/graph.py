@@ -23,9 +23,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
+from ..dataclasscode import dataclass
 from ..files import InputError, Loaded, read_manifest
 from ..scalars import Data
 from ..tree import Mapping, Node, Scalar, Sequence

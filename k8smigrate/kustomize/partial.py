@@ -25,9 +25,10 @@ added to the registry (an add-on's, say) moves patches without a table to keep i
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from ..codes import COMMENT_DROPPED
+from ..dataclasscode import dataclass
 from ..engine import migrate_root
 from ..plan import plan
 from ..registry import Registry

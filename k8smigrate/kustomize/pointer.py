@@ -9,8 +9,7 @@ does on data; the data-level library checks the result afterwards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..dataclasscode import dataclass
 from ..tree import Mapping, Node, Scalar, Sequence, from_data
 
 Path = tuple[str | int, ...]

@@ -14,8 +14,9 @@ went. A path with no equivalent is a located error, and the reference and its ob
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..dataclasscode import dataclass
 from ..registry import Registry
 from ..settings import Settings
 from ..tree import Mapping, Node, Scalar, Sequence

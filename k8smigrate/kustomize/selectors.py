@@ -14,8 +14,9 @@ patches no longer builds ("no matches for Id").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..dataclasscode import dataclass
 from ..scalars import Data
 
 _META = re.compile(r"[\\^$.|?*+()\[\]{}]")

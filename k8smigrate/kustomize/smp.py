@@ -19,8 +19,9 @@ replaced, as are lists without a merge key). Items the patch adds come first
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..dataclasscode import dataclass
 from ..scalars import Data
 from ..tree import Alias, Entry, Item, Mapping, Node, Scalar, Sequence, from_data, nodes
 

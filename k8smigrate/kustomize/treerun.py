@@ -5,10 +5,11 @@ Apart from ``run`` so that ``assemble``, which fills it, does not import ``run``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..dataclasscode import dataclass
 from ..outcomes import FileOutcome
 
 if TYPE_CHECKING:

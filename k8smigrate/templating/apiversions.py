@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import partial
 from typing import Literal
 
@@ -69,6 +69,7 @@ from ..codes import (
     API_VENDOR_SUFFIX,
     Code,
 )
+from ..dataclasscode import dataclass
 from ..results import Finding, Level
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of

@@ -35,9 +35,9 @@ known: ``served`` says None and nothing is decided from it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 
+from ..dataclasscode import dataclass
 from ..lifecycles import ApiLifecycle
 from ..model import Step
 from ..registry import default_registry

@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..dataclasscode import dataclass
 from ..results import Finding
 from ..settings import Settings
 from .chart import chart_values, load_values

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from ..dataclasscode import dataclass
 from .gotmpl import SPACE, Action, Block, TemplateSyntaxError, lex
 
 __all__ = ["arms_alike", "collapse_block"]

@@ -23,9 +23,9 @@ Blocks inside ``with`` or ``range`` are left out: their ``.`` is not the chart's
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 
+from ..dataclasscode import dataclass
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
 from .capabilities import SCENARIOS, Scenario, capabilities, releases

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from ..dataclasscode import dataclass
 
 __all__ = ["Edit", "apply_edits", "edited_span"]
 

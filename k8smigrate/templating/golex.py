@@ -25,9 +25,10 @@ Positions are indices into the Python string (Go counts bytes; the two agree on 
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+
+from ..dataclasscode import dataclass
 
 LEFT, RIGHT = "{{", "}}"
 LEFT_COMMENT, RIGHT_COMMENT = "/*", "*/"

@@ -20,9 +20,10 @@ so that a template this module cannot fully read still yields its structure.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
+from ..dataclasscode import dataclass
 from . import golex
 
 __all__ = [

@@ -19,10 +19,10 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..dataclasscode import dataclass
 from ..engine import migrate_stream
 from ..registry import Registry, default_registry
 from ..results import Finding

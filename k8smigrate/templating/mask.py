@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..dataclasscode import dataclass
 from . import placeholders as ph
 
 

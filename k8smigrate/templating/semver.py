@@ -20,7 +20,8 @@ Go's ASCII set and ``$`` as ``\\Z``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ..dataclasscode import dataclass
 
 __all__ = ["Constraints", "SemverError", "Version", "semver_compare"]
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Literal as TypingLiteral
 
+from ..dataclasscode import dataclass
 from ..versions import NEWEST_KNOWN
 from ..yamlio import line_of
 from . import valuesfile

@@ -23,9 +23,10 @@ Semantics follow Go's ``text/template`` (``exec.go``: ``walkIfOrWith``, ``isTrue
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache, partial
 
+from ..dataclasscode import dataclass
 from .gotmpl import (
     SPACE,
     ActionNode,

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..dataclasscode import dataclass
 from . import placeholders as ph
 
 

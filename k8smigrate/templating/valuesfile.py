@@ -14,8 +14,8 @@ deletes the key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from ..dataclasscode import dataclass
 from ..render import Renderer, detect_style
 from ..tree import Mapping as TreeMapping
 from ..tree import Scalar, TreeError

@@ -1,0 +1,119 @@
+"""Dataclasses whose generated methods are compiled once per install, not at every start.
+
+Why: ``dataclasses.dataclass`` writes each class's ``__init__``, ``__repr__``, ``__eq__``,
+``__hash__``, ``__setattr__``… as source text and compiles it (Python 3.11: one ``exec`` per
+method, in ``dataclasses._create_fn``). A one-file run creates ~45 of the library's dataclasses
+while it imports: ~210 compilations, about a fifth of all its instructions (issue 19). The text
+depends only on the class and on the Python version: it is the same at every start.
+
+How: the library's modules take ``dataclass`` from here. It is the standard decorator, run with
+``dataclasses._create_fn`` replaced, for that one class, by a copy that looks the text up in
+``dataclasses_index.CODE`` (the code of every text the library's classes produce, compiled with
+that module's bytecode, i.e. once per install) and compiles only a text it does not find. A code
+object found is the one ``exec`` compiles from the same text (renamed to ``<string>`` with
+``exec``'s line numbers), so the class is the same; ``tests/test_dataclasscode.py`` compares
+every entry with a fresh compilation.
+
+The copy stands in only for the very ``_create_fn`` it copies (the index records a fingerprint
+of its code: Python 3.11 today); on another Python the standard decorator runs unchanged. The
+index is generated with the others: ``python -m k8smigrate.indexgen --write``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from types import CodeType, FunctionType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass
+else:
+
+    def dataclass(cls: Any = None, /, **options: Any) -> Any:
+        """``dataclasses.dataclass``, its methods' code taken from the index (see the module)."""
+
+        def wrap(cls: Any) -> Any:
+            return decorate(dataclasses.dataclass(**options), cls)
+
+        return wrap if cls is None else wrap(cls)
+
+
+RECORDED: list[str] | None = None
+"""When a list, every text the stand-in sees is appended to it (the generator sets it)."""
+
+_CODE: dict[str, CodeType] | None = None
+_STANDARD: object = None
+"""The ``dataclasses._create_fn`` the index was made for (None: the index does not apply here)."""
+
+
+def decorate(decorator: Any, cls: Any) -> Any:
+    """``decorator(cls)`` with the stand-in for ``dataclasses._create_fn`` while it runs."""
+    if _CODE is None:
+        _load()
+    standard = dataclasses._create_fn  # type: ignore[attr-defined]
+    if standard is not _STANDARD and RECORDED is None:
+        return decorator(cls)
+    dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
+    try:
+        return decorator(cls)
+    finally:
+        dataclasses._create_fn = standard  # type: ignore[attr-defined]
+
+
+def _load() -> None:
+    global _CODE, _STANDARD
+    _CODE = {}
+    try:
+        from . import dataclasses_index
+    except ImportError:
+        return
+    standard = getattr(dataclasses, "_create_fn", None)
+    if standard is not None and fingerprint(standard.__code__) == dataclasses_index.CREATE_FN:
+        _CODE = dataclasses_index.CODE
+        _STANDARD = standard
+
+
+def fingerprint(code: CodeType) -> tuple[Any, ...]:
+    """What identifies a function's code across installs (not its file name or line numbers)."""
+    consts = tuple(fingerprint(c) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return (code.co_code, consts, code.co_names, code.co_varnames)
+
+
+def as_exec_compiles(code: CodeType, shift: int | None = None) -> CodeType:
+    """The code object as ``exec(text)`` compiles it: file ``<string>``, the text's first line 1."""
+    if shift is None:
+        shift = code.co_firstlineno - 1
+    consts = tuple(as_exec_compiles(c, shift) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename="<string>", co_firstlineno=code.co_firstlineno - shift, co_consts=consts)
+
+
+def _create_fn(
+    name: str,
+    args: list[str],
+    body: list[str],
+    *,
+    globals: dict[str, Any] | None = None,
+    locals: dict[str, Any] | None = None,
+    return_type: Any = dataclasses.MISSING,
+) -> Any:
+    # CPython 3.11 Lib/dataclasses.py _create_fn, word for word, but for the look-up of the text
+    if locals is None:
+        locals = {}
+    return_annotation = ""
+    if return_type is not dataclasses.MISSING:
+        locals["_return_type"] = return_type
+        return_annotation = "->_return_type"
+    joined = ",".join(args)
+    lines = "\n".join(f"  {b}" for b in body)
+    txt = f" def {name}({joined}){return_annotation}:\n{lines}"
+    local_vars = ", ".join(locals.keys())
+    txt = f"def __create_fn__({local_vars}):\n{txt}\n return {name}"
+    if RECORDED is not None:
+        RECORDED.append(txt)
+    code = _CODE.get(txt) if _CODE is not None and globals is not None else None
+    if code is None:
+        ns: dict[str, Any] = {}
+        # dont_inherit: not this module's ``from __future__ import annotations`` (dataclasses has none)
+        exec(compile(txt, "<string>", "exec", dont_inherit=True), globals, ns)
+        return ns["__create_fn__"](**locals)
+    return FunctionType(as_exec_compiles(code), globals)(**locals)  # type: ignore[arg-type]
