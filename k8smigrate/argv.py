@@ -5,17 +5,22 @@ or a CI job with a plain command line. ``parse`` reads such a command line with 
 ``argvgen`` generates from typer's own declarations (``argv_options``), and gives up (None)
 on anything it cannot read exactly as typer would: help, an unknown or misspelled option, a
 missing or odd value (empty, starting with ``-``, not a choice, not digits), an option given
-twice that is not repeatable, ``--``, stacked or glued short options, shell completion. typer
+twice that is not repeatable, ``--``, stacked or glued short options, shell completion, and
+Windows, where typer expands wildcards in the arguments itself. typer
 (``cli``) then parses the command line, so every message and exit code of a usage error stays
 typer's. ``tests/test_argv.py`` checks that what this returns is what typer passes.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from .argv_options import ARGUMENTS, OPTIONS
+
+EXPANDS_WILDCARDS = os.name == "nt"
+"""typer (click) expands ``*.yaml`` in the arguments on Windows, whose shells do not: left to it there."""
 
 
 def parse(argv: list[str], environ: Mapping[str, str]) -> tuple[str, dict[str, str | bool | list[str]]] | None:
@@ -23,7 +28,7 @@ def parse(argv: list[str], environ: Mapping[str, str]) -> tuple[str, dict[str, s
 
     Values stay text here (``typed`` converts them): deciding costs no import.
     """
-    if not argv or argv[0] not in OPTIONS:
+    if not argv or argv[0] not in OPTIONS or EXPANDS_WILDCARDS:
         return None
     if any(k.startswith("_") and k.endswith("_COMPLETE") for k in environ):
         return None

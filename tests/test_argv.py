@@ -103,6 +103,12 @@ def test_shell_completion_is_left_to_typer() -> None:
     assert argv.parse(["apply", "x.yaml"], {"_K8SMIGRATE_COMPLETE": "bash_complete"}) is None
 
 
+def test_on_windows_every_command_line_is_left_to_typer(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert argv.parse(["scan", "*.yaml"], {}) is not None
+    monkeypatch.setattr(argv, "EXPANDS_WILDCARDS", True)  # typer expands *.yaml there
+    assert argv.parse(["scan", "*.yaml"], {}) is None
+
+
 # ------------------------------------------------------------------ read as typer reads it
 
 
