@@ -28,11 +28,10 @@ def parse(argv: list[str], environ: Mapping[str, str]) -> tuple[str, dict[str, s
 
     Values stay text here (``typed`` converts them): deciding costs no import.
     """
-    if not argv or argv[0] not in OPTIONS or EXPANDS_WILDCARDS:
+    if not argv or argv[0] not in ARGUMENTS or EXPANDS_WILDCARDS:
         return None
     if any(k.startswith("_") and k.endswith("_COMPLETE") for k in environ):
         return None
-    table = OPTIONS[argv[0]]
     given: dict[str, str | bool | list[str]] = {}
     paths: list[str] = []
     tokens = argv[1:]
@@ -44,10 +43,10 @@ def parse(argv: list[str], environ: Mapping[str, str]) -> tuple[str, dict[str, s
             paths.append(token)
             continue
         name, eq, inline = token.partition("=") if token.startswith("--") else (token, "", "")
-        spec = table.get(name)
-        if spec is None:
+        spec = OPTIONS.get(name)
+        if spec is None or argv[0] not in spec[4]:
             return None
-        param, kind, choices, _enum = spec
+        param, kind, choices, _enum, _commands = spec
         if kind == "flag":
             if eq or param in given:
                 return None
@@ -84,10 +83,10 @@ def typed(command: str, given: dict[str, str | bool | list[str]]) -> dict[str, A
 
     from . import commands
 
-    table = {spec[0]: spec for spec in OPTIONS[command].values()}
+    table = {spec[0]: spec for spec in OPTIONS.values() if command in spec[4]}
     options: dict[str, Any] = {}
     for param, value in given.items():
-        _param, kind, _choices, enum = table.get(param, (param, "", (), ""))
+        _param, kind, _choices, enum, _commands = table.get(param, (param, "", (), "", ()))
         if kind == "count":
             options[param] = int(str(value))
         elif kind == "path":
