@@ -53,6 +53,7 @@ mark("ruamel")
 import k8smigrate
 mark("k8smigrate")
 import k8smigrate.cli as cli
+import k8smigrate.commands as commands
 mark("cli")
 from k8smigrate import registry as reg
 found = reg.discover(entry_points=False)
@@ -79,7 +80,7 @@ sub = command.get_command(ctx, "apply")
 sub.make_context("apply", ["--check", "--target-version", target, path], parent=ctx)
 mark("typer parse")
 from k8smigrate.api import migrate_file, scan_file
-settings, _ = cli.build_settings(target, None, None, None, None, False)
+settings, _ = commands.build_settings(target, None, None, None, None, False)
 migrate_file(path, settings=settings)
 mark("first file")
 migrate_file(path, settings=settings)

@@ -25,6 +25,15 @@ from .report import Run
 
 EXIT_OK, EXIT_CHANGED, EXIT_USAGE, EXIT_HUMAN, EXIT_CRASH = 0, 1, 2, 3, 4
 
+
+class Exit(Exception):
+    """How a command ends: with this exit code (what typer's ``Exit`` is for the typer path)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 FAIL_ON = ("removed", "deprecated", "never")
 """``--fail-on``: ``removed`` (the default: changes and errors), ``deprecated`` (warnings too),
 ``never`` (only errors: 3)."""

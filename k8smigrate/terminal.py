@@ -11,11 +11,13 @@ import os
 from collections.abc import Mapping
 from typing import IO, Any
 
-import typer
-
 from .results import Finding
 
 LEVEL_COLORS = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+_ANSI_COLORS = {"black": 30, "red": 31, "green": 32, "yellow": 33, "blue": 34, "magenta": 35, "cyan": 36, "white": 37}
+"""The SGR codes of the colours we paint with: the bytes ``typer.style`` writes (a test compares),
+without importing typer on a run that ``argv`` parsed."""
 
 
 def use_color(choice: str, stream: IO[Any] | Any, environ: Mapping[str, str] | None = None) -> bool:
@@ -36,7 +38,8 @@ def use_color(choice: str, stream: IO[Any] | Any, environ: Mapping[str, str] | N
 def paint(text: str, color: str | None, on: bool, *, bold: bool = False) -> str:
     if not on or (color is None and not bold):
         return text
-    return typer.style(text, fg=color, bold=bold or None)
+    start = f"\033[{_ANSI_COLORS[color]}m" if color else ""
+    return start + ("\033[1m" if bold else "") + text + "\033[0m"
 
 
 def paint_diff(diff: str, on: bool) -> str:

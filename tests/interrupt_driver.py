@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from k8smigrate import api, cli, parallel
+from k8smigrate import api, console, parallel
 
 MODE, NAME, READY = (os.environ[k] for k in ("K8SM_TEST_MODE", "K8SM_TEST_FILE", "K8SM_TEST_READY"))
 
@@ -48,4 +48,4 @@ api.migrate_stream = migrate_stream  # type: ignore[assignment]
 parallel.SERIAL_BYTES = parallel.SCAN_SERIAL_BYTES = 0  # a small folder still gets worker processes with -j2
 os.fsync = fsync
 sys.argv[0] = "k8smigrate"
-cli.main()
+console.main()  # the console script: argv parses these command lines, not typer

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from k8smigrate import cli
+from k8smigrate import cli, commands, console
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLE = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: a\nrules: []\n"
@@ -30,32 +30,48 @@ def main(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     gc.set_threshold(*threshold)
 
 
-def run_main(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+@pytest.fixture(params=["typer", "console"])
+def entry(request: pytest.FixtureRequest) -> Callable[[], None]:
+    """typer's parse (``cli.main``), and the console script's (``argv``'s fast path for these lines)."""
+    return cli.main if request.param == "typer" else console.main
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, main: Callable[[], None], *args: str) -> int:
     monkeypatch.setattr(sys, "argv", ["k8smigrate", *args])
     with pytest.raises(SystemExit) as exc:
-        cli.main()
+        main()
     return int(exc.value.code or 0)
 
 
-def test_the_ordinary_codes_are_unchanged(main: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_ordinary_codes_are_unchanged(
+    main: None, entry: Callable[[], None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     (tmp_path / "role.yaml").write_text(ROLE)
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
-    assert run_main(monkeypatch, "diff", str(tmp_path / "role.yaml"), "--target-version", "1.22") == 1
-    assert run_main(monkeypatch, "diff", str(tmp_path / "cm.yaml"), "--target-version", "1.22") == 0
-    assert run_main(monkeypatch, "diff", str(tmp_path / "role.yaml"), "--target-version", "nope") == 2
-    assert run_main(monkeypatch, "diff", str(tmp_path / "missing.yaml"), "--target-version", "1.22") == 3
+    assert run_main(monkeypatch, entry, "diff", str(tmp_path / "role.yaml"), "--target-version", "1.22") == 1
+    assert run_main(monkeypatch, entry, "diff", str(tmp_path / "cm.yaml"), "--target-version", "1.22") == 0
+    assert run_main(monkeypatch, entry, "diff", str(tmp_path / "role.yaml"), "--target-version", "nope") == 2
+    assert run_main(monkeypatch, entry, "diff", str(tmp_path / "missing.yaml"), "--target-version", "1.22") == 3
 
 
 def test_an_internal_error_exits_4_with_the_traceback(
-    main: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    main: None,
+    entry: Callable[[], None],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
 ) -> None:
     (tmp_path / "role.yaml").write_text(ROLE)
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "_migrate", broken)
-    assert run_main(monkeypatch, "diff", str(tmp_path / "role.yaml"), "--target-version", "1.22") == cli.EXIT_CRASH == 4
+    monkeypatch.setattr(commands, "_migrate", broken)
+    assert (
+        run_main(monkeypatch, entry, "diff", str(tmp_path / "role.yaml"), "--target-version", "1.22")
+        == cli.EXIT_CRASH
+        == 4
+    )
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "RuntimeError: a bug" in err
     assert err.rstrip().endswith("please report it with the traceback above); exit code 4")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from k8smigrate import cli
+from k8smigrate import cli, commands
 from k8smigrate.registry import check_settings, default_registry
 from k8smigrate.settings import Settings
 from tests.test_exit_policy import WEBHOOK
@@ -27,10 +27,10 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(repo: Path, every_file: bool) -> cli.Run:
+def _run(repo: Path, every_file: bool) -> commands.Run:
     settings = check_settings(Settings(target_version="1.29"), default_registry())
-    run = cli._new_run("scan", settings, None)
-    run.scan = cli._scan([str(repo)], settings, run, 1, every_file=every_file)
+    run = commands._new_run("scan", settings, None)
+    run.scan = commands._scan([str(repo)], settings, run, 1, every_file=every_file)
     return run
 
 
@@ -62,7 +62,7 @@ def test_printing_rows_as_they_come_changes_no_byte_and_no_exit_code(
     (repo / "hook.yaml").write_text(WEBHOOK)  # a row that needs a human: listed again at the end
     args = ["scan", str(repo), "--target-version", "1.29", *options]
     streamed = CliRunner().invoke(cli.app, args)
-    monkeypatch.setattr(cli, "_RowPrinter", lambda *a: None)  # rows kept, printed at the end
+    monkeypatch.setattr(commands, "_RowPrinter", lambda *a: None)  # rows kept, printed at the end
     buffered = CliRunner().invoke(cli.app, args)
     assert "K8SM-GEN-007 --set sideEffects" in streamed.stderr
     assert (streamed.stdout, streamed.stderr, streamed.exit_code) == (
@@ -75,11 +75,11 @@ def test_printing_rows_as_they_come_changes_no_byte_and_no_exit_code(
 def test_a_streamed_scan_keeps_only_the_rows_a_human_must_act_on(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (repo / "hook.yaml").write_text(WEBHOOK)
     settings = check_settings(Settings(target_version="1.29"), default_registry())
-    run = cli._new_run("scan", settings, None)
+    run = commands._new_run("scan", settings, None)
     printed: list[str] = []
-    printer = cli._RowPrinter(False, cli.Shown("info", False))
-    monkeypatch.setattr(cli, "_write_stdout", printed.append)
-    run.scan = cli._scan([str(repo)], settings, run, 1, every_file=False, rows=printer)
+    printer = commands._RowPrinter(False, commands.Shown("info", False))
+    monkeypatch.setattr(commands, "_write_stdout", printed.append)
+    run.scan = commands._scan([str(repo)], settings, run, 1, every_file=False, rows=printer)
     assert len(printed) == 2  # the CronJob's row and the webhook's, each when its file came
     assert [e.kind for e in run.scan] == ["ValidatingWebhookConfiguration"]  # only what needs a human
     assert (printer.counts.removed, printer.counts.fixable, printer.counts.human) == (2, 1, 1)

@@ -100,3 +100,20 @@ def test_the_wheel_ships_the_license_and_the_guide_and_explain_works_from_it(tmp
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("# PodSecurityPolicy: what to do instead\n")
+    # and a plain command line through the console script's fast path (argv's generated table ships too)
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+    code = (
+        "import sys; sys.path[:0] = sys.argv[1:3]; import k8smigrate.console as c; "
+        "sys.argv = ['k8smigrate', 'scan', 'cm.yaml']; c.main()"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(target), sysconfig.get_paths()["purelib"]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "1 file" in proc.stderr

@@ -20,7 +20,7 @@ from k8smigrate.registry import discover
 
 PROBE = """
 import sys
-from k8smigrate.cli import main
+from k8smigrate.console import main
 sys.argv = ["k8smigrate", *sys.argv[1:]]
 try:
     main()
@@ -43,6 +43,8 @@ NOT_NEEDED = (
     "csv",  # the removal table is split on tabs (lifecycles._rows)
     "k8smigrate.catalog",  # list and explain
     "k8smigrate.sharing",  # documents with anchors and aliases
+    "typer",  # a plain command line is parsed by argv (tests/test_argv.py); typer for the rest
+    "k8smigrate.cli",
 )
 
 INGRESS = """apiVersion: extensions/v1beta1
@@ -79,6 +81,12 @@ def test_a_run_on_a_small_repository_imports_nothing_it_does_not_need(repo: Path
     modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never")
     assert "k8smigrate.engine" in modules  # the probe ran the command
     assert sorted(m for m in NOT_NEEDED if m in modules) == []
+
+
+def test_a_command_line_argv_cannot_read_is_parsed_by_typer(repo: Path) -> None:
+    modules = loaded("scan", str(repo), "--jobs", "1", "-j", "1")  # an option given twice
+    assert "typer" in modules
+    assert "k8smigrate.engine" in modules
 
 
 def test_a_json_report_imports_what_it_needs(repo: Path) -> None:

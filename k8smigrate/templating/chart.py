@@ -31,13 +31,13 @@ def is_chart(folder: Path) -> bool:
 
 def chart_root(path: Path) -> Path | None:
     """The chart a file belongs to: one under its templates/ or crds/, or its values.yaml."""
-    here = path.resolve().parent
+    resolved = path.resolve()
+    if resolved.name != "values.yaml" and not any(part in MANIFEST_FOLDERS for part in resolved.parts[:-1]):
+        return None  # no folder of it can be a chart's templates/ or crds/: spare a stat per folder up to /
+    here = resolved.parent
     for folder in (here, *here.parents):
         if is_chart(folder):
-            try:
-                parts = path.resolve().relative_to(folder).parts
-            except ValueError:
-                return None
+            parts = resolved.relative_to(folder).parts
             if parts and (parts[0] in MANIFEST_FOLDERS or parts == ("values.yaml",)):
                 return folder
             return None
