@@ -34,7 +34,6 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -53,6 +52,7 @@ from .api import (
 )
 from .codes import FILE_ERROR, RELEASE_NEEDED
 from .components import ComponentError, newest, parse_option
+from .dataclasscode import dataclass
 from .exits import EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, Exit, exit_code, tally
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .interrupt import Interrupted, signals_raise

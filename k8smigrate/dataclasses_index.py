@@ -449,6 +449,14 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.min_level,self.quiet,)==(other.min_level,other.quiet,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.min_level,self.quiet,)==(other.min_level,other.quiet,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.min_version,self.target,)==(other.min_version,other.target,)
   return NotImplemented
  return __eq__
@@ -1162,6 +1170,12 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.major,self
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.min_level,self.quiet,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.min_level,self.quiet,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.min_version,self.target,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.min_version,self.target,))\n return __hash__'] = __create_fn__.__code__
@@ -1751,6 +1765,12 @@ def __create_fn__():
   return self.__class__.__qualname__ + f"(migration={self.migration!r}, settings={self.settings!r}, root={self.root!r}, window={self.window!r}, filename={self.filename!r}, document={self.document!r}, doc_line={self.doc_line!r}, final_api={self.final_api!r}, needs={self.needs!r}, check_codes={self.check_codes!r}, findings={self.findings!r}, notes={self.notes!r}, read_siblings={self.read_siblings!r}, read_facts={self.read_facts!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(migration={self.migration!r}, settings={self.settings!r}, root={self.root!r}, window={self.window!r}, filename={self.filename!r}, document={self.document!r}, doc_line={self.doc_line!r}, final_api={self.final_api!r}, needs={self.needs!r}, check_codes={self.check_codes!r}, findings={self.findings!r}, notes={self.notes!r}, read_siblings={self.read_siblings!r}, read_facts={self.read_facts!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(min_level={self.min_level!r}, quiet={self.quiet!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(min_level={self.min_level!r}, quiet={self.quiet!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -2755,6 +2775,13 @@ def __create_fn__(_type_migration, _type_settings, _type_root, _type_window, _ty
  return __init__
 CODE['def __create_fn__(_type_migration, _type_settings, _type_root, _type_window, _type_filename, _type_document, _type_doc_line, _type_final_api, _type_needs, _type_lifecycles, _type_check_codes, _type_findings, _type_notes, _type_read_siblings, _type_read_facts, _type_source, _type_plan_api, _type__places, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_filename, _dflt_document, _dflt_doc_line, _dflt_final_api, _dflt_needs, _dflt_lifecycles, _dflt_check_codes, _dflt_findings, _dflt_notes, _dflt_read_siblings, _dflt_read_facts, _dflt_source, _dflt_plan_api, _dflt__places, _return_type):\n def __init__(self,migration:_type_migration,settings:_type_settings,root:_type_root,window:_type_window,filename:_type_filename=_dflt_filename,document:_type_document=_dflt_document,doc_line:_type_doc_line=_dflt_doc_line,final_api:_type_final_api=_dflt_final_api,needs:_type_needs=_dflt_needs,lifecycles:_type_lifecycles=_HAS_DEFAULT_FACTORY,check_codes:_type_check_codes=_dflt_check_codes,findings:_type_findings=_HAS_DEFAULT_FACTORY,notes:_type_notes=_HAS_DEFAULT_FACTORY,read_siblings:_type_read_siblings=_dflt_read_siblings,read_facts:_type_read_facts=_dflt_read_facts,source:_type_source=_dflt_source,plan_api:_type_plan_api=_dflt_plan_api,_places:_type__places=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.migration=migration\n  self.settings=settings\n  self.root=root\n  self.window=window\n  self.filename=filename\n  self.document=document\n  self.doc_line=doc_line\n  self.final_api=final_api\n  self.needs=needs\n  self.lifecycles=_dflt_lifecycles() if lifecycles is _HAS_DEFAULT_FACTORY else lifecycles\n  self.check_codes=check_codes\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.notes=_dflt_notes() if notes is _HAS_DEFAULT_FACTORY else notes\n  self.read_siblings=read_siblings\n  self.read_facts=read_facts\n  self.source=source\n  self.plan_api=plan_api\n  self._places=_dflt__places() if _places is _HAS_DEFAULT_FACTORY else _places\n return __init__'] = __create_fn__.__code__
 
+def __create_fn__(_type_min_level, _type_quiet, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_min_level, _dflt_quiet, _return_type):
+ def __init__(self,min_level:_type_min_level=_dflt_min_level,quiet:_type_quiet=_dflt_quiet)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'min_level',min_level)
+  __dataclass_builtins_object__.__setattr__(self,'quiet',quiet)
+ return __init__
+CODE["def __create_fn__(_type_min_level, _type_quiet, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_min_level, _dflt_quiet, _return_type):\n def __init__(self,min_level:_type_min_level=_dflt_min_level,quiet:_type_quiet=_dflt_quiet)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'min_level',min_level)\n  __dataclass_builtins_object__.__setattr__(self,'quiet',quiet)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_min_version, _type_target, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,min_version:_type_min_version,target:_type_target)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'min_version',min_version)
@@ -3702,6 +3729,14 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('min_level','quiet',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'min_level\',\'quiet\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('min_version','target',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -4243,6 +4278,14 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__setattr__(name, value)
  return __setattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'major\',\'minor\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('min_level','quiet',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'min_level\',\'quiet\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
