@@ -64,12 +64,12 @@ def _load() -> None:
     global _CODE, _STANDARD
     _CODE = {}
     try:
-        from . import dataclasses_index
+        from .dataclasses_index import CODE, CREATE_FN
     except ImportError:
         return
     standard = getattr(dataclasses, "_create_fn", None)
-    if standard is not None and fingerprint(standard.__code__) == dataclasses_index.CREATE_FN:
-        _CODE = dataclasses_index.CODE
+    if standard is not None and fingerprint(standard.__code__) == CREATE_FN:
+        _CODE = CODE
         _STANDARD = standard
 
 

@@ -127,19 +127,19 @@ def rows(table: Lifecycles) -> list[Row]:
 def generated(text: str) -> Lifecycles | None:
     """The table from ``lifecycles_index`` when it was generated from ``text``; else None."""
     try:
-        from . import lifecycles_index
+        from .lifecycles_index import ROWS, SOURCE_CRC32
     except ImportError:
         return None
-    if checksum(text) != lifecycles_index.SOURCE_CRC32:
+    if checksum(text) != SOURCE_CRC32:
         return None
     release: dict[str | None, KubeVersion | None] = {None: None}
-    for row in lifecycles_index.ROWS:
+    for row in ROWS:
         for cell in row[2:4]:
             if cell not in release:
                 release[cell] = KubeVersion.parse(cell)  # type: ignore[arg-type]
     new = object.__new__
     table: Lifecycles = {}
-    for api, kind, deprecated, removed, replacement, component in lifecycles_index.ROWS:
+    for api, kind, deprecated, removed, replacement, component in ROWS:
         # what ApiLifecycle's __init__ does through object.__setattr__, at a third of the cost
         life = new(ApiLifecycle)
         held = life.__dict__
