@@ -84,36 +84,32 @@ def test_the_wheel_ships_the_license_and_the_guide_and_explain_works_from_it(tmp
         check=True,
         timeout=600,
     )
-    # -I: no source tree, no editable install; the dependencies come from this interpreter's site-packages
-    code = (
-        "import sys; sys.path[:0] = sys.argv[1:3]; import k8smigrate.cli as c; "
-        "assert c.__file__.startswith(sys.argv[1]), c.__file__; sys.argv = ['k8smigrate', 'explain', 'podsecuritypolicy']; c.main()"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-I", "-c", code, str(target), sysconfig.get_paths()["purelib"]],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
-        check=False,
+    proc = from_wheel(
+        target,
+        "import k8smigrate.cli as c; assert c.__file__.startswith(sys.argv[1]), c.__file__; "
+        "sys.argv = ['k8smigrate', 'explain', 'podsecuritypolicy']; c.main()",
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("# PodSecurityPolicy: what to do instead\n")
     # and a plain command line through the console script's fast path (argv's generated table ships too)
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
-    code = (
-        "import sys; sys.path[:0] = sys.argv[1:3]; import k8smigrate.console as c; "
-        "sys.argv = ['k8smigrate', 'scan', 'cm.yaml']; c.main()"
-    )
-    proc = subprocess.run(
-        [sys.executable, "-I", "-c", code, str(target), sysconfig.get_paths()["purelib"]],
+    proc = from_wheel(target, "import k8smigrate.console as c; sys.argv = ['k8smigrate', 'scan', 'cm.yaml']; c.main()")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 file" in proc.stderr
+
+
+def from_wheel(target: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run in ``target``'s folder by an isolated interpreter (-I: no source tree, no editable
+    install) that imports k8smigrate from ``target`` and its dependencies from this interpreter's site-packages."""
+    return subprocess.run(
+        [sys.executable, "-I", "-c", "import sys; sys.path[:0] = sys.argv[1:3]; " + code, str(target), PURELIB],
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=tmp_path,
+        cwd=target.parent,
         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr
-    assert "1 file" in proc.stderr
+
+
+PURELIB = sysconfig.get_paths()["purelib"]
