@@ -5,7 +5,7 @@ nothing to do, 1 changed / would change, 2 usage error, 3 needs a human, 4 inter
 What ``scan``, ``diff`` and ``apply`` do is ``commands``; this module declares their options
 (names, metavars, help) and hands typer's parsed values over. Typer is the source of truth for
 the command line: ``argv``, the fast path a run takes without importing typer, reads a table
-generated from this module (``python -m k8smigrate.argvgen --write``), and any command line
+generated from this module (``python -m k8smigrate.indexgen --write``), and any command line
 that table cannot parse exactly is parsed here.
 """
 

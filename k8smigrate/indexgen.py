@@ -201,6 +201,7 @@ def generate_dataclasses() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import argvgen
     from .registry import named_migrations
 
     args = sys.argv[1:] if argv is None else argv
@@ -208,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         INDEX_FILE: generate(named_migrations),
         LIFECYCLES_FILE: generate_lifecycles(data_text("removals.tsv")),
         DATACLASSES_FILE: generate_dataclasses(),
+        argvgen.TARGET: argvgen.render(),
     }
     if args == ["--write"]:
         for path, text in texts.items():

@@ -162,7 +162,7 @@ def test_any_command_line_it_reads_typer_reads_the_same(command: str, tokens: li
 
 def test_the_table_is_generated_from_the_current_typer_declarations() -> None:
     current = (ROOT / "k8smigrate" / "argv_options.py").read_text(encoding="utf-8")
-    assert current == argvgen.render(), "run: python -m k8smigrate.argvgen --write"
+    assert current == argvgen.render(), "run: python -m k8smigrate.indexgen --write"
 
 
 def test_an_option_shape_the_fast_path_does_not_know_stops_the_generator(monkeypatch: pytest.MonkeyPatch) -> None:
