@@ -22,6 +22,7 @@ index is generated with the others: ``python -m k8smigrate.indexgen --write``.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any
 
@@ -60,9 +61,16 @@ def decorate(decorator: Any, cls: Any) -> Any:
         dataclasses._create_fn = standard  # type: ignore[attr-defined]
 
 
+INDEX_PYTHON = (3, 11)
+"""The Python ``dataclasses_index`` was generated on (a test keeps the two equal): on another one
+the index (≈ 0.5 MB of bytecode) is not even loaded."""
+
+
 def _load() -> None:
     global _CODE, _STANDARD
     _CODE = {}
+    if sys.version_info[:2] != INDEX_PYTHON:
+        return
     try:
         from .dataclasses_index import CODE, CREATE_FN
     except ImportError:

@@ -58,6 +58,10 @@ def test_the_checked_in_index_is_generated_from_the_library() -> None:
     )
 
 
+def test_the_decorator_knows_which_python_the_index_was_generated_on() -> None:
+    assert dataclasscode.INDEX_PYTHON == dataclasses_index.PYTHON  # set it when the index is regenerated
+
+
 @needs_same_python
 def test_the_index_applies_to_this_python() -> None:
     assert fingerprint(dataclasses._create_fn.__code__) == dataclasses_index.CREATE_FN  # type: ignore[attr-defined]
@@ -147,3 +151,12 @@ def test_another_pythons_create_fn_is_left_to_the_standard_decorator(monkeypatch
     with pytest.raises(pytest.fail.Exception):
         made(dataclasscode.dataclass)  # the decorator called it: it was not replaced by the copy
     assert dataclasses._create_fn is other  # type: ignore[attr-defined]
+
+
+def test_on_another_python_the_index_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dataclasscode, "_CODE", None)
+    monkeypatch.setattr(dataclasscode, "_STANDARD", None)
+    monkeypatch.setattr(sys, "version_info", (3, 12, 0, "final", 0))
+    dataclasscode._load()
+    assert dataclasscode._CODE == {}
+    assert dataclasscode._STANDARD is None
