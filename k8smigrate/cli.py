@@ -214,7 +214,7 @@ def _declared(body: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
-for _body in (commands.scan, commands.diff, commands.apply):
+for _body in commands.COMMANDS.values():  # scan, diff, apply: the commands argv may run too
     app.command(cls=_Command)(_declared(_body))
 
 
