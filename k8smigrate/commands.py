@@ -32,7 +32,6 @@ import os
 import re
 import signal
 import sys
-import traceback
 from collections.abc import Callable, Generator
 from enum import Enum
 from functools import partial
@@ -789,6 +788,8 @@ def guarded(work: Callable[[], object]) -> None:
     try:
         work()
     except Exception:  # an internal error: its own exit code, never 1 ("would change")
+        import traceback  # here: a run without a bug never needs it (nor the modules it imports)
+
         traceback.print_exc()
         err(
             f"k8smigrate: internal error (a bug in k8smigrate {__version__}; please report it with the "

@@ -13,7 +13,6 @@ this run), and name releases in messages with ``ctx.oldest`` and ``ctx.target``.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable
 from dataclasses import field
 from typing import Protocol
@@ -175,6 +174,8 @@ class Context:
             return None  # the node starts after a key on its first line: its lines are not its own
         lines = self.source[start : node.src.end].split("\n")
         lines[0] = " " * node.src.col + lines[0][node.src.start - start :]
+        import textwrap  # here: only a finding that quotes a block of the text needs it
+
         return textwrap.dedent("\n".join(line.rstrip("\r") for line in lines)).rstrip("\n") + "\n"
 
     # ------------------------------------------------------------------ findings

@@ -6,8 +6,6 @@ the reporting layer (which imports the results).
 
 from __future__ import annotations
 
-import difflib
-
 from .quoting import quote_path
 
 
@@ -21,6 +19,8 @@ def unified_diff(old: str, new: str, filename: str) -> str:
     """
     if old == new:
         return ""
+    import difflib  # here: a run that shows no diff (scan, apply --check) never needs it
+
     name = filename.lstrip("/")  # "<string>", "<stdin>": the name the findings give it, too
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),

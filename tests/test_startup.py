@@ -83,6 +83,15 @@ def test_a_run_on_a_small_repository_imports_nothing_it_does_not_need(repo: Path
     assert sorted(m for m in NOT_NEEDED if m in modules) == []
 
 
+@pytest.mark.parametrize("command", [["apply", "--check"], ["scan"]], ids=["apply-check", "scan"])
+def test_a_run_that_shows_no_diff_and_has_no_bug_imports_neither_difflib_nor_traceback(
+    repo: Path, command: list[str]
+) -> None:
+    modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never")
+    assert "k8smigrate.engine" in modules  # the probe ran the command
+    assert sorted(m for m in ("difflib", "traceback", "textwrap") if m in modules) == []
+
+
 def test_a_command_line_argv_cannot_read_is_parsed_by_typer(repo: Path) -> None:
     modules = loaded("scan", str(repo), "--jobs", "1", "-j", "1")  # an option given twice
     assert "typer" in modules
