@@ -51,8 +51,8 @@ def decorate(decorator: Any, cls: Any) -> Any:
     """``decorator(cls)`` with the stand-in for ``dataclasses._create_fn`` while it runs."""
     if _CODE is None:
         _load()
-    standard = dataclasses._create_fn  # type: ignore[attr-defined]
-    if standard is not _STANDARD and RECORDED is None:
+    standard = getattr(dataclasses, "_create_fn", None)  # Python 3.13 has none: it builds all methods at once
+    if standard is None or (standard is not _STANDARD and RECORDED is None):
         return decorator(cls)
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
     try:

@@ -108,6 +108,7 @@ def test_a_class_of_the_index_is_built_without_compiling(monkeypatch: pytest.Mon
         ours(1, 22).major = 2  # type: ignore[misc]
 
 
+@needs_same_python
 def test_a_class_the_index_does_not_know_is_compiled_as_usual(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled: list[str] = []
     monkeypatch.setattr(dataclasscode, "compile", counting(compiled), raising=False)
@@ -131,6 +132,7 @@ def test_a_class_the_index_does_not_know_is_compiled_as_usual(monkeypatch: pytes
     )
 
 
+@needs_same_python
 def test_the_standard_function_is_put_back_even_when_the_class_is_refused() -> None:
     standard = dataclasses._create_fn  # type: ignore[attr-defined]
     with pytest.raises(TypeError, match="non-default argument"):
@@ -145,6 +147,9 @@ def test_the_standard_function_is_put_back_even_when_the_class_is_refused() -> N
     assert dataclasses._create_fn is standard  # type: ignore[attr-defined]
 
 
+@pytest.mark.skipif(
+    not hasattr(dataclasses, "_create_fn"), reason="this Python's dataclasses builds methods without _create_fn"
+)
 def test_another_pythons_create_fn_is_left_to_the_standard_decorator(monkeypatch: pytest.MonkeyPatch) -> None:
     other = lambda *a, **k: pytest.fail("a _create_fn the index was not made for was replaced")  # noqa: E731
     monkeypatch.setattr(dataclasses, "_create_fn", other)
@@ -160,3 +165,4 @@ def test_on_another_python_the_index_is_not_used(monkeypatch: pytest.MonkeyPatch
     dataclasscode._load()
     assert dataclasscode._CODE == {}
     assert dataclasscode._STANDARD is None
+
