@@ -165,4 +165,3 @@ def test_on_another_python_the_index_is_not_used(monkeypatch: pytest.MonkeyPatch
     dataclasscode._load()
     assert dataclasscode._CODE == {}
     assert dataclasscode._STANDARD is None
-
