@@ -14,6 +14,9 @@ object found is the one ``exec`` compiles from the same text (renamed to ``<stri
 ``exec``'s line numbers), so the class is the same; ``tests/test_dataclasscode.py`` compares
 every entry with a fresh compilation.
 
+``made`` and ``made_rows`` build instances of the generated tables (the migrations' index, the
+lifecycle table) without a frozen dataclass's field-by-field ``__init__``.
+
 The copy stands in only for the very ``_create_fn`` it copies (the index records a fingerprint
 of its code: Python 3.11 today); on another Python the standard decorator runs unchanged. The
 index is generated with the others: ``python -m k8smigrate.indexgen --write``.
@@ -23,8 +26,9 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from dataclasses import MISSING, fields
 from types import CodeType, FunctionType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
@@ -125,3 +129,51 @@ def _create_fn(
         exec(compile(txt, "<string>", "exec", dont_inherit=True), globals, ns)
         return ns["__create_fn__"](**locals)
     return FunctionType(as_exec_compiles(code), globals)(**locals)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ instances of generated tables
+
+T = TypeVar("T")
+
+_REQUIRED = object()
+"""Stands for a field without a default (or with a default factory) in ``_TEMPLATES``: the
+index always writes those."""
+
+_TEMPLATES: dict[type[Any], dict[str, Any]] = {}
+"""Per dataclass: every field, in declaration order, with its default (``_REQUIRED`` without one)."""
+
+
+def made(cls: type[T], /, **values: Any) -> T:
+    """``cls(**values)`` for a frozen dataclass of the index, without its field-by-field ``__init__``.
+
+    The instance's ``__dict__`` holds the same keys in the same order as ``__init__`` would
+    leave (every field, defaults filled in), then ``__post_init__`` runs as it would."""
+    template = _TEMPLATES.get(cls)
+    if template is None:
+        template = _TEMPLATES[cls] = {
+            f.name: _REQUIRED if f.default is MISSING else f.default
+            for f in fields(cls)  # type: ignore[arg-type]
+        }
+    obj: T = object.__new__(cls)
+    obj.__dict__.update(template)
+    obj.__dict__.update(values)
+    post = getattr(cls, "__post_init__", None)
+    if post is not None:
+        post(obj)
+    return obj
+
+
+def made_rows(cls: type[T], rows: tuple[tuple[Any, ...], ...]) -> tuple[T, ...]:
+    """``made`` for many instances, each row holding every field in declaration order (the
+    index's codes: one constant tuple of rows costs nothing to load, a call per code would)."""
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    post = getattr(cls, "__post_init__", None)
+    new = object.__new__
+    out: list[T] = []
+    for row in rows:
+        obj: T = new(cls)
+        obj.__dict__.update(zip(names, row, strict=True))
+        if post is not None:
+            post(obj)
+        out.append(obj)
+    return tuple(out)

@@ -23,7 +23,7 @@ imported only when a file holds what one of their collectors or checks looks for
 whose function is not a module-level name cannot be written: its module is imported when the
 index is read, as before.
 
-The declarations are written as ``made(Step, ...)`` rather than ``Step(...)``: a frozen
+The declarations are written as ``made(Step, ...)`` (``dataclasscode.made``) rather than ``Step(...)``: a frozen
 dataclass's ``__init__`` sets each of its twenty fields through ``object.__setattr__``, which
 made building the ~160 declarations and ~500 codes a third of the index's cost at every start.
 ``made`` fills the instance's ``__dict__`` in one step (the same values, in the same order, then
@@ -37,10 +37,9 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import MISSING, fields
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .model import Check, Migration, Step
 
@@ -52,51 +51,6 @@ PACKAGE = "k8smigrate.migrations"
 SUBPACKAGES = ("steps", "checks")
 INDEX_MODULE = "k8smigrate.migrations_index"
 INDEX_FILE = Path(__file__).resolve().parent / "migrations_index.py"
-
-T = TypeVar("T")
-
-_REQUIRED = object()
-"""Stands for a field without a default (or with a default factory) in ``_TEMPLATES``: the
-index always writes those."""
-
-_TEMPLATES: dict[type[Any], dict[str, Any]] = {}
-"""Per dataclass: every field, in declaration order, with its default (``_REQUIRED`` without one)."""
-
-
-def made(cls: type[T], /, **values: Any) -> T:
-    """``cls(**values)`` for a frozen dataclass of the index, without its field-by-field ``__init__``.
-
-    The instance's ``__dict__`` holds the same keys in the same order as ``__init__`` would
-    leave (every field, defaults filled in), then ``__post_init__`` runs as it would."""
-    template = _TEMPLATES.get(cls)
-    if template is None:
-        template = _TEMPLATES[cls] = {
-            f.name: _REQUIRED if f.default is MISSING else f.default
-            for f in fields(cls)  # type: ignore[arg-type]
-        }
-    obj: T = object.__new__(cls)
-    obj.__dict__.update(template)
-    obj.__dict__.update(values)
-    post = getattr(cls, "__post_init__", None)
-    if post is not None:
-        post(obj)
-    return obj
-
-
-def made_rows(cls: type[T], rows: tuple[tuple[Any, ...], ...]) -> tuple[T, ...]:
-    """``made`` for many instances, each row holding every field in declaration order (the
-    index's codes: one constant tuple of rows costs nothing to load, a call per code would)."""
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    post = getattr(cls, "__post_init__", None)
-    new = object.__new__
-    out: list[T] = []
-    for row in rows:
-        obj: T = new(cls)
-        obj.__dict__.update(zip(names, row, strict=True))
-        if post is not None:
-            post(obj)
-        out.append(obj)
-    return tuple(out)
 
 
 class LazyBody:

@@ -121,7 +121,8 @@ def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
         "from k8smigrate.codes import Code",
         "from k8smigrate.decisions import Decision",
         "from k8smigrate.facts import Collector",
-        "from k8smigrate.indexed import LazyBody, LazyFunction, made, made_rows",
+        "from k8smigrate.dataclasscode import made, made_rows",
+        "from k8smigrate.indexed import LazyBody, LazyFunction",
         "from k8smigrate.model import Check, Migration, Step",
         "",
     ]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from k8smigrate import indexed
+from k8smigrate import dataclasscode, indexed
 from k8smigrate.codes import Code
 from k8smigrate.facts import Collector
 from k8smigrate.indexed import INDEX_FILE, LazyBody, LazyFunction
@@ -68,12 +68,12 @@ def test_each_declaration_holds_what_its_constructor_would_hold(monkeypatch: pyt
 
 
 def test_made_is_the_constructor_without_its_field_by_field_init() -> None:
-    made = indexed.made(Check, applies_to={"v1": ("Pod",)}, body=None, trigger="x", matters_from="1.25")
+    made = dataclasscode.made(Check, applies_to={"v1": ("Pod",)}, body=None, trigger="x", matters_from="1.25")
     built = Check(applies_to={"v1": ("Pod",)}, body=None, trigger="x", matters_from="1.25")  # type: ignore[arg-type]
     assert list(vars(made).items()) == list(vars(built).items())
     assert made.triggers == ("x",) and made.matters == built.matters  # __post_init__ ran
     with pytest.raises(ValueError, match="level"):
-        indexed.made(Code, code="K8SM-X-001", level="loud", summary="x")  # so did Code's checks
+        dataclasscode.made(Code, code="K8SM-X-001", level="loud", summary="x")  # so did Code's checks
 
 
 def test_each_lazy_body_is_its_modules_body(monkeypatch: pytest.MonkeyPatch) -> None:
