@@ -103,22 +103,12 @@ def table() -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple
     return arguments, accepted, meaning
 
 
-def _lit(value: object) -> str:
-    """``value`` (text, tuples of text) as ruff format writes it."""
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    assert isinstance(value, tuple)
-    items = [_lit(v) for v in value]  # nested tuples of text too
-    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-
-
 def render() -> str:
     arguments, accepted, meaning = table()
-    pairs = ", ".join(f"{_lit(k)}: {_lit(v)}" for k, v in arguments.items())
-    lines = [HEADER, f"ARGUMENTS: dict[str, str] = {{{pairs}}}\n\n"]
+    lines = [HEADER, f"ARGUMENTS: dict[str, str] = {arguments!r}\n\n"]
     lines.append("OPTIONS: dict[str, tuple[str, str, tuple[str, ...], str, tuple[str, ...]]] = {\n")
     for text, spec in sorted(meaning.items()):
         where = tuple(command for command, texts in accepted.items() if text in texts)
-        lines.append(f"    {_lit(text)}: {_lit((*spec, where))},\n")
+        lines.append(f"    {text!r}: {(*spec, where)!r},\n")
     lines.append("}\n")
     return "".join(lines)
