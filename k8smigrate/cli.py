@@ -208,7 +208,6 @@ def _declared(body: Callable[..., None]) -> Callable[..., None]:
     signature = inspect.signature(body)
     parameters = [p.replace(annotation=OPTIONS[p.name]) for p in signature.parameters.values()]
     command.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-    command.__annotations__ = {p.name: p.annotation for p in parameters}
     command.__name__ = body.__name__
     command.__doc__ = body.__doc__
     return command
