@@ -80,6 +80,33 @@ def test_an_output_line_among_items_is_an_item() -> None:
     assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3
 
 
+def test_a_key_whose_value_is_an_nindent_tag_holds_one_unknown_entry() -> None:
+    text = 'metadata:\n  labels: {{ include "x.labels" . | nindent 4 }}\n  name: x\n'
+    metadata = yaml.safe_load(skeleton_of(text).text)["metadata"]
+    assert isinstance(metadata["labels"], dict) and len(metadata["labels"]) == 1
+    assert metadata["name"] == "x"
+
+
+def test_a_list_field_whose_value_is_an_nindent_tag_holds_one_unknown_item() -> None:
+    text = "spec:\n  tolerations: {{ toYaml .Values.tolerations | nindent 4 }}\n"
+    tolerations = yaml.safe_load(skeleton_of(text).text)["spec"]["tolerations"]
+    assert isinstance(tolerations, list) and len(tolerations) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'labels: {{ include "x.labels" . }}\n',  # no nindent: the tag writes a scalar
+        "tolerations: {{ toYaml .Values.t | indent 4 }}\n",  # indent: written on the key's own line
+        'labels: {{ include "x" . | nindent 4 }}\n{{- with .Values.extra }}\n    a: b\n{{- end }}\n',
+        'name: {{ include "x" . | nindent 4 }}-suffix\n',  # text after the tag
+    ],
+)
+def test_a_value_tag_that_is_not_a_whole_block_stays_scalar_text(text: str) -> None:
+    skeleton = skeleton_of(text)
+    assert "{" not in shape(skeleton.text) and "[" not in shape(skeleton.text)
+
+
 def test_define_bodies_are_left_out() -> None:
     text = '{{- define "x" }}\nfoo: bar\n{{- end }}\napiVersion: v1\n'
     assert yaml.safe_load(skeleton_of(text).text) == {"apiVersion": "v1"}

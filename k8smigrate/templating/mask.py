@@ -150,6 +150,10 @@ LIST_FIELDS = frozenset(
 _KEY_LINE = re.compile(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*)?\s*$")
 
 
+_VALUE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]+$")
+"""The text before a tag that is a block key's whole value: indentation, dashes, key, colon."""
+
+
 class _TooShort(Exception):
     """No room for a placeholder where a tag stands."""
 
@@ -369,6 +373,10 @@ class _Builder:
         return "".join(out)
 
     def mask_inline(self, tag: Tag, n: int) -> None:
+        flow = self.block_value(tag, n)
+        if flow is not None:
+            self.region(tag.start, tag.end, flow[0] + ph.PAD * (tag.end - tag.start - 2) + flow[1])
+            return
         length = min(tag.end, self.lines[n].end) - tag.start
         first = ph.PAD * length
         if tag.end > self.lines[n].end:
@@ -376,6 +384,32 @@ class _Builder:
             self.region(tag.start, tag.end, first + tail)
         else:
             self.region(tag.start, tag.end, first)
+
+    def block_value(self, tag: Tag, n: int) -> tuple[str, str] | None:
+        """``{}`` or ``[]`` when ``tag`` is the value of a key and writes a block below it.
+
+        ``labels: {{ include "x.labels" . | nindent 4 }}`` renders a mapping on the lines
+        after the key. Plain placeholder text would make the key a string (a migration would
+        then see no labels at all); a one-entry flow mapping (a flow sequence under a list
+        field) is a collection with one unknown entry, as a whole line of ``toYaml`` is. Only
+        when nothing below adds to that block: a flow collection cannot be continued.
+        """
+        line = self.lines[n]
+        if not (tag.writes and tag.newline and tag.indent is not None) or tag.end > line.end:
+            return None
+        if self.text[tag.end : line.end].strip() or tag.end - tag.start < ph.MIN_LENGTH + 2:
+            return None
+        key = _VALUE_KEY.match(self.text[line.start : tag.start])
+        if key is None or tag.indent <= key.start(2):
+            return None
+        for m in range(n + 1, len(self.lines)):
+            other = self.lines[m]
+            if other.kind in ("blank", "control", "hidden", "continuation"):
+                continue
+            if self.indentation(other) > key.start(2):
+                return None  # the block goes on below: only the rendering knows its shape
+            break
+        return ("[", "]") if key.group(2) in LIST_FIELDS else ("{", "}")
 
     def mask_comment(self, tag: Tag, n: int, line: _Line) -> None:
         """A tag on a line of tags that write nothing: a comment (only the line's first tag needs '#')."""
