@@ -167,7 +167,7 @@ CONTROL = st.sampled_from(
 def templates(draw: st.DrawFn) -> str:
     lines = []
     for i in range(draw(st.integers(1, 12))):
-        kind = draw(st.integers(0, 3))
+        kind = draw(st.integers(0, 4))
         indent = " " * (2 * draw(st.integers(0, 3)))
         if kind == 0:
             lines.append(f"{indent}k{i}: {draw(VALUES)}")
@@ -175,8 +175,11 @@ def templates(draw: st.DrawFn) -> str:
             lines.append(f"{indent}{draw(CONTROL)}")
         elif kind == 2:
             lines.append(f"{indent}- {draw(VALUES)}-{draw(VALUES)}")
-        else:
+        elif kind == 3:
             lines.append(f"{indent}{{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 6))} }}}}")
+        else:
+            field = draw(st.sampled_from(["labels", "tolerations"]))
+            lines.append(f"{indent}{field}: {{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 8))} }}}}")
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n"]))
 
 
