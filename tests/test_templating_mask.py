@@ -75,6 +75,27 @@ def test_an_output_line_with_indent_under_a_list_field_is_an_item() -> None:
     assert isinstance(tolerations, list) and len(tolerations) == 1
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the trim eats the tag's indentation and the line break: the output starts at column 0
+        "spec:\n  a: 1\n{{ if .Values.x }}\n  {{- toYaml .Values.x | indent 2 }}\n{{ end }}\n  b: 2\n",
+        # through a line of tags that trim too, back to one that does not
+        "spec:\n  a: 1\n{{ if .Values.x }}\n{{- if .Values.y }}\n  {{- toYaml .Values.x | indent 2 }}\n"
+        "{{- end }}\n{{ end }}\n  b: 2\n",
+    ],
+)
+def test_a_trimming_output_tag_with_indent_is_at_the_column_the_rendering_uses(text: str) -> None:
+    spec = yaml.safe_load(skeleton_of(text).text)["spec"]
+    assert len(spec) == 3 and spec["a"] == 1 and spec["b"] == 2
+
+
+def test_a_trimming_output_tag_after_yaml_text_keeps_its_own_column() -> None:
+    text = "spec:\n  a: 1\n    {{- toYaml .Values.x | indent 2 }}\n"  # joined to `a: 1` when rendered
+    skeleton = skeleton_of(text)
+    assert shape(skeleton.text).splitlines()[2].startswith("      P")
+
+
 def test_an_output_line_among_items_is_an_item() -> None:
     text = "args:\n  - --a\n  {{- range .Values.extra }}\n  {{ . | quote }}\n  {{- end }}\n  - --b\n"
     assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3

@@ -207,6 +207,7 @@ class _Builder:
         self.hidden_lines: set[int] = set()
         self.block_of: dict[int, int] = {}
         self.starts = [line.start for line in lines]
+        self.ending_at = {tag.end: tag for tag in tags}
         for i, tag in enumerate(tags):
             first = self.line_at(tag.start)
             last = self.line_at(max(tag.start, tag.end - 1))
@@ -441,8 +442,11 @@ class _Builder:
         tag = self.tags[i]
         start = line.start
         col_of_tag = tag.start - line.start
-        if tag.indent is not None:
-            column = tag.indent if tag.newline else col_of_tag + tag.indent
+        if tag.indent is not None and tag.newline:
+            column = tag.indent
+        elif tag.indent is not None:
+            base = self.trimmed_column(tag)
+            column = (col_of_tag if base is None else base) + tag.indent
         else:
             column = self.indentation(line)
         width = line.end - start
@@ -458,6 +462,34 @@ class _Builder:
         tail = self._fill_lines(self.text[line.end : stop], "#") if stop > line.end else ""
         self.region(start, max(stop, line.end), core + tail)
         self.whole_lines.add(start)
+
+    def trimmed_column(self, tag: Tag) -> int | None:
+        """Where the rendering of a tag that trims the space before it (``{{- toYaml . | indent 4 }}``) starts.
+
+        The trim eats the tag's indentation and the line breaks before it, back to the last
+        text written: after a line of tags that write nothing and do not trim (``{{ if … }}``
+        at column 0), the output starts where that line starts, so ``indent N`` puts it at
+        column N, not N more than the tag's own column. None when the trim reaches YAML text
+        (the output is joined to it) or is not there.
+        """
+        pos = tag.start
+        while self.text.startswith(("{{-", "{%-"), pos) and self.text[pos + 3 : pos + 4] in (" ", "\t", "\n", "\r"):
+            k = pos
+            while k > 0 and self.text[k - 1] in " \t\r\n":
+                k -= 1
+            if k == 0:
+                return 0
+            before = self.ending_at.get(k)
+            if before is None or before.writes:
+                return None
+            line_start = self.text.rfind("\n", 0, before.start) + 1
+            lead = self.text[line_start : before.start]
+            if lead.strip(" \t"):
+                return None
+            pos = before.start
+            if not self.text.startswith(("{{-", "{%-"), pos):
+                return len(lead)
+        return None
 
     def indentation(self, line: _Line) -> int:
         content = self.text[line.start : line.end]
