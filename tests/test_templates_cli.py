@@ -194,6 +194,40 @@ def test_dead_branches_remove_replaces_the_if_by_its_live_arm(tmp_path: Path) ->
     assert "is taken by no release of 1.29–1.29: removed" in result.output
 
 
+PDB_BY_VERSION = (
+    'apiVersion: {{ if semverCompare ">=1.21-0" .Capabilities.KubeVersion.GitVersion }}policy/v1'
+    "{{ else }}policy/v1beta1{{ end }}\n"
+    "kind: PodDisruptionBudget\nmetadata:\n  name: {{ .Release.Name }}\n"
+    "spec:\n  maxUnavailable: 1\n  selector:\n    matchLabels:\n      app: web\n"
+)
+INGRESS_BY_VERSION = (
+    'apiVersion: {{ if semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion }}networking.k8s.io/v1'
+    "{{ else }}networking.k8s.io/v1beta1{{ end }}\n"
+    "kind: Ingress\nmetadata:\n  name: web\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n"
+)
+
+
+def test_a_chart_that_already_branches_its_apiversion_across_the_window_needs_nothing(tmp_path: Path) -> None:
+    # policy/v1 arrives in 1.21, policy/v1beta1 leaves in 1.25: each release gets the one it serves
+    files = {"Chart.yaml": CHART["Chart.yaml"], "values.yaml": "x: 1\n", "templates/pdb.yaml": PDB_BY_VERSION}
+    chart = make(tmp_path / "c", files)
+    args = ["apply", "--check", "--target-version", "1.29", "--min-version", "1.19", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "K8SM-TPL-103" not in result.output and "K8SM-TPL-005" not in result.output
+
+
+def test_a_branched_apiversion_whose_one_body_cannot_serve_every_branch_is_an_error(tmp_path: Path) -> None:
+    files = {"Chart.yaml": CHART["Chart.yaml"], "values.yaml": "x: 1\n", "templates/ingress.yaml": INGRESS_BY_VERSION}
+    chart = make(tmp_path / "c", files)
+    args = ["apply", "--in-place", "--target-version", "1.29", "--min-version", "1.16", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 3, result.output
+    assert "K8SM-TPL-103" in result.output
+    assert "networking.k8s.io/v1beta1 at 1.16–1.18; networking.k8s.io/v1 at 1.19–1.29" in result.output
+    assert (chart / "templates/ingress.yaml").read_text(encoding="utf-8") == INGRESS_BY_VERSION
+
+
 def test_a_chart_decision_takes_only_its_own_values(tmp_path: Path) -> None:
     chart = printing_chart(tmp_path / "c")
     result = CliRunner().invoke(

@@ -160,6 +160,27 @@ def test_a_printed_apiversion_rewritten_on_request_renders_the_new_api(helm: str
     assert docs["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]["port"] == {"number": 8080}
 
 
+def test_a_chart_that_branches_its_pdb_by_version_is_proven_as_it_is(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    (chart / "templates/pdb.yaml").write_text(
+        (chart / "templates/pdb.yaml")
+        .read_text(encoding="utf-8")
+        .replace(
+            "apiVersion: policy/v1beta1",
+            'apiVersion: {{ if semverCompare ">=1.21-0" .Capabilities.KubeVersion.GitVersion }}policy/v1'
+            "{{ else }}policy/v1beta1{{ end }}",
+        ),
+        encoding="utf-8",
+    )
+    (chart / "templates/ingress.yaml").unlink()
+    before = (chart / "templates/pdb.yaml").read_text(encoding="utf-8")
+    args = ["apply", "--check", "--verify-render", "--target-version", "1.29", "--min-version", "1.19", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "K8SM-TPL-013 helm proves it" in result.stderr
+    assert (chart / "templates/pdb.yaml").read_text(encoding="utf-8") == before
+
+
 LOADED_CRD = """apiVersion: apiextensions.k8s.io/v1beta1
 kind: CustomResourceDefinition
 metadata:

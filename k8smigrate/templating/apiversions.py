@@ -135,14 +135,17 @@ class Yield:
     value: Traced | None = field(default=None, compare=False, repr=False)
 
 
-Status = Literal["ok", "rewritten", "blocked", "unknown", "untracked"]
+Status = Literal["ok", "branches", "rewritten", "blocked", "unknown", "untracked"]
 
 
 @dataclass
 class SiteResult:
     """The outcome for one site.
 
-    ``status``: ``ok`` (every release gets one served API), ``rewritten`` (edits make it so),
+    ``status``: ``ok`` (every release gets one served API), ``branches`` (every release gets
+    an API it serves, not the same one, and no one API serves them all: the chart already
+    branches as it must; ``chartplan`` checks that one body serves every branch), ``rewritten``
+    (edits make every release get one served API),
     ``blocked`` (an error finding says why nothing is edited), ``unknown`` (not evaluated),
     ``untracked`` (an API the tables do not know, such as an add-on's).
     """
@@ -436,6 +439,9 @@ class _Planner:
             return result
         target = _target(apis, kind, self.releases)
         window = f"{self.window.min_version}–{self.window.target}"
+        if target is None and all(y.served for y in known):
+            result.status = "branches"
+            return result
         if target is None:
             result.status = "blocked"
             unserved = [
@@ -459,7 +465,7 @@ class _Planner:
                         site.path,
                         site.line,
                         f"{kind}: no one apiVersion serves every release of {window} ({serving}; the chart gives "
-                        f"{_per_release(known)}): the body would have to differ per branch, left as it is",
+                        f"{per_release(known)}): the body would have to differ per branch, left as it is",
                     )
                 )
             return result
@@ -738,7 +744,8 @@ def _serving(apis: list[str], kind: str, releases: list[KubeVersion]) -> str:
     return ", ".join(parts) or "none is served"
 
 
-def _per_release(known: list[Yield]) -> str:
+def per_release(known: list[Yield]) -> str:
+    """``A at 1.19–1.20; B at 1.21–1.29``: which API the chart gives which releases."""
     by_api: dict[str, set[KubeVersion]] = defaultdict(set)
     for y in known:
         if y.api is not None:

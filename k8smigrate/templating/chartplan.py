@@ -32,7 +32,8 @@ from ..settings import Settings
 from .chart import chart_values, load_values
 
 if TYPE_CHECKING:
-    from .apiversions import ApiVersionPlan, ChartSources, Edit
+    from ..versions import KubeVersion
+    from .apiversions import ApiVersionPlan, ChartSources, Edit, SiteResult
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
@@ -130,6 +131,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
         if not more.keys() - refused.keys():
             break
         refused.update(more)
+    _branch_bodies(out, result, settings, root)
     return _with_values_scheduling(out, root, sources.values, settings)
 
 
@@ -146,6 +148,54 @@ def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: S
     if findings:
         out.findings.setdefault("values.yaml", []).extend(findings)
     return out
+
+
+def _api_at(site: SiteResult, release: KubeVersion) -> str | None:
+    return next((y.api for y in site.yields if y.release == release and y.api is not None), None)
+
+
+def _branch_bodies(out: ChartPlan, result: ApiVersionPlan, settings: Settings, root: Path) -> None:
+    """An error (``K8SM-TPL-103``) for each document whose apiVersion the chart already branches
+    (a release gets the API it serves: ``policy/v1beta1`` before 1.21, ``policy/v1`` from it)
+    while its one body does not serve every branch: migrated from an older branch's API to the
+    target's, it would change (an Ingress ``serviceName`` under ``networking.k8s.io/v1``).
+    """
+    from ..codes import API_BODY_PER_BRANCH
+    from .apiversions import per_release
+    from .migrate import migrate_template
+
+    window = result.window
+    for site in result.sites:
+        newest = _api_at(site, window.target)
+        if site.status != "branches" or not site.site.root or newest is None:
+            continue
+        path = site.site.path
+        text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
+        index = len(_DOC_MARKER.findall(text, 0, site.site.start))
+        since = min(y.release for y in site.yields if y.api == newest)
+        at_newest = replace(settings, min_version=str(since))
+        values = out.values if out.values is not None else chart_values(root)
+        markers = [m.start() for m in _DOC_MARKER.finditer(text)]
+        start = markers[index - 1] if index else 0
+        end = markers[index] if index < len(markers) else len(text)
+        for older in dict.fromkeys(y.api for y in site.yields if y.api is not None and y.api != newest):
+            trial = migrate_template(
+                text, at_newest, str(root / path), values=values, api_bodies={index: (older, newest)}
+            )
+            first = text.count("\n", 0, start) + 1
+            last = text.count("\n", 0, end) + 1
+            errors = [f for f in trial.findings if f.level == "error" and first <= f.line <= last]
+            if trial.text[start : end + len(trial.text) - len(text)] == text[start:end] and not errors:
+                continue
+            why = f"{errors[0].code}: {errors[0].message}" if errors else "its fields change"
+            message = (
+                f"{site.kind}: the chart gives {per_release(site.yields)}, each served there, but one body "
+                f"cannot serve every branch: migrated from {older} to {newest} it does not stay as it is "
+                f"({why}); write the body per branch, or raise --min-version"
+            )
+            finding = Finding("error", API_BODY_PER_BRANCH.code, message, None, str(root / path), 0, site.site.line)
+            out.findings.setdefault(path, []).append(finding)
+            break
 
 
 def _bodies_refused(
@@ -199,6 +249,14 @@ def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], re
             before = templates.get(site.site.path, "")
             index = len(_DOC_MARKER.findall(before, 0, site.site.start))
             out.bodies.setdefault(site.site.path, {})[index] = (site.body_from, site.body_to or site.body_from)
+        elif site.status == "branches" and site.site.root:
+            # the readiness checks read the body as the target's API; branches_serve_one_body
+            # checks that the other branches' APIs take the same body
+            before = templates.get(site.site.path, "")
+            index = len(_DOC_MARKER.findall(before, 0, site.site.start))
+            newest = _api_at(site, result.window.target)
+            if newest is not None:
+                out.bodies.setdefault(site.site.path, {})[index] = (newest, newest)
     for finding in result.findings:
         name = finding.filename
         out.findings.setdefault(name, []).append(replace(finding, filename=str(root / name)))

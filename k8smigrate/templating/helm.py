@@ -27,6 +27,7 @@ from ..engine import migrate_stream
 from ..registry import Registry, default_registry
 from ..results import Finding
 from ..settings import Settings
+from ..versions import KubeVersion
 from ..yamlio import read_data
 from .capabilities import lifecycle
 
@@ -137,7 +138,13 @@ def verify(
             at = source or name
             api, kind = str(doc.get("apiVersion")), str(doc.get("kind"))
             life = lifecycle(api, kind)
-            if life is not None and life.removed_in is not None and life.removed_in <= window.target:
+            # judged at the release it was rendered for: a chart that branches by version
+            # (policy/v1beta1 before 1.21) gives an older release an API only that release serves
+            if (
+                life is not None
+                and life.removed_in is not None
+                and life.removed_in <= KubeVersion.parse(rendering.version)
+            ):
                 message = f"{where}: {kind} {ident[2]} is still on {api}, removed in {life.removed_in}"
                 findings.append(Finding("error", "K8SM-TPL-011", message, None, at))
             expected = want.get(ident)
