@@ -44,7 +44,7 @@ def scan_template(
             Finding("error", "K8SM-TPL-001", f"not a valid template: {exc.message}", None, filename, 0, line)
         )
         return []
-    skeleton, _frozen, _kept = _skeleton(text, tags, hidden)
+    skeleton = _skeleton(text, tags, hidden).skeleton
     found: list[Finding] = []
     with scope(skeleton_scope(skeleton, resolve)):
         entries = scan_stream(skeleton.text, settings, filename, registry, found)
