@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -72,7 +73,8 @@ def migrate_template(
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
         return FileResult(filename, text, text, [Finding("error", "K8SM-TPL-001", message, None, filename, 0, line)])
-    masked = _skeleton(text, tags, hidden)
+    wanted = prefilter(registry, settings, settings.window)
+    masked = _skeleton(text, tags, hidden, lambda piece: wanted(piece) and may_need(piece, registry, settings))
     skeleton = masked.skeleton
     chunks = _chunks(skeleton.text)
     failed: dict[int, Finding] = {}
@@ -98,7 +100,6 @@ def migrate_template(
                 0,
                 line,
             )
-    wanted = prefilter(registry, settings, settings.window)
 
     def idle(finding: Finding, n: int) -> Finding:
         """An unreadable document is an error only where a migration may need it: else TPL-007."""
@@ -113,13 +114,20 @@ def migrate_template(
     engine = _Engine(text, chunks, set(failed), api_bodies or {}, resolve, settings, filename, registry, report_only)
     engine_chunks, bodies, result = engine.run(skeleton)
     left_out: dict[int, list[Finding]] = {}  # what the branches left out are found to have, by document
+    unreadable = set(failed)
     for chain in masked.shapes:
         n = next(k for k, (start, end) in enumerate(chunks) if start <= tags[chain.tags[0]].start < end)
         if n not in failed:
             refused, found = _check_left_out(chain, n, masked, hidden, tags, engine, result.text)
+            if refused is not None and refused.code == "K8SM-TPL-002":
+                unreadable.add(n)
+                refused = idle(refused, n)
             if refused is not None:
-                failed[n] = idle(refused, n) if refused.code == "K8SM-TPL-002" else refused
+                failed[n] = refused
             left_out.setdefault(n, []).extend(found)
+    if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
+        engine.failed = unreadable
+        engine_chunks, bodies, result = engine.run(skeleton)
     frozen_regions = [
         (_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in masked.frozen
     ]
@@ -370,7 +378,9 @@ class Masked(NamedTuple):
     did not parse): their other branches are verified one by one (``_check_left_out``)."""
 
 
-def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> Masked:
+def _skeleton(
+    text: str, tags: list[Tag], hidden: list[tuple[int, int]], needed: Callable[[str], bool] | None = None
+) -> Masked:
     """The skeleton, with if/else branches left out where the branches cannot all be in it.
 
     Two cases: the branches write one key twice (the branch of the first occurrence stays),
@@ -378,7 +388,8 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> Mask
     two shapes: rabbitmq's ``- hosts: [host]`` then ``secretName`` or ``- secretName``; the
     first branch stays). The other branches become comment lines, and the branch that stayed
     is frozen: a migration must not change its text, since the branches left out would not
-    get the same change.
+    get the same change. ``needed``: whether a document's text may need a migration (the
+    second case is only for those; default: every document).
     """
     all_chains = chains(tags)
     starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
@@ -393,7 +404,7 @@ def _skeleton(text: str, tags: list[Tag], hidden: list[tuple[int, int]]) -> Mask
         for start, end in _chunks(skeleton.text):
             base = skeleton.text.count("\n", 0, start)
             for doc in read_stream(skeleton.text[start:end], wanted=EVERY).documents:
-                if doc.problem is not None:
+                if doc.problem is not None and (needed is None or needed(text[start:end])):
                     at = _key_at(text, starts, base + doc.problem.line)
                     chain = _shape_conflict(all_chains, tags, at, (start, end), settled)
                     if chain is None:
