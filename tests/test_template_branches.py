@@ -187,6 +187,50 @@ def test_an_else_branch_with_an_old_backend_leaves_the_document_with_an_error_na
     assert "would change it too" in error.message
 
 
+def test_an_else_branch_that_a_new_key_would_follow_leaves_the_document_with_an_error() -> None:
+    # apps/v1 needs the selector the old API defaulted from the (templated) pod labels: it is
+    # added after the pod template, which the else branch continues (one more pod volume), so
+    # that rendered without persistence, the volume would follow the selector
+    text = dedent(
+        """
+        apiVersion: apps/v1beta1
+        kind: StatefulSet
+        metadata:
+          name: db
+          labels:
+            app: db
+        spec:
+          serviceName: db
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers:
+              - name: db
+                image: mongo:4.4
+              volumes:
+              - name: config
+                emptyDir: {}
+        {{- if .Values.persistence.enabled }}
+          volumeClaimTemplates:
+          - metadata:
+              name: data
+            spec:
+              accessModes: [ReadWriteOnce]
+        {{- else }}
+              - name: data
+                emptyDir: {}
+        {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert (error.code, error.line) == ("K8SM-TPL-003", line_of(text, "{{- else }}"))
+    assert "would change it too" in error.message
+
+
 def test_an_else_branch_that_does_not_parse_either_is_an_unreadable_document() -> None:
     text = dedent(
         """
