@@ -12,7 +12,7 @@ noise from what a migration changed:
   original rendering migrated as plain manifests) outside the paths that differ between two
   renderings of the original; each is listed with its first paths;
 - `removed`: rendered documents still on an API removed at the target, with the error codes
-  that `apply` gave their template (the explanation chart-check asks for).
+  that `apply` gave their template (the explanation chart-check asks for), each listed.
 
 Usage (helm on PATH, the corpus beside the project):
 
@@ -115,6 +115,8 @@ def one_chart(chart: Path, args: argparse.Namespace, cc: ModuleType, removed: di
                     codes = ",".join(sorted(errors.get(source or "", ()))) or "NO ERROR"
                     figures[f"removed {doc.get('kind')} {codes}"] += 1
                     figures["removed"] += 1
+                    what = f"{doc.get('kind')} {doc.get('apiVersion')}"
+                    lines.append(f"REMOVED {chart.name} [{label}] {source}: {what} {codes}")
                 if ident not in reference:
                     continue
                 noise = changed(a.get(ident, {}), b.get(ident, {}))

@@ -55,3 +55,24 @@ def check_decisions(given: Mapping[str, str], declared: Iterable[Decision]) -> N
             raise SettingsError(f"unknown decision {name!r} (known: {known})")
         if value not in values:
             raise SettingsError(f"--set {name}={value}: not one of {' | '.join(values)}")
+
+
+CHART_DECISIONS = (
+    Decision(
+        "template-actions",
+        ("keep", "rewrite"),
+        "in a chart, a computed apiVersion written inside a template action ({{ print "
+        '"networking.k8s.io/v1beta1" }} in a _helpers.tpl define): rewrite the literal in the action, '
+        "and replace an if whose arms then print the same by one arm, or keep every action as written",
+        default="keep",
+    ),
+    Decision(
+        "dead-branches",
+        ("keep", "remove"),
+        "in a chart, an if/else arm that picks an apiVersion and that no release from --min-version on "
+        "takes: remove it (the if becomes its live arm), or keep it",
+        default="keep",
+    ),
+)
+"""Decisions of the chart-level step (``templating.chartplan``), which is not a migration: the
+registry checks them with the migrations' own."""

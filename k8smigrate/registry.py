@@ -35,7 +35,7 @@ from typing import Any
 
 from .codes import GENERAL, Code
 from .components import ComponentError, check_components
-from .decisions import check_decisions
+from .decisions import CHART_DECISIONS, check_decisions
 from .entrypoints import GROUP, declared
 from .facts import Collector
 from .indexed import PACKAGE as INDEXED_PACKAGE
@@ -276,7 +276,7 @@ def check_settings(settings: Settings, registry: Registry, *, note: Callable[[st
                 name = new
             names.append(name)
         picked[field_name] = tuple(names)
-    check_decisions(settings.decisions, [d for m in registry.migrations for d in m.decisions])
+    check_decisions(settings.decisions, [*(d for m in registry.migrations for d in m.decisions), *CHART_DECISIONS])
     settings.window  # noqa: B018 - raises SettingsError for a bad or inverted version
     try:
         check_components(settings.components, registry.components())

@@ -148,6 +148,61 @@ def test_a_literal_printed_by_an_action_is_reported_and_every_action_kept(tmp_pa
     assert (chart / "templates/ingress.yaml").read_text(encoding="utf-8") == INGRESS_BY_HELPER
 
 
+PRINTING_HELPER = (
+    '{{- define "c.ingress.apiVersion" -}}\n'
+    '{{- if semverCompare "<1.14-0" .Capabilities.KubeVersion.GitVersion -}}\n'
+    '{{- print "extensions/v1beta1" -}}\n'
+    "{{- else -}}\n"
+    '{{- print "networking.k8s.io/v1beta1" -}}\n'
+    "{{- end -}}\n"
+    "{{- end -}}\n"
+)
+
+
+def printing_chart(folder: Path) -> Path:
+    files = {
+        "Chart.yaml": CHART["Chart.yaml"],
+        "values.yaml": "port: 80\n",
+        "templates/_helpers.tpl": PRINTING_HELPER,
+        "templates/ingress.yaml": INGRESS_BY_HELPER,
+    }
+    return make(folder, files)
+
+
+def test_template_actions_rewrite_rewrites_the_printed_literal_and_migrates_the_body(tmp_path: Path) -> None:
+    chart = printing_chart(tmp_path / "c")
+    args = ["apply", "--in-place", "--target-version", "1.29", "--set", "template-actions=rewrite", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    helpers = (chart / "templates/_helpers.tpl").read_text(encoding="utf-8")
+    assert helpers == PRINTING_HELPER.replace('print "networking.k8s.io/v1beta1"', 'print "networking.k8s.io/v1"')
+    ingress = (chart / "templates/ingress.yaml").read_text(encoding="utf-8")
+    assert "serviceName" not in ingress and "number: {{ .Values.port }}" in ingress
+    assert "K8SM-TPL-102" in result.output and "kept (--set dead-branches=remove removes it)" in result.output
+
+
+def test_dead_branches_remove_replaces_the_if_by_its_live_arm(tmp_path: Path) -> None:
+    chart = printing_chart(tmp_path / "c")
+    args = ["apply", "--in-place", "--target-version", "1.29", "--set", "dead-branches=remove", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 3, result.output  # the live arm still prints v1beta1: K8SM-TPL-108
+    assert "K8SM-TPL-108" in result.output and "template-actions=rewrite" in result.output
+    helpers = (chart / "templates/_helpers.tpl").read_text(encoding="utf-8")
+    assert helpers == (
+        '{{- define "c.ingress.apiVersion" -}}\n{{- print "networking.k8s.io/v1beta1" -}}\n{{- end -}}\n'
+    )
+    assert "is taken by no release of 1.29–1.29: removed" in result.output
+
+
+def test_a_chart_decision_takes_only_its_own_values(tmp_path: Path) -> None:
+    chart = printing_chart(tmp_path / "c")
+    result = CliRunner().invoke(
+        app, ["apply", "--check", "--target-version", "1.29", "--set", "dead-branches=maybe", str(chart)]
+    )
+    assert result.exit_code == 2
+    assert "--set dead-branches=maybe: not one of keep | remove" in result.output
+
+
 VALUES_API_CHART = {
     "Chart.yaml": CHART["Chart.yaml"],
     "values.yaml": "rbac:\n  apiVersion: v1beta1  # the default\n",

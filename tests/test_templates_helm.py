@@ -104,6 +104,62 @@ def test_verify_render_reports_a_document_left_on_a_removed_api(helm: str, tmp_p
     assert "K8SM-TPL-011" in result.stderr and "PodSecurityPolicy" in result.stderr
 
 
+NINDENT_DEPLOYMENT = (
+    "apiVersion: apps/v1beta1\n"
+    "kind: Deployment\n"
+    "metadata:\n"
+    '  name: {{ include "web.fullname" . }}\n'
+    '  labels: {{ include "web.labels" . | nindent 4 }}\n'
+    "spec:\n"
+    "  template:\n"
+    "    metadata:\n"
+    '      labels: {{ include "web.labels" . | nindent 8 }}\n'
+    "    spec:\n"
+    "      containers:\n"
+    "        - name: web\n"
+    "          image: nginx\n"
+)
+
+
+def test_labels_an_include_writes_with_nindent_become_the_selector(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    labels = '{{- define "web.labels" -}}\napp: web\nrelease: {{ .Release.Name }}\n{{- end -}}\n'
+    (chart / "templates/_labels.tpl").write_text(labels, encoding="utf-8")
+    (chart / "templates/deployment.yaml").write_text(NINDENT_DEPLOYMENT, encoding="utf-8")
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
+    assert result.exit_code == 1, result.output
+    assert "K8SM-TPL-013 helm proves it" in result.stderr
+    deployment = next(d for d in render(helm, chart) if d["kind"] == "Deployment")
+    assert deployment["apiVersion"] == "apps/v1"
+    assert deployment["spec"]["selector"] == {"matchLabels": {"app": "web", "release": "r"}}
+    assert deployment["spec"]["template"]["metadata"]["labels"] == {"app": "web", "release": "r"}
+
+
+def test_a_printed_apiversion_rewritten_on_request_renders_the_new_api(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    (chart / "templates/pdb.yaml").unlink()  # policy/v1 is not served from 1.19: not this test's subject
+    (chart / "templates/_api.tpl").write_text(
+        '{{- define "web.ingress.apiVersion" -}}\n'
+        '{{- if semverCompare ">=1.14-0" .Capabilities.KubeVersion.GitVersion -}}\n'
+        '{{- print "networking.k8s.io/v1beta1" -}}\n'
+        "{{- else -}}\n"
+        '{{- print "extensions/v1beta1" -}}\n'
+        "{{- end -}}\n"
+        "{{- end -}}\n",
+        encoding="utf-8",
+    )
+    ingress = (chart / "templates/ingress.yaml").read_text(encoding="utf-8")
+    ingress = ingress.replace("apiVersion: extensions/v1beta1", 'apiVersion: {{ include "web.ingress.apiVersion" . }}')
+    (chart / "templates/ingress.yaml").write_text(ingress, encoding="utf-8")
+    args = ["apply", "--in-place", "--verify-render", "--target-version", "1.29", "--min-version", "1.19"]
+    result = CliRunner().invoke(app, [*args, "--set", "template-actions=rewrite", str(chart)])
+    assert result.exit_code == 1, result.output
+    assert "K8SM-TPL-013 helm proves it" in result.stderr
+    docs = {d["kind"]: d for d in render(helm, chart)}
+    assert docs["Ingress"]["apiVersion"] == "networking.k8s.io/v1"
+    assert docs["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]["port"] == {"number": 8080}
+
+
 LOADED_CRD = """apiVersion: apiextensions.k8s.io/v1beta1
 kind: CustomResourceDefinition
 metadata:

@@ -333,6 +333,27 @@ def test_labels_written_by_an_include_or_under_a_condition_are_aliased_whole() -
     assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
 
 
+def test_labels_that_are_the_value_of_an_nindent_include_are_aliased() -> None:
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: DaemonSet
+        metadata:
+          name: x
+          labels: {{ include "x.labels" . | nindent 4 }}
+        spec:
+          template:
+            metadata:
+              labels: {{ include "x.labels" . | nindent 8 }}
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text, adopt_new_defaults=True)
+    assert '      labels: &podlabels {{ include "x.labels" . | nindent 8 }}\n' in out
+    assert out.endswith("  selector:\n    matchLabels: *podlabels\n")
+    assert "K8SM-APPS-001" not in codes and "K8SM-APPS-003" in codes
+    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
+
+
 def test_the_anchor_name_does_not_collide_with_one_the_document_has() -> None:
     text = """
         apiVersion: extensions/v1beta1

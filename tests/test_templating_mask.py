@@ -75,9 +75,57 @@ def test_an_output_line_with_indent_under_a_list_field_is_an_item() -> None:
     assert isinstance(tolerations, list) and len(tolerations) == 1
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the trim eats the tag's indentation and the line break: the output starts at column 0
+        "spec:\n  a: 1\n{{ if .Values.x }}\n  {{- toYaml .Values.x | indent 2 }}\n{{ end }}\n  b: 2\n",
+        # through a line of tags that trim too, back to one that does not
+        "spec:\n  a: 1\n{{ if .Values.x }}\n{{- if .Values.y }}\n  {{- toYaml .Values.x | indent 2 }}\n"
+        "{{- end }}\n{{ end }}\n  b: 2\n",
+    ],
+)
+def test_a_trimming_output_tag_with_indent_is_at_the_column_the_rendering_uses(text: str) -> None:
+    spec = yaml.safe_load(skeleton_of(text).text)["spec"]
+    assert len(spec) == 3 and spec["a"] == 1 and spec["b"] == 2
+
+
+def test_a_trimming_output_tag_after_yaml_text_keeps_its_own_column() -> None:
+    text = "spec:\n  a: 1\n    {{- toYaml .Values.x | indent 2 }}\n"  # joined to `a: 1` when rendered
+    skeleton = skeleton_of(text)
+    assert shape(skeleton.text).splitlines()[2].startswith("      P")
+
+
 def test_an_output_line_among_items_is_an_item() -> None:
     text = "args:\n  - --a\n  {{- range .Values.extra }}\n  {{ . | quote }}\n  {{- end }}\n  - --b\n"
     assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3
+
+
+def test_a_key_whose_value_is_an_nindent_tag_holds_one_unknown_entry() -> None:
+    text = 'metadata:\n  labels: {{ include "x.labels" . | nindent 4 }}\n  name: x\n'
+    metadata = yaml.safe_load(skeleton_of(text).text)["metadata"]
+    assert isinstance(metadata["labels"], dict) and len(metadata["labels"]) == 1
+    assert metadata["name"] == "x"
+
+
+def test_a_list_field_whose_value_is_an_nindent_tag_holds_one_unknown_item() -> None:
+    text = "spec:\n  tolerations: {{ toYaml .Values.tolerations | nindent 4 }}\n"
+    tolerations = yaml.safe_load(skeleton_of(text).text)["spec"]["tolerations"]
+    assert isinstance(tolerations, list) and len(tolerations) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'labels: {{ include "x.labels" . }}\n',  # no nindent: the tag writes a scalar
+        "tolerations: {{ toYaml .Values.t | indent 4 }}\n",  # indent: written on the key's own line
+        'labels: {{ include "x" . | nindent 4 }}\n{{- with .Values.extra }}\n    a: b\n{{- end }}\n',
+        'name: {{ include "x" . | nindent 4 }}-suffix\n',  # text after the tag
+    ],
+)
+def test_a_value_tag_that_is_not_a_whole_block_stays_scalar_text(text: str) -> None:
+    skeleton = skeleton_of(text)
+    assert "{" not in shape(skeleton.text) and "[" not in shape(skeleton.text)
 
 
 def test_define_bodies_are_left_out() -> None:
@@ -140,7 +188,7 @@ CONTROL = st.sampled_from(
 def templates(draw: st.DrawFn) -> str:
     lines = []
     for i in range(draw(st.integers(1, 12))):
-        kind = draw(st.integers(0, 3))
+        kind = draw(st.integers(0, 4))
         indent = " " * (2 * draw(st.integers(0, 3)))
         if kind == 0:
             lines.append(f"{indent}k{i}: {draw(VALUES)}")
@@ -148,8 +196,11 @@ def templates(draw: st.DrawFn) -> str:
             lines.append(f"{indent}{draw(CONTROL)}")
         elif kind == 2:
             lines.append(f"{indent}- {draw(VALUES)}-{draw(VALUES)}")
-        else:
+        elif kind == 3:
             lines.append(f"{indent}{{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 6))} }}}}")
+        else:
+            field = draw(st.sampled_from(["labels", "tolerations"]))
+            lines.append(f"{indent}{field}: {{{{ toYaml .Values.x{i} | nindent {draw(st.integers(0, 8))} }}}}")
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n"]))
 
 

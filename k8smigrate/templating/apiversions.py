@@ -519,7 +519,8 @@ class _Planner:
                             i,
                             IN_ACTION,
                             f"{path}:{line_of(self.sources.text(path) or '', start)}: the apiVersion is written inside "
-                            f"the action {action}; actions are carried as written: change it to {new} by hand",
+                            f"the action {action}; actions are carried as written: change it to {new} by hand "
+                            "(--set template-actions=rewrite does)",
                         )
                     continue
                 edit = Edit(path, start, end, new)
@@ -616,7 +617,7 @@ class _Planner:
     # ------------------------------------------------------------------ collapsing arms
 
     def collapse(self, edits: list[Edit], evaluation: _Evaluation) -> list[Edit]:
-        if self.keep_actions:  # collapsing an if drops its actions: the rewritten arms render the same
+        if self.keep_actions and not self.remove_dead:  # collapsing an if drops its actions
             return edits
         blocks = self._site_blocks(evaluation)
         done: list[tuple[str, int, int]] = []
@@ -654,8 +655,10 @@ class _Planner:
         text = self.sources.templates[path]
         mine = [e for e in edits if e.path == path]
         edited_inside = any(block.start <= e.start and e.end <= block.end for e in mine)
-        if edited_inside and arms_alike(
-            text, block, lambda lo, hi: edited_span(text, mine, lo, hi), self._line_level(path, block)
+        if (
+            not self.keep_actions
+            and edited_inside
+            and arms_alike(text, block, lambda lo, hi: edited_span(text, mine, lo, hi), self._line_level(path, block))
         ):
             return 0
         if (
@@ -686,7 +689,7 @@ class _Planner:
                 action = arm.action
                 written = text[action.start : action.end]
                 removed = (path, start) in self.collapsed
-                fate = "removed" if removed else "kept (remove_dead removes it)"
+                fate = "removed" if removed else "kept (--set dead-branches=remove removes it)"
                 self.findings.append(
                     self.finding(
                         DEAD_BRANCH,

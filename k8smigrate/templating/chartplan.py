@@ -118,7 +118,13 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
     templates = dict(sources.templates)
     refused: dict[tuple[str, int], str] = {}
     for _round in range(4):  # each round can only refuse more sites
-        result = plan(sources, settings.window, refused=refused)
+        result = plan(
+            sources,
+            settings.window,
+            refused=refused,
+            keep_actions=settings.decisions.get("template-actions", "keep") == "keep",
+            remove_dead=settings.decisions.get("dead-branches", "keep") == "remove",
+        )
         out = _chart_plan(root, sources, templates, result)
         more = _bodies_refused(out, result, settings, root)
         if not more.keys() - refused.keys():

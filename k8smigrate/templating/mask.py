@@ -150,6 +150,10 @@ LIST_FIELDS = frozenset(
 _KEY_LINE = re.compile(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*)?\s*$")
 
 
+_VALUE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]+$")
+"""The text before a tag that is a block key's whole value: indentation, dashes, key, colon."""
+
+
 class _TooShort(Exception):
     """No room for a placeholder where a tag stands."""
 
@@ -203,6 +207,7 @@ class _Builder:
         self.hidden_lines: set[int] = set()
         self.block_of: dict[int, int] = {}
         self.starts = [line.start for line in lines]
+        self.ending_at = {tag.end: tag for tag in tags}
         for i, tag in enumerate(tags):
             first = self.line_at(tag.start)
             last = self.line_at(max(tag.start, tag.end - 1))
@@ -369,6 +374,10 @@ class _Builder:
         return "".join(out)
 
     def mask_inline(self, tag: Tag, n: int) -> None:
+        flow = self.block_value(tag, n)
+        if flow is not None:
+            self.region(tag.start, tag.end, flow[0] + ph.PAD * (tag.end - tag.start - 2) + flow[1])
+            return
         length = min(tag.end, self.lines[n].end) - tag.start
         first = ph.PAD * length
         if tag.end > self.lines[n].end:
@@ -376,6 +385,32 @@ class _Builder:
             self.region(tag.start, tag.end, first + tail)
         else:
             self.region(tag.start, tag.end, first)
+
+    def block_value(self, tag: Tag, n: int) -> tuple[str, str] | None:
+        """``{}`` or ``[]`` when ``tag`` is the value of a key and writes a block below it.
+
+        ``labels: {{ include "x.labels" . | nindent 4 }}`` renders a mapping on the lines
+        after the key. Plain placeholder text would make the key a string (a migration would
+        then see no labels at all); a one-entry flow mapping (a flow sequence under a list
+        field) is a collection with one unknown entry, as a whole line of ``toYaml`` is. Only
+        when nothing below adds to that block: a flow collection cannot be continued.
+        """
+        line = self.lines[n]
+        if not (tag.writes and tag.newline and tag.indent is not None) or tag.end > line.end:
+            return None
+        if self.text[tag.end : line.end].strip() or tag.end - tag.start < ph.MIN_LENGTH + 2:
+            return None
+        key = _VALUE_KEY.match(self.text[line.start : tag.start])
+        if key is None or tag.indent <= key.start(2):
+            return None
+        for m in range(n + 1, len(self.lines)):
+            other = self.lines[m]
+            if other.kind in ("blank", "control", "hidden", "continuation"):
+                continue
+            if self.indentation(other) > key.start(2):
+                return None  # the block goes on below: only the rendering knows its shape
+            break
+        return ("[", "]") if key.group(2) in LIST_FIELDS else ("{", "}")
 
     def mask_comment(self, tag: Tag, n: int, line: _Line) -> None:
         """A tag on a line of tags that write nothing: a comment (only the line's first tag needs '#')."""
@@ -407,8 +442,11 @@ class _Builder:
         tag = self.tags[i]
         start = line.start
         col_of_tag = tag.start - line.start
-        if tag.indent is not None:
-            column = tag.indent if tag.newline else col_of_tag + tag.indent
+        if tag.indent is not None and tag.newline:
+            column = tag.indent
+        elif tag.indent is not None:
+            base = self.trimmed_column(tag)
+            column = (col_of_tag if base is None else base) + tag.indent
         else:
             column = self.indentation(line)
         width = line.end - start
@@ -424,6 +462,34 @@ class _Builder:
         tail = self._fill_lines(self.text[line.end : stop], "#") if stop > line.end else ""
         self.region(start, max(stop, line.end), core + tail)
         self.whole_lines.add(start)
+
+    def trimmed_column(self, tag: Tag) -> int | None:
+        """Where the rendering of a tag that trims the space before it (``{{- toYaml . | indent 4 }}``) starts.
+
+        The trim eats the tag's indentation and the line breaks before it, back to the last
+        text written: after a line of tags that write nothing and do not trim (``{{ if … }}``
+        at column 0), the output starts where that line starts, so ``indent N`` puts it at
+        column N, not N more than the tag's own column. None when the trim reaches YAML text
+        (the output is joined to it) or is not there.
+        """
+        pos = tag.start
+        while self.text.startswith(("{{-", "{%-"), pos) and self.text[pos + 3 : pos + 4] in (" ", "\t", "\n", "\r"):
+            k = pos
+            while k > 0 and self.text[k - 1] in " \t\r\n":
+                k -= 1
+            if k == 0:
+                return 0
+            before = self.ending_at.get(k)
+            if before is None or before.writes:
+                return None
+            line_start = self.text.rfind("\n", 0, before.start) + 1
+            lead = self.text[line_start : before.start]
+            if lead.strip(" \t"):
+                return None
+            pos = before.start
+            if not self.text.startswith(("{{-", "{%-"), pos):
+                return len(lead)
+        return None
 
     def indentation(self, line: _Line) -> int:
         content = self.text[line.start : line.end]
