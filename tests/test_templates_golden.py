@@ -33,6 +33,7 @@ CASES = [
     ("ark", "templates/deployment.yaml"),
     ("couchdb", "templates/statefulset.yaml"),
     ("kiam", "templates/agent-daemonset.yaml"),
+    ("rabbitmq", "templates/ingress.yaml"),  # tls if/else of two shapes: the else branch carried as it is
 ]
 ACTION = re.compile(r"\{\{.*?\}\}", re.S)
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import migrate_stream
 from ..prefilter import may_need, prefilter
@@ -72,7 +73,9 @@ def migrate_template(
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
         return FileResult(filename, text, text, [Finding("error", "K8SM-TPL-001", message, None, filename, 0, line)])
-    skeleton, frozen, kept_keys = _skeleton(text, tags, hidden)
+    wanted = prefilter(registry, settings, settings.window)
+    masked = _skeleton(text, tags, hidden, lambda piece: wanted(piece) and may_need(piece, registry, settings))
+    skeleton = masked.skeleton
     chunks = _chunks(skeleton.text)
     failed: dict[int, Finding] = {}
     for problem in skeleton.problems:
@@ -97,7 +100,6 @@ def migrate_template(
                 0,
                 line,
             )
-    wanted = prefilter(registry, settings, settings.window)
 
     def idle(finding: Finding, n: int) -> Finding:
         """An unreadable document is an error only where a migration may need it: else TPL-007."""
@@ -107,30 +109,153 @@ def migrate_template(
         message = finding.message.replace("document left unchanged", "nothing in it to migrate")
         return replace(finding, level="info", code="K8SM-TPL-007", message=message)
 
-    engine_chunks = [skeleton.text[start:end] for start, end in chunks]
     for n, finding in list(failed.items()):
-        start, end = chunks[n]
-        engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
         failed[n] = idle(finding, n)
-    bodies: dict[int, tuple[str, str]] = {}
-    for n, (body_from, body_to) in (api_bodies or {}).items():
-        if 0 <= n < len(chunks) and n not in failed:
-            found = _API_LINE.search(engine_chunks[n])
-            if found is not None:
-                bodies[n] = (found.group(0), body_to)
-                chunk = engine_chunks[n]
-                engine_chunks[n] = chunk[: found.start()] + f"apiVersion: {body_from}" + chunk[found.end() :]
-    with scope(skeleton_scope(skeleton, resolve)):
-        result = migrate_stream("".join(engine_chunks), settings, filename, registry, report_only=report_only)
-    frozen_regions = [(_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in frozen]
-    out = _unmasked(text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, kept_keys)
+    engine = _Engine(text, chunks, set(failed), api_bodies or {}, resolve, settings, filename, registry, report_only)
+    engine_chunks, bodies, result = engine.run(skeleton)
+    left_out: dict[int, list[Finding]] = {}  # what the branches left out are found to have, by document
+    unreadable = set(failed)
+    for chain in masked.shapes:
+        n = next(k for k, (start, end) in enumerate(chunks) if start <= tags[chain.tags[0]].start < end)
+        if n not in failed:
+            refused, found = _check_left_out(chain, n, masked, hidden, tags, engine, result.text)
+            if refused is not None and refused.code == "K8SM-TPL-002":
+                unreadable.add(n)
+                refused = idle(refused, n)
+            if refused is not None:
+                failed[n] = refused
+            left_out.setdefault(n, []).extend(found)
+    if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
+        engine.failed = unreadable
+        engine_chunks, bodies, result = engine.run(skeleton)
+    frozen_regions = [
+        (_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in masked.frozen
+    ]
+    out = _unmasked(
+        text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, masked.kept
+    )
     # a key written twice, met by a check that reads templated values (an image from values.yaml)
     out.findings = [
         idle(f, _chunk_at(chunks, skeleton.text, f.line)) if f.code == "K8SM-TPL-004" and f.level == "error" else f
         for f in out.findings
     ]
+    extra = [f for n, found in left_out.items() if n not in failed for f in found]
+    if extra:
+        out.findings = sorted(out.findings + extra, key=lambda f: (f.line, f.level != "error"))
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     return out
+
+
+class _Engine:
+    """The engine run on a skeleton of the template: the documents in ``failed`` blanked, the
+    bodies of computed apiVersions (``api_bodies``) read as the API they are written for."""
+
+    def __init__(
+        self,
+        text: str,
+        chunks: list[tuple[int, int]],
+        failed: set[int],
+        api_bodies: dict[int, tuple[str, str]],
+        resolve: Any,
+        settings: Settings,
+        filename: str,
+        registry: Registry,
+        report_only: bool,
+    ) -> None:
+        self.text, self.chunks, self.failed, self.api_bodies = text, chunks, failed, api_bodies
+        self.resolve, self.settings, self.filename, self.registry = resolve, settings, filename, registry
+        self.report_only = report_only
+
+    def run(self, skeleton: Skeleton) -> tuple[list[str], dict[int, tuple[str, str]], FileResult]:
+        """The engine's input (by document), the apiVersion lines it replaced, and its result."""
+        engine_chunks = [skeleton.text[start:end] for start, end in self.chunks]
+        for n in self.failed:
+            start, end = self.chunks[n]
+            engine_chunks[n] = "".join(_blank(skeleton.text[start:end]))
+        bodies: dict[int, tuple[str, str]] = {}
+        for n, (body_from, body_to) in self.api_bodies.items():
+            if 0 <= n < len(self.chunks) and n not in self.failed:
+                found = _API_LINE.search(engine_chunks[n])
+                if found is not None:
+                    bodies[n] = (found.group(0), body_to)
+                    chunk = engine_chunks[n]
+                    engine_chunks[n] = chunk[: found.start()] + f"apiVersion: {body_from}" + chunk[found.end() :]
+        with scope(skeleton_scope(skeleton, self.resolve)):
+            result = migrate_stream(
+                "".join(engine_chunks), self.settings, self.filename, self.registry, report_only=self.report_only
+            )
+        return engine_chunks, bodies, result
+
+
+def _check_left_out(
+    chain: Chain, n: int, masked: Masked, hidden: list[tuple[int, int]], tags: list[Tag], engine: _Engine, migrated: str
+) -> tuple[Finding | None, list[Finding]]:
+    """Whether the else branches of ``chain``, left out of document ``n`` because they give a
+    place another shape than its first branch, are right as they stand: the refusal (None: they
+    are), and the findings of the migration located in them.
+
+    They are not migrated, so each must need nothing: with that branch kept instead (the
+    others left out), the document must parse, the migration must leave the branch as it is,
+    and it must make the same changes outside the if/else as the migration of the document
+    with the first branch (``migrated``, the engine's output).
+    """
+    text = engine.text
+    start, end = engine.chunks[n]
+    branches = chain.branches(tags)
+    main_outside = _outside(_chunk_text(migrated, n), masked.skeleton, chain, tags)
+    found: list[Finding] = []
+    for k in range(1, len(branches)):
+        dead = [span for span in masked.dead if span not in branches] + [b for j, b in enumerate(branches) if j != k]
+        variant = mask(text, tags, hidden + dead)
+        tag = tags[chain.tags[k]]
+        line = text.count("\n", 0, tag.start) + 1
+        which = f"the branch after {text[tag.start : tag.end].strip()!r} (line {line})"
+        why = f"{which} is left out of the migration (it gives the YAML before it another shape than the first branch)"
+        problems = [p.message for p in variant.problems if _chunk_at(engine.chunks, variant.text, p.line) == n]
+        docs = read_stream(variant.text[start:end], wanted=EVERY).documents
+        problems += [unmask_message(d.problem.message, variant) for d in docs if d.problem is not None]
+        if problems:
+            message = f"{why}, and the skeleton with it does not parse either ({problems[0]}); document left unchanged"
+            return Finding("error", "K8SM-TPL-002", message, None, engine.filename, 0, line), []
+        _input, _bodies, result = engine.run(variant)
+        out = _chunk_text(result.text, n)
+        live = [(_region_at(variant, tag.start), _region_at(variant, tags[chain.tags[k + 1]].start))]
+        try:
+            _check_frozen(out, variant, live, start, end)
+        except UnmaskError:
+            message = f"{why}, and migrating the document with it would change it too; document left unchanged"
+            return Finding("error", "K8SM-TPL-003", message, None, engine.filename, 0, line), []
+        if main_outside is None or _outside(out, variant, chain, tags) != main_outside:
+            message = (
+                f"{why}, and with it the migration would change the document differently outside the if/else; "
+                "document left unchanged"
+            )
+            return Finding("error", "K8SM-TPL-003", message, None, engine.filename, 0, line), []
+        first, last = line, text.count("\n", 0, tags[chain.tags[k + 1]].start) + 1
+        found += [_finding(f, variant) for f in result.findings if first <= f.line <= last]
+    return None, found
+
+
+def _chunk_text(text: str, n: int) -> str:
+    """Document ``n`` of a migrated skeleton (empty if the engine changed the number of documents, a bug)."""
+    chunks = _chunks(text)
+    start, end = chunks[n] if n < len(chunks) else (0, 0)
+    return text[start:end]
+
+
+def _outside(out: str, skeleton: Skeleton, chain: Chain, tags: list[Tag]) -> tuple[str, str] | None:
+    """A migrated document before and after ``chain``, its template text back (None: not found)."""
+    opener = _region_at(skeleton, tags[chain.tags[0]].start)
+    closer = _region_at(skeleton, tags[chain.tags[-1]].start)
+    if opener is None or closer is None:
+        return None
+    a, b = out.find(opener.skeleton), out.find(closer.skeleton)
+    if a < 0 or b < a:
+        return None
+    try:
+        return unmask(out[:a], skeleton, []), unmask(out[b + len(closer.skeleton) :], skeleton, [])
+    except UnmaskError:
+        return None
 
 
 _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
@@ -240,20 +365,40 @@ def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[i
     return tags, hidden, actions, helmvalues.resolver(actions, values)
 
 
-def _skeleton(
-    text: str, tags: list[Tag], hidden: list[tuple[int, int]]
-) -> tuple[Skeleton, list[tuple[int, int]], list[tuple[int, str]]]:
-    """The skeleton, with if/else branches left out where they would write a key twice.
+class Masked(NamedTuple):
+    """The skeleton, and the if/else branches left out of it so that it reads as YAML (``_skeleton``)."""
 
-    The branch of the first occurrence stays; the others become comment lines. Returns the
-    (opening tag, next tag) pairs of the branches that stayed: a migration must not change
-    their text, since the branches left out would not get the same change.
+    skeleton: Skeleton
+    frozen: list[tuple[int, int]]
+    """(opening tag, next tag) of each branch kept beside branches left out: it must not change."""
+    kept: list[tuple[int, str]]
+    """(offset, "  key"): a key whose override block was left out, which must keep its name."""
+    dead: list[tuple[int, int]]
+    """The spans left out (with ``hidden``, what the skeleton was masked with)."""
+    shapes: list[Chain]
+    """The chains left out because their branches give one place two shapes (the skeleton
+    did not parse): their other branches are verified one by one (``_check_left_out``)."""
+
+
+def _skeleton(
+    text: str, tags: list[Tag], hidden: list[tuple[int, int]], needed: Callable[[str], bool] | None = None
+) -> Masked:
+    """The skeleton, with if/else branches left out where the branches cannot all be in it.
+
+    Two cases: the branches write one key twice (the branch of the first occurrence stays),
+    or a document does not parse at a line of an else branch (two branches give one place
+    two shapes: rabbitmq's ``- hosts: [host]`` then ``secretName`` or ``- secretName``; the
+    first branch stays). The other branches become comment lines, and the branch that stayed
+    is frozen: a migration must not change its text, since the branches left out would not
+    get the same change. ``needed``: whether a document's text may need a migration (the
+    second case is only for those; default: every document).
     """
     all_chains = chains(tags)
     starts = [0, *(m.end() for m in re.finditer(r"\n", text))]
     dead: list[tuple[int, int]] = []
     frozen: list[tuple[int, int]] = []
     kept: list[tuple[int, str]] = []  # (offset, "  key"): a key whose override was left out must stay
+    shapes: list[Chain] = []
     settled: set[Chain] = set()
     skeleton = mask(text, tags, hidden)
     for _round in range(8):
@@ -261,6 +406,19 @@ def _skeleton(
         for start, end in _chunks(skeleton.text):
             base = skeleton.text.count("\n", 0, start)
             for doc in read_stream(skeleton.text[start:end], wanted=EVERY).documents:
+                if doc.problem is not None and (needed is None or needed(text[start:end])):
+                    at = _key_at(text, starts, base + doc.problem.line)
+                    chain = _shape_conflict(all_chains, tags, at, (start, end), settled)
+                    if chain is None:
+                        continue
+                    settled.add(chain)
+                    left_out = chain.branches(tags)[1:]
+                    if set(mask(text, tags, hidden + dead + left_out).problems) - set(skeleton.problems):
+                        continue  # an inline branch: leaving it out does not give a skeleton either
+                    dead += left_out
+                    frozen.append((chain.tags[0], chain.tags[1]))
+                    shapes.append(chain)
+                    found = True
                 for dup in doc.duplicates:
                     if dup.other_line is None:
                         continue
@@ -287,7 +445,40 @@ def _skeleton(
         if not found:
             break
         skeleton = mask(text, tags, hidden + dead)
-    return skeleton, frozen, kept
+    undone = [chain for chain in shapes if _still_unreadable(skeleton.text, tags[chain.tags[0]].start)]
+    if undone:  # leaving those branches out did not make their document readable: as it was
+        for chain in undone:
+            shapes.remove(chain)
+            frozen.remove((chain.tags[0], chain.tags[1]))
+            dead = [span for span in dead if span not in chain.branches(tags)[1:]]
+        skeleton = mask(text, tags, hidden + dead)
+    return Masked(skeleton, frozen, kept, dead, shapes)
+
+
+def _shape_conflict(
+    chains_: list[Chain], tags: list[Tag], at: int, chunk: tuple[int, int], settled: set[Chain]
+) -> Chain | None:
+    """The innermost chain of the document ``chunk`` not yet settled with ``at`` in one of its
+    else branches (not the first branch): where a skeleton that does not parse at ``at`` may
+    read once the else branches are left out."""
+    best: Chain | None = None
+    for chain in chains_:
+        first, last = tags[chain.tags[0]], tags[chain.tags[-1]]
+        if chain in settled or not (chunk[0] <= first.start and last.end <= chunk[1]):
+            continue
+        if not any(a <= at < b for a, b in chain.branches(tags)[1:]):
+            continue
+        if best is None or first.start > tags[best.tags[0]].start:
+            best = chain
+    return best
+
+
+def _still_unreadable(skeleton_text: str, at: int) -> bool:
+    """Whether the document of the skeleton that holds offset ``at`` still does not parse."""
+    for start, end in _chunks(skeleton_text):
+        if start <= at < end:
+            return any(d.problem is not None for d in read_stream(skeleton_text[start:end], wanted=EVERY).documents)
+    return False
 
 
 def _override_branch(text: str, tags: list[Tag], first: int, second: int) -> tuple[int, int] | None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..prefilter import prefilter
+from ..prefilter import may_need, prefilter
 from ..registry import Registry
 from ..results import Finding
 from ..scan import ScanEntry, scan_stream
@@ -44,11 +44,13 @@ def scan_template(
             Finding("error", "K8SM-TPL-001", f"not a valid template: {exc.message}", None, filename, 0, line)
         )
         return []
-    skeleton, _frozen, _kept = _skeleton(text, tags, hidden)
+    wanted = prefilter(registry, settings, settings.window)
+    skeleton = _skeleton(
+        text, tags, hidden, lambda piece: wanted(piece) and may_need(piece, registry, settings)
+    ).skeleton
     found: list[Finding] = []
     with scope(skeleton_scope(skeleton, resolve)):
         entries = scan_stream(skeleton.text, settings, filename, registry, found)
-    wanted = prefilter(registry, settings, settings.window)
     for f in found:
         f = _finding(f, skeleton)
         if f.code == "K8SM-TPL-002" and not wanted(_document_text(text, f.line)):

@@ -1,0 +1,284 @@
+"""If/else branches that give one place two shapes: the first branch is migrated, the others carried.
+
+A skeleton that keeps every branch of ``{{- if .Values.host }} - host … secretName {{- else }}
+- secretName {{- end }}`` does not parse. The else branches are then left out, as comment lines,
+and carried as they are; that is right only when they need nothing, which is verified by
+migrating the document with each of them kept instead. No-op cases first, then the migrated
+Ingress, then the documents left as they are (with their findings); every action comes out
+exactly once and a second run changes nothing in each case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from k8smigrate import migrate_text
+from k8smigrate.results import FileResult
+from tests.helpers import dedent
+
+ACTION = re.compile(r"\{\{.*?\}\}", re.S)
+
+
+def migrate(text: str) -> FileResult:
+    result = migrate_text(text, target_version="1.29", filename="t.yaml")
+    assert Counter(ACTION.findall(result.text)) == Counter(ACTION.findall(text))
+    assert migrate_text(result.text, target_version="1.29", filename="t.yaml").text == result.text
+    return result
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+TLS = """\
+  tls:
+  - hosts:
+    {{- if .Values.ingress.hostName }}
+    - {{ .Values.ingress.hostName }}
+    secretName: {{ .Values.ingress.tlsSecret }}
+    {{- else }}
+    - secretName: {{ .Values.ingress.tlsSecret }}
+    {{- end }}
+"""
+
+# a StatefulSet whose data volume is a claim template, or else one more pod volume
+STATEFULSET = dedent(
+    """
+    apiVersion: apps/v1
+    kind: StatefulSet
+    metadata:
+      name: db
+    spec:
+      serviceName: db
+      selector:
+        matchLabels:
+          app: db
+      template:
+        metadata:
+          labels:
+            app: db
+        spec:
+          containers:
+          - name: db
+            image: mongo:4.4
+          volumes:
+          - name: config
+            emptyDir: {}
+    {{- if .Values.persistence.enabled }}
+      volumeClaimTemplates:
+      - metadata:
+          name: data
+        spec:
+          accessModes: [ReadWriteOnce]
+    {{- else }}
+          - name: data
+            hostPath:
+              path: /var/run/docker.sock
+    {{- end }}
+    """
+)
+
+
+def test_a_document_that_needs_nothing_is_read_through_its_first_branch_and_left_as_it_is() -> None:
+    # --port: a flag some checks look for (in control-plane pods), so a migration reads this document
+    text = STATEFULSET.replace("hostPath:\n          path: /var/run/docker.sock", "emptyDir: {}").replace(
+        "image: mongo:4.4\n", "image: mongo:4.4\n        args: [--port=27017]\n"
+    )
+    result = migrate(text)
+    assert result.text == text
+    assert result.findings == []
+
+
+def test_a_document_no_migration_looks_at_is_not_read_through_its_branches() -> None:
+    text = (
+        dedent(
+            """
+        apiVersion: networking.k8s.io/v1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          ingressClassName: nginx
+        """
+        )
+        + TLS
+    )
+    result = migrate(text)
+    assert result.text == text
+    assert [(f.code, f.line) for f in result.findings] == [("K8SM-TPL-007", line_of(text, "- secretName"))]
+
+
+def test_what_the_migration_finds_in_a_branch_left_out_is_still_reported() -> None:
+    result = migrate(STATEFULSET)
+    assert result.text == STATEFULSET
+    assert [(f.code, f.line) for f in result.findings] == [("K8SM-CRI-008", line_of(STATEFULSET, "path: /var/run"))]
+
+
+def test_the_first_branch_is_migrated_with_the_document_and_the_others_are_carried() -> None:
+    text = (
+        dedent(
+            """
+        {{- if .Values.ingress.enabled }}
+        apiVersion: extensions/v1beta1
+        kind: Ingress
+        metadata:
+          name: {{ template "x.fullname" . }}
+        spec:
+          rules:
+          - http:
+              paths:
+                - path: /
+                  backend:
+                    serviceName: {{ template "x.fullname" . }}
+                    servicePort: 80
+        """
+        )
+        + TLS
+        + "{{- end }}\n"
+    )
+    result = migrate(text)
+    assert result.text == text.replace("extensions/v1beta1", "networking.k8s.io/v1").replace(
+        """\
+          backend:
+            serviceName: {{ template "x.fullname" . }}
+            servicePort: 80
+""",
+        """\
+          pathType: ImplementationSpecific
+          backend:
+            service:
+              name: {{ template "x.fullname" . }}
+              port:
+                number: 80
+""",
+    )
+    assert TLS in result.text  # both branches, as they were
+    assert [f.level for f in result.findings] == ["info"]
+
+
+def test_an_else_branch_with_an_old_backend_leaves_the_document_with_an_error_naming_it() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          rules:
+          {{- if .Values.hosts }}
+          {{- range .Values.hosts }}
+            - host: {{ . | quote }}
+          {{- end }}
+          {{- else }}
+          - http:
+              paths:
+              - backend:
+                  serviceName: web
+                  servicePort: 80
+          {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert (error.code, error.line) == ("K8SM-TPL-003", line_of(text, "{{- else }}"))
+    assert "the branch after '{{- else }}' (line 11)" in error.message
+    assert "would change it too" in error.message
+
+
+def test_an_else_branch_that_a_new_key_would_follow_leaves_the_document_with_an_error() -> None:
+    # apps/v1 needs the selector the old API defaulted from the (templated) pod labels: it is
+    # added after the pod template, which the else branch continues (one more pod volume), so
+    # that rendered without persistence, the volume would follow the selector
+    text = dedent(
+        """
+        apiVersion: apps/v1beta1
+        kind: StatefulSet
+        metadata:
+          name: db
+          labels:
+            app: db
+        spec:
+          serviceName: db
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers:
+              - name: db
+                image: mongo:4.4
+              volumes:
+              - name: config
+                emptyDir: {}
+        {{- if .Values.persistence.enabled }}
+          volumeClaimTemplates:
+          - metadata:
+              name: data
+            spec:
+              accessModes: [ReadWriteOnce]
+        {{- else }}
+              - name: data
+                emptyDir: {}
+        {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert (error.code, error.line) == ("K8SM-TPL-003", line_of(text, "{{- else }}"))
+    assert "would change it too" in error.message
+
+
+def test_an_else_branch_that_does_not_parse_either_is_an_unreadable_document() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          backend:
+            serviceName: web
+            servicePort: 80
+          tls:
+          - hosts:
+            {{- if .Values.host }}
+            - {{ .Values.host }}
+            secretName: tls
+            {{- else }}
+            - secretName: tls
+           hosts: []
+            {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert (error.code, error.line) == ("K8SM-TPL-002", line_of(text, "{{- else }}"))
+    assert "the branch after '{{- else }}' (line 14)" in error.message and "does not parse either" in error.message
+
+
+def test_a_chain_whose_first_branch_does_not_parse_is_left_as_before() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          backend:
+            serviceName: web
+          {{- if .Values.port }}
+          - {{ .Values.port }}
+          {{- else }}
+            servicePort: 80
+          {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert (error.code, error.line) == ("K8SM-TPL-002", line_of(text, "- {{ .Values.port }}"))
+    assert "skeleton does not parse here" in error.message
