@@ -191,38 +191,12 @@ def test_an_else_branch_that_a_new_key_would_follow_leaves_the_document_with_an_
     # apps/v1 needs the selector the old API defaulted from the (templated) pod labels: it is
     # added after the pod template, which the else branch continues (one more pod volume), so
     # that rendered without persistence, the volume would follow the selector
-    text = dedent(
-        """
-        apiVersion: apps/v1beta1
-        kind: StatefulSet
-        metadata:
-          name: db
-          labels:
-            app: db
-        spec:
-          serviceName: db
-          template:
-            metadata:
-              labels:
-                app: {{ .Values.name }}
-            spec:
-              containers:
-              - name: db
-                image: mongo:4.4
-              volumes:
-              - name: config
-                emptyDir: {}
-        {{- if .Values.persistence.enabled }}
-          volumeClaimTemplates:
-          - metadata:
-              name: data
-            spec:
-              accessModes: [ReadWriteOnce]
-        {{- else }}
-              - name: data
-                emptyDir: {}
-        {{- end }}
-        """
+    text = (
+        STATEFULSET.replace("apiVersion: apps/v1\n", "apiVersion: apps/v1beta1\n")
+        .replace("  name: db\n", "  name: db\n  labels:\n    app: db\n", 1)
+        .replace("  selector:\n    matchLabels:\n      app: db\n", "")
+        .replace("        app: db\n", "        app: {{ .Values.name }}\n")
+        .replace("        hostPath:\n          path: /var/run/docker.sock\n", "        emptyDir: {}\n")
     )
     result = migrate(text)
     assert result.text == text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from k8smigrate.cli import app
 from k8smigrate.files import iter_entries
@@ -207,21 +207,22 @@ INGRESS_BY_VERSION = (
 )
 
 
+def apply_one_template(folder: Path, name: str, text: str, *options: str) -> Result:
+    """``apply`` over a chart of one template (no values it reads)."""
+    chart = make(folder, {"Chart.yaml": CHART["Chart.yaml"], "values.yaml": "x: 1\n", f"templates/{name}": text})
+    return CliRunner().invoke(app, ["apply", *options, "--target-version", "1.29", str(chart)])
+
+
 def test_a_chart_that_already_branches_its_apiversion_across_the_window_needs_nothing(tmp_path: Path) -> None:
     # policy/v1 arrives in 1.21, policy/v1beta1 leaves in 1.25: each release gets the one it serves
-    files = {"Chart.yaml": CHART["Chart.yaml"], "values.yaml": "x: 1\n", "templates/pdb.yaml": PDB_BY_VERSION}
-    chart = make(tmp_path / "c", files)
-    args = ["apply", "--check", "--target-version", "1.29", "--min-version", "1.19", str(chart)]
-    result = CliRunner().invoke(app, args)
+    result = apply_one_template(tmp_path / "c", "pdb.yaml", PDB_BY_VERSION, "--check", "--min-version", "1.19")
     assert result.exit_code == 0, result.output
     assert "K8SM-TPL-103" not in result.output and "K8SM-TPL-005" not in result.output
 
 
 def test_a_branched_apiversion_whose_one_body_cannot_serve_every_branch_is_an_error(tmp_path: Path) -> None:
-    files = {"Chart.yaml": CHART["Chart.yaml"], "values.yaml": "x: 1\n", "templates/ingress.yaml": INGRESS_BY_VERSION}
-    chart = make(tmp_path / "c", files)
-    args = ["apply", "--in-place", "--target-version", "1.29", "--min-version", "1.16", str(chart)]
-    result = CliRunner().invoke(app, args)
+    chart = tmp_path / "c"
+    result = apply_one_template(chart, "ingress.yaml", INGRESS_BY_VERSION, "--in-place", "--min-version", "1.16")
     assert result.exit_code == 3, result.output
     assert "K8SM-TPL-103" in result.output
     assert "networking.k8s.io/v1beta1 at 1.16–1.18; networking.k8s.io/v1 at 1.19–1.29" in result.output

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from k8smigrate.codes import GENERAL
-from k8smigrate.templating.apiversions import CODES, per_release, plan, scan_rows
+from k8smigrate.templating.apiversions import CODES, ChartSources, per_release, plan, scan_rows
 from k8smigrate.templating.capabilities import CLUSTER, HELM_TEMPLATE
 from k8smigrate.versions import KubeVersion, Window
 
@@ -405,15 +405,21 @@ def test_a_library_subchart_helper_is_rewritten_with_a_warning_about_the_depende
 # ---------------------------------------------------------------------------- reported, not edited
 
 
+def ingress_by_version(since: str) -> ChartSources:
+    """A chart whose helper prints networking.k8s.io/v1 from ``since`` on, v1beta1 before."""
+    helper = (
+        '{{- define "x.ingress.apiVersion" -}}\n'
+        f'{{{{- if semverCompare ">={since}-0" .Capabilities.KubeVersion.GitVersion -}}}}\n'
+        '{{- print "networking.k8s.io/v1" -}}\n'
+        '{{- else -}}\n{{- print "networking.k8s.io/v1beta1" -}}\n{{- end -}}\n{{- end -}}\n'
+    )
+    return chart({"_helpers.tpl": helper, "ingress.yaml": INGRESS}, "ingress:\n  enabled: true\n")
+
+
 def test_a_chart_that_already_gives_each_release_an_api_it_serves_is_left_to_the_body_check() -> None:
     # one body for networking.k8s.io/v1beta1 (1.18) and v1 (1.19-1.22): whether it serves both
     # is for the engine to say (chartplan migrates it from one to the other: K8SM-TPL-103 if it changes)
-    helper = (
-        '{{- define "x.ingress.apiVersion" -}}\n'
-        '{{- if semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion -}}\n{{- print "networking.k8s.io/v1" -}}\n'
-        '{{- else -}}\n{{- print "networking.k8s.io/v1beta1" -}}\n{{- end -}}\n{{- end -}}\n'
-    )
-    sources = chart({"_helpers.tpl": helper, "ingress.yaml": INGRESS}, "ingress:\n  enabled: true\n")
+    sources = ingress_by_version("1.19")
     result = planned(sources, "1.22", "1.18")
     (site,) = result.sites
     assert (site.status, site.body_to) == ("branches", None)
@@ -424,12 +430,7 @@ def test_a_chart_that_already_gives_each_release_an_api_it_serves_is_left_to_the
 
 
 def test_body_that_must_differ_per_branch_is_reported_when_a_release_gets_an_api_it_does_not_serve() -> None:
-    helper = (
-        '{{- define "x.ingress.apiVersion" -}}\n'
-        '{{- if semverCompare ">=1.23-0" .Capabilities.KubeVersion.GitVersion -}}\n{{- print "networking.k8s.io/v1" -}}\n'
-        '{{- else -}}\n{{- print "networking.k8s.io/v1beta1" -}}\n{{- end -}}\n{{- end -}}\n'
-    )
-    sources = chart({"_helpers.tpl": helper, "ingress.yaml": INGRESS}, "ingress:\n  enabled: true\n")
+    sources = ingress_by_version("1.23")
     result = planned(sources, "1.23", "1.18")  # v1beta1 at 1.22, where it is gone: a rewrite would be needed
     (site,) = result.sites
     assert site.status == "blocked"
