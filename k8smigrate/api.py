@@ -32,6 +32,7 @@ from .settings import KEYWORDS, Settings, names_value
 
 if TYPE_CHECKING:
     from .scan import ScanEntry
+    from .templating.gates import Gate
 
 
 def _settings(
@@ -72,11 +73,12 @@ def migrate_any(
     api_bodies: dict[int, tuple[str, str]] | None = None,
     values: Any = None,
     facts: Facts | None = None,
+    gates: list[Gate] | None = None,
 ) -> FileResult:
     """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
 
     ``path``: where the text was read from, to find the chart whose values.yaml resolves
-    ``.Values`` paths (or ``values``, already read); ``api_bodies``: see
+    ``.Values`` paths (or ``values``, already read); ``api_bodies`` and ``gates``: see
     ``templating.migrate.migrate_template``.
     """
     from .templating.markers import needs_masking
@@ -88,7 +90,7 @@ def migrate_any(
 
     if values is None and path is not None:
         values = chart_values(chart_root(path))
-    return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies)
+    return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies, gates=gates)
 
 
 def _migrate_loaded(
@@ -117,7 +119,9 @@ def _migrate_loaded(
     if is_support_file(rel):
         return FileResult(name, loaded.text, text, findings)
     values = plan.values if plan.values is not None else chart_values(root)
-    result = migrate_any(text, settings, name, registry, loaded.path, plan.bodies.get(rel), values)
+    result = migrate_any(
+        text, settings, name, registry, loaded.path, plan.bodies.get(rel), values, gates=plan.gates.get(rel)
+    )
     result.original = loaded.text
     result.findings = findings + result.findings
     return result

@@ -100,9 +100,14 @@ TEMPLATE_SKELETON_IDLE = Code(
     "info",
     "a document the YAML skeleton cannot represent (or that writes a key twice) and nothing in it would be migrated",
 )
+TEMPLATE_VERSION_GATED = Code(
+    "K8SM-TPL-008",
+    "info",
+    "a document on a removed API written only under a version condition that no release without the API meets",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
-    "K8SM-TPL-011", "error", "--verify-render: a rendered document is still on an API removed at the target"
+    "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
 )
 RENDER_DIFFERS = Code(
     "K8SM-TPL-012", "error", "--verify-render: a rendered document differs from migrating the rendered output"
@@ -139,6 +144,7 @@ TEMPLATE: tuple[Code, ...] = (
     TEMPLATE_REMOVED_API,
     TEMPLATE_COMPUTED_API,
     TEMPLATE_SKELETON_IDLE,
+    TEMPLATE_VERSION_GATED,
     RENDER_FAILS,
     RENDER_REMOVED,
     RENDER_DIFFERS,

@@ -793,6 +793,14 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.start,self.end,self.condition,self.off,)==(other.start,other.end,other.condition,other.off,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.start,self.end,self.condition,self.off,)==(other.start,other.end,other.condition,other.off,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.start,self.end,self.inner_start,self.inner_end,self.trim_left,self.trim_right,self.comment,)==(other.start,other.end,other.inner_start,other.inner_end,other.trim_left,other.trim_right,other.comment,)
   return NotImplemented
  return __eq__
@@ -913,10 +921,10 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.texts,self.bodies,self.findings,self.values,)==(other.texts,other.bodies,other.findings,other.values,)
+   return (self.texts,self.bodies,self.findings,self.gates,self.values,)==(other.texts,other.bodies,other.findings,other.gates,other.values,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.texts,self.bodies,self.findings,self.values,)==(other.texts,other.bodies,other.findings,other.values,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.texts,self.bodies,self.findings,self.gates,self.values,)==(other.texts,other.bodies,other.findings,other.gates,other.values,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -1329,6 +1337,12 @@ def __create_fn__():
   return hash((self.settings,self.registry,self.window,self.filename,self.report_only,self.siblings,self.checking,self.facts,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.settings,self.registry,self.window,self.filename,self.report_only,self.siblings,self.checking,self.facts,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.start,self.end,self.condition,self.off,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.start,self.end,self.condition,self.off,))\n return __hash__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __hash__(self):
@@ -2050,6 +2064,12 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
+  return self.__class__.__qualname__ + f"(start={self.start!r}, end={self.end!r}, condition={self.condition!r}, off={self.off!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(start={self.start!r}, end={self.end!r}, condition={self.condition!r}, off={self.off!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
   return self.__class__.__qualname__ + f"(start={self.start!r}, end={self.end!r}, inner_start={self.inner_start!r}, inner_end={self.inner_end!r}, trim_left={self.trim_left!r}, trim_right={self.trim_right!r}, comment={self.comment!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(start={self.start!r}, end={self.end!r}, inner_start={self.inner_start!r}, inner_end={self.inner_end!r}, trim_left={self.trim_left!r}, trim_right={self.trim_right!r}, comment={self.comment!r})"\n return __repr__'] = __create_fn__.__code__
@@ -2140,9 +2160,9 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, values={self.values!r})"
+  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, gates={self.gates!r}, values={self.values!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, values={self.values!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, gates={self.gates!r}, values={self.values!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -3274,6 +3294,15 @@ def __create_fn__(_type_start, _type_end, _type_col, _type_open_end, _type_close
  return __init__
 CODE['def __create_fn__(_type_start, _type_end, _type_col, _type_open_end, _type_close_start, _type_sep, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_open_end, _dflt_close_start, _dflt_sep, _return_type):\n def __init__(self,start:_type_start,end:_type_end,col:_type_col,open_end:_type_open_end=_dflt_open_end,close_start:_type_close_start=_dflt_close_start,sep:_type_sep=_dflt_sep)->_return_type:\n  self.start=start\n  self.end=end\n  self.col=col\n  self.open_end=open_end\n  self.close_start=close_start\n  self.sep=sep\n return __init__'] = __create_fn__.__code__
 
+def __create_fn__(_type_start, _type_end, _type_condition, _type_off, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,start:_type_start,end:_type_end,condition:_type_condition,off:_type_off)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'start',start)
+  __dataclass_builtins_object__.__setattr__(self,'end',end)
+  __dataclass_builtins_object__.__setattr__(self,'condition',condition)
+  __dataclass_builtins_object__.__setattr__(self,'off',off)
+ return __init__
+CODE["def __create_fn__(_type_start, _type_end, _type_condition, _type_off, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,start:_type_start,end:_type_end,condition:_type_condition,off:_type_off)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'start',start)\n  __dataclass_builtins_object__.__setattr__(self,'end',end)\n  __dataclass_builtins_object__.__setattr__(self,'condition',condition)\n  __dataclass_builtins_object__.__setattr__(self,'off',off)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_start, _type_end, _type_inner_start, _type_inner_end, _type_trim_left, _type_trim_right, _type_comment, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_comment, _return_type):
  def __init__(self,start:_type_start,end:_type_end,inner_start:_type_inner_start,inner_end:_type_inner_end,trim_left:_type_trim_left,trim_right:_type_trim_right,comment:_type_comment=_dflt_comment)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'start',start)
@@ -3423,14 +3452,15 @@ def __create_fn__(_type_text, _type_registry, _type_path, _type_tag, _type_diges
  return __init__
 CODE["def __create_fn__(_type_text, _type_registry, _type_path, _type_tag, _type_digest, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,text:_type_text,registry:_type_registry,path:_type_path,tag:_type_tag,digest:_type_digest)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'registry',registry)\n  __dataclass_builtins_object__.__setattr__(self,'path',path)\n  __dataclass_builtins_object__.__setattr__(self,'tag',tag)\n  __dataclass_builtins_object__.__setattr__(self,'digest',digest)\n return __init__"] = __create_fn__.__code__
 
-def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_values, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_values, _return_type):
- def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values)->_return_type:
+def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _return_type):
+ def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values)->_return_type:
   self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts
   self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies
   self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings
+  self.gates=_dflt_gates() if gates is _HAS_DEFAULT_FACTORY else gates
   self.values=values
  return __init__
-CODE['def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_values, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_values, _return_type):\n def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values)->_return_type:\n  self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts\n  self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.values=values\n return __init__'] = __create_fn__.__code__
+CODE['def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _return_type):\n def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values)->_return_type:\n  self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts\n  self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.gates=_dflt_gates() if gates is _HAS_DEFAULT_FACTORY else gates\n  self.values=values\n return __init__'] = __create_fn__.__code__
 
 def __create_fn__(_type_toml, _type_source, _type_text, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_source, _dflt_text, _return_type):
  def __init__(self,toml:_type_toml,source:_type_source=_dflt_source,text:_type_text=_dflt_text)->_return_type:
@@ -3942,6 +3972,14 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__delattr__(name)
  return __delattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'settings\',\'registry\',\'window\',\'filename\',\'report_only\',\'siblings\',\'checking\',\'facts\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('start','end','condition','off',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'start\',\'end\',\'condition\',\'off\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -4494,6 +4532,14 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__setattr__(name, value)
  return __setattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'settings\',\'registry\',\'window\',\'filename\',\'report_only\',\'siblings\',\'checking\',\'facts\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('start','end','condition','off',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'start\',\'end\',\'condition\',\'off\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):

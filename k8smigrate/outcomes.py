@@ -62,12 +62,19 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
 
     problems: list[Finding] = []
     if needs_masking(text):
-        from .templating.scanning import computed_rows, scan_template
+        from .templating.scanning import chart_gates, computed_rows, scan_template
 
         root = chart_root(path) if path.name != "-" else None
-        entries = scan_template(text, settings, name, default_registry(), problems, chart_values(root))
+        rel = path.resolve().relative_to(root.resolve()).as_posix() if root is not None else ""
+        gates = None
         if root is not None:
-            rel = path.resolve().relative_to(root.resolve()).as_posix()
+            try:
+                gates = chart_gates(root, rel, settings.window)
+            except Exception as exc:  # the chart-level step must cost its findings, never the scan
+                message = f"internal error reading version conditions: {type(exc).__name__}: {exc}"
+                problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
+        entries = scan_template(text, settings, name, default_registry(), problems, chart_values(root), gates)
+        if root is not None:
             try:
                 entries += computed_rows(root, rel, name, settings)
             except Exception as exc:  # the chart-level step must cost its rows, never the scan

@@ -181,6 +181,23 @@ def test_a_chart_that_branches_its_pdb_by_version_is_proven_as_it_is(helm: str, 
     assert (chart / "templates/pdb.yaml").read_text(encoding="utf-8") == before
 
 
+def test_a_psp_the_chart_writes_only_before_1_25_is_proven_as_it_is(helm: str, tmp_path: Path) -> None:
+    chart = make_chart(tmp_path / "web")
+    (chart / "templates/ingress.yaml").unlink()
+    (chart / "templates/pdb.yaml").unlink()
+    psp = (
+        '{{- if semverCompare "<1.25-0" .Capabilities.KubeVersion.GitVersion }}\n'
+        "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\n"
+        "spec:\n  privileged: false\n{{- end }}\n"
+    )
+    (chart / "templates/psp.yaml").write_text(psp, encoding="utf-8")
+    args = ["apply", "--check", "--verify-render", "--target-version", "1.29", "--min-version", "1.22", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "K8SM-TPL-008" in result.stderr and "K8SM-TPL-013 helm proves it" in result.stderr
+    assert not [d for d in render(helm, chart) if d["kind"] == "PodSecurityPolicy"]
+
+
 LOADED_CRD = """apiVersion: apiextensions.k8s.io/v1beta1
 kind: CustomResourceDefinition
 metadata:

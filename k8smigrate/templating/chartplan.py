@@ -34,6 +34,7 @@ from .chart import chart_values, load_values
 if TYPE_CHECKING:
     from ..versions import KubeVersion
     from .apiversions import ApiVersionPlan, ChartSources, Edit, SiteResult
+    from .gates import Gate
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
@@ -47,6 +48,8 @@ class ChartPlan:
     bodies: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
     """Per template, per document index: (the API its body is written for, the API to migrate it to)."""
     findings: dict[str, list[Finding]] = field(default_factory=dict)
+    gates: dict[str, list[Gate]] = field(default_factory=dict)
+    """Per template the plan leaves as it is, its version conditions (``gates.gates``)."""
     values: Any = None
     """values.yaml as the plan edited it (parsed), or None when the plan left it as it is."""
 
@@ -114,6 +117,7 @@ def sources_of(root: Path) -> ChartSources:
 
 def _plan(root: Path, settings: Settings) -> ChartPlan:
     from .apiversions import plan
+    from .gates import gates
 
     sources = sources_of(root)
     templates = dict(sources.templates)
@@ -132,6 +136,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             break
         refused.update(more)
     _branch_bodies(out, result, settings, root)
+    out.gates = {path: found for path, found in gates(sources, settings.window).items() if path not in out.texts}
     return _with_values_scheduling(out, root, sources.values, settings)
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import migrate_stream
 from ..prefilter import may_need, prefilter
@@ -30,6 +30,9 @@ from .markers import MARKERS
 from .markers import needs_masking as needs_masking  # where tests and callers have found it
 from .mask import Chain, Region, Skeleton, Tag, UnmaskError, blocks, chains, mask, unmask, unmask_message
 from .values import Scope, scope
+
+if TYPE_CHECKING:
+    from .gates import Gate
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
@@ -56,13 +59,16 @@ def migrate_template(
     dialect: str | None = None,
     report_only: bool = False,
     api_bodies: dict[int, tuple[str, str]] | None = None,
+    gates: list[Gate] | None = None,
 ) -> FileResult:
     """Migrate a Helm (Go) or Jinja2 template; ``values`` are the chart's values.yaml data.
 
     ``api_bodies``: for documents (by index in the file) whose apiVersion the chart computes,
     ``(from, to)``: the API their body is written for and the one it must be migrated to
     (``apiversions`` rewrote the apiVersion itself). The engine migrates the body as if the
-    document said ``from``; the apiVersion line stays as the template writes it.
+    document said ``from``; the apiVersion line stays as the template writes it. ``gates``:
+    the chart's version conditions in this file (``gates.gates``); a document on a removed API
+    that one of them keeps from every release without that API is left alone (K8SM-TPL-008).
     """
     settings = settings or Settings()
     registry = registry or default_registry()
@@ -111,6 +117,8 @@ def migrate_template(
 
     for n, finding in list(failed.items()):
         failed[n] = idle(finding, n)
+    for n, finding in version_gated(text, chunks, gates or [], settings, filename).items():
+        failed.setdefault(n, finding)  # not migrated: written only where its API is served
     engine = _Engine(text, chunks, set(failed), api_bodies or {}, resolve, settings, filename, registry, report_only)
     engine_chunks, bodies, result = engine.run(skeleton)
     left_out: dict[int, list[Finding]] = {}  # what the branches left out are found to have, by document
@@ -143,6 +151,40 @@ def migrate_template(
     if extra:
         out.findings = sorted(out.findings + extra, key=lambda f: (f.line, f.level != "error"))
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
+    return out
+
+
+def version_gated(
+    text: str, chunks: list[tuple[int, int]], gates: list[Gate], settings: Settings, filename: str
+) -> dict[int, Finding]:
+    """The documents on an API removed in the window that a version condition of the chart
+    writes only at releases still serving it (K8SM-TPL-008, info), by index."""
+    from .capabilities import lifecycle, release_ranges, releases
+
+    window = settings.window
+    out: dict[int, Finding] = {}
+    for n, (start, end) in enumerate(chunks):
+        chunk = text[start:end]
+        api, kind = _API_LINE.search(chunk), _KIND_LINE.search(chunk)
+        if api is None or kind is None or MARKERS.search(api.group(1)):
+            continue
+        life = lifecycle(api.group(1), kind.group(1))
+        if life is None or life.removed_in is None or life.removed_in > window.target:
+            continue
+        gone = set(releases(max(life.removed_in, window.min_version), window.target))
+        at = start + api.start()
+        for gate in gates:
+            inside = gate.start <= at < gate.end
+            outside = _TAG.sub("", text[start : max(start, gate.start)] + text[min(end, gate.end) : end])
+            if inside and not outside.strip() and gone <= gate.off:
+                condition = gate.condition.removeprefix("if").strip()
+                message = (
+                    f"{kind.group(1)} {api.group(1)} (removed in {life.removed_in}) is written only where "
+                    f"{condition} holds, which no release of {release_ranges(gone)} meets: nothing to migrate"
+                )
+                line = text.count("\n", 0, at) + 1
+                out[n] = Finding("info", "K8SM-TPL-008", message, None, filename, 0, line)
+                break
     return out
 
 

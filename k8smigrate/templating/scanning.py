@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..prefilter import may_need, prefilter
 from ..registry import Registry
@@ -24,16 +24,27 @@ from ..versions import Window
 from .apiversions import ComputedApiVersion
 from .golex import LexError
 from .mask import unmask_message
-from .migrate import _finding, _skeleton, _tags, dialect_of, skeleton_scope
+from .migrate import _blank, _chunks, _finding, _skeleton, _tags, dialect_of, skeleton_scope, version_gated
 from .values import scope
+
+if TYPE_CHECKING:
+    from .gates import Gate
 
 
 def scan_template(
-    text: str, settings: Settings, filename: str, registry: Registry, problems: list[Finding], values: Any = None
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding],
+    values: Any = None,
+    gates: list[Gate] | None = None,
 ) -> list[ScanEntry]:
     """The rows of a template, read through its skeleton; lex errors and unreadable documents go to ``problems``.
 
-    ``values``: the chart's values.yaml data, which resolves ``.Values`` paths as in ``apply``.
+    ``values``: the chart's values.yaml data, which resolves ``.Values`` paths as in ``apply``;
+    ``gates``: the chart's version conditions in this file (``chart_gates``): a document they
+    keep from every release without its API is not a row (K8SM-TPL-008, as in ``apply``).
     """
     dialect = dialect_of(text, filename) or "go"
     try:
@@ -49,8 +60,15 @@ def scan_template(
         text, tags, hidden, lambda piece: wanted(piece) and may_need(piece, registry, settings)
     ).skeleton
     found: list[Finding] = []
+    chunks = _chunks(skeleton.text)
+    gated = version_gated(text, chunks, gates or [], settings, filename)
+    read = "".join(
+        "".join(_blank(skeleton.text[start:end])) if n in gated else skeleton.text[start:end]
+        for n, (start, end) in enumerate(chunks)
+    )
+    problems.extend(gated.values())
     with scope(skeleton_scope(skeleton, resolve)):
-        entries = scan_stream(skeleton.text, settings, filename, registry, found)
+        entries = scan_stream(read, settings, filename, registry, found)
     for f in found:
         f = _finding(f, skeleton)
         if f.code == "K8SM-TPL-002" and not wanted(_document_text(text, f.line)):
@@ -114,6 +132,19 @@ def computed_rows(root: Path, rel: str, filename: str, settings: Settings) -> li
             )
         )
     return out
+
+
+def chart_gates(root: Path, rel: str, window: Window) -> list[Gate]:
+    """The version conditions of one template of the chart at ``root`` (``gates.gates``)."""
+    return _gates(str(root.resolve()), window).get(rel, [])
+
+
+@lru_cache(maxsize=8)
+def _gates(root_text: str, window: Window) -> dict[str, list[Gate]]:
+    from .chartplan import sources_of
+    from .gates import gates
+
+    return gates(sources_of(Path(root_text)), window)
 
 
 @lru_cache(maxsize=8)

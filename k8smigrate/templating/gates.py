@@ -1,0 +1,105 @@
+"""Where a chart writes text only for some releases: an ``if`` on the cluster's version around it.
+
+Charts keep an object of an API that later releases removed behind a version condition, which
+is how the upstream charts moved on: ``{{- if semverCompare "<1.25-0"
+.Capabilities.KubeVersion.GitVersion }}`` around a PodSecurityPolicy, or bitnami's ``{{- if and
+(include "common.capabilities.psp.supported" .) .Values.podSecurityPolicy.create }}``. Such a
+document is never rendered at a release that no longer serves its API: nothing to migrate,
+nothing for a human to do (``migrate`` and ``scanning`` leave it alone with an info).
+
+``gates(sources, window, scenarios=SCENARIOS) -> dict[str, list[Gate]]``
+    Per template, the first arm of every ``if`` whose condition reads ``.Capabilities``, with
+    the releases of the window at which that arm is never taken. An arm is off at a release
+    when its condition, or one of the terms of its top-level ``and``, is false there in every
+    rendering scenario and with every values set of the chart (``values.yaml``, each
+    ``ci/*.yaml``) and reads ``.Capabilities``: a term that only reads values (the
+    ``podSecurityPolicy.create`` switch) can be turned on by a user, the release cannot.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from ..dataclasscode import dataclass
+from ..versions import KubeVersion, Window
+from .capabilities import SCENARIOS, Scenario, capabilities, releases
+from .conditions import _blocks, _reads_capabilities
+from .gotmpl import Arg, Block, Cmd, Ident, Pipe, Sub
+from .sites import ChartSources, ParsedChart, variables_before
+from .tmpleval import UNKNOWN, Evaluator, TemplateFailure, truthy
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The body of an ``if``'s first arm (template offsets) and the releases that never take it."""
+
+    start: int
+    end: int
+    condition: str
+    off: frozenset[KubeVersion]
+
+
+def gates(sources: ChartSources, window: Window, scenarios: tuple[Scenario, ...] = SCENARIOS) -> dict[str, list[Gate]]:
+    """The first arms of the chart's ``if`` blocks on ``.Capabilities`` that some release of ``window`` never takes."""
+    chart = ParsedChart(sources)
+    out: dict[str, list[Gate]] = defaultdict(list)
+    for path in sorted(chart.trees):
+        text = sources.templates[path]
+        for block in _blocks(chart.trees[path]):
+            first = block.branches[0]
+            condition = text[first.action.inner_start : first.action.inner_end]
+            if first.pipe is None or not (_reads_capabilities(chart, path, block) or _CALLS.search(condition)):
+                continue  # (a define it calls may read .Capabilities: the evaluation says)
+            off = frozenset(
+                release
+                for release in releases(window.min_version, window.target)
+                if all(_never(chart, path, block, first.pipe, scenario, release) for scenario in scenarios)
+            )
+            if off:
+                end = block.branches[1].action.start if len(block.branches) > 1 else block.end_action.start
+                out[path].append(Gate(first.action.end, end, condition.strip(), off))
+    return dict(out)
+
+
+_CALLS = re.compile(r"\b(?:include|template)\b")
+
+
+def _never(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Scenario, release: KubeVersion) -> bool:
+    """Whether the first arm is not taken at ``release`` in ``scenario``, whatever values a user gives."""
+    caps = capabilities(scenario, release, chart.sources.api_versions)
+    for _name, values in chart.values_sets:
+        ev = Evaluator(chart.sources.templates, chart.defines, values, caps, chart=chart.chart_meta)
+        ev.var_fallback = variables_before(chart, ev, path, block.start)
+        if not any(_false_by_release(ev, path, term) for term in _terms(pipe)):
+            return False
+    return True
+
+
+def _terms(pipe: Pipe) -> list[Pipe]:
+    """``and A B …`` as its terms (each a pipeline), any other condition as itself."""
+    if len(pipe.cmds) == 1 and not pipe.decl:
+        args = pipe.cmds[0].args
+        if len(args) > 2 and isinstance(args[0], Ident) and args[0].name == "and":
+            return [_as_pipe(a) for a in args[1:]]
+    return [pipe]
+
+
+def _as_pipe(arg: Arg) -> Pipe:
+    if isinstance(arg, Sub) and not arg.names:
+        return arg.pipe
+    return Pipe((Cmd((arg,)),))
+
+
+def _false_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
+    """Whether ``term`` is false and reads ``.Capabilities`` (so that the release makes it false)."""
+    dot = ev.root(path)
+    saved, ev._path = ev._path, path
+    before = ev.caps_reads
+    try:
+        value = ev.pipe(term, dot, ev.scope(dot))
+    except TemplateFailure:
+        return False
+    finally:
+        ev._path = saved
+    return value is not UNKNOWN and truthy(value) is False and ev.caps_reads > before

@@ -1,0 +1,112 @@
+"""Version conditions of a chart: which releases never take an ``if``'s first arm (``gates``).
+
+Then what they are for: a document on a removed API that the chart writes only where the
+API is still served is left alone (K8SM-TPL-008), by ``apply`` and by ``scan``; the same
+document without the condition, or with one that still writes it where the API is gone,
+keeps its error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from k8smigrate.cli import app
+from k8smigrate.templating.gates import gates
+from k8smigrate.versions import KubeVersion, Window
+
+from .templating_helpers import chart
+
+PSP = (
+    "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\n"
+    "spec:\n  privileged: false\n"
+)
+OLD = '{{- if semverCompare "<1.25-0" .Capabilities.KubeVersion.GitVersion }}\n'
+OLD_AND_ENABLED = '{{- if and .Values.psp.create (semverCompare "<1.25-0" .Capabilities.KubeVersion.GitVersion) }}\n'
+SUPPORTED_HELPER = (
+    '{{- define "x.psp.supported" -}}\n'
+    '{{- if semverCompare "<1.25-0" .Capabilities.KubeVersion.GitVersion -}}true{{- end -}}\n'
+    "{{- end -}}\n"
+)
+BY_HELPER = '{{- if and (include "x.psp.supported" .) .Values.psp.create }}\n'
+END = "{{- end }}\n"
+
+
+def off(template: str, window: Window, values: str = "psp:\n  create: true\n", **more: str) -> set[str]:
+    found = gates(chart({"psp.yaml": template, **more}, values), window)
+    return {str(r) for gate in found.get("templates/psp.yaml", []) for r in gate.off}
+
+
+def releases(first: int, last: int) -> set[str]:
+    return {str(KubeVersion(1, m)) for m in range(first, last + 1)}
+
+
+# ---------------------------------------------------------------------------- no gate
+
+
+def test_a_condition_on_values_only_is_no_gate() -> None:
+    assert off("{{- if .Values.psp.create }}\n" + PSP + END, Window.of("1.29", "1.22")) == set()
+
+
+def test_a_condition_true_at_every_release_of_the_window_is_no_gate() -> None:
+    assert off(OLD + PSP + END, Window.of("1.24", "1.22")) == set()
+
+
+# ---------------------------------------------------------------------------- gates
+
+
+def test_a_version_condition_is_off_from_the_release_it_names() -> None:
+    assert off(OLD + PSP + END, Window.of("1.29", "1.22")) == releases(25, 29)
+
+
+def test_a_values_switch_beside_the_version_does_not_make_the_release_matter_less() -> None:
+    # a user can turn psp.create on; nobody can make 1.29 older than 1.25
+    assert off(OLD_AND_ENABLED + PSP + END, Window.of("1.29", "1.22"), values="psp:\n  create: false\n") == (
+        releases(25, 29)
+    )
+
+
+def test_a_version_condition_in_a_helper_counts_too() -> None:
+    assert off(BY_HELPER + PSP + END, Window.of("1.29", "1.22"), **{"_helpers.tpl": SUPPORTED_HELPER}) == (
+        releases(25, 29)
+    )
+
+
+# ---------------------------------------------------------------------------- apply and scan
+
+
+def chart_folder(folder: Path, template: str) -> Path:
+    files = {"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "values.yaml": "psp:\n  create: true\n"}
+    files["templates/psp.yaml"] = template
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_psp_written_only_before_1_25_needs_nothing(tmp_path: Path) -> None:
+    chart_dir = chart_folder(tmp_path / "c", OLD_AND_ENABLED + PSP + END)
+    for command in (["apply", "--check"], ["scan"]):
+        result = CliRunner().invoke(
+            app, [*command, "--target-version", "1.29", "--min-version", "1.19", str(chart_dir)]
+        )
+        assert result.exit_code == 0, result.output
+        assert "K8SM-TPL-008" in result.output and "K8SM-GEN-007" not in result.output
+        assert "no release of 1.25–1.29 meets: nothing to migrate" in result.output
+
+
+def test_a_psp_without_a_version_condition_keeps_its_error(tmp_path: Path) -> None:
+    chart_dir = chart_folder(tmp_path / "c", "{{- if .Values.psp.create }}\n" + PSP + END)
+    result = CliRunner().invoke(app, ["apply", "--check", "--target-version", "1.29", str(chart_dir)])
+    assert result.exit_code == 3
+    assert "K8SM-GEN-007" in result.output and "K8SM-TPL-008" not in result.output
+
+
+def test_a_condition_that_still_writes_it_where_the_api_is_gone_keeps_the_error(tmp_path: Path) -> None:
+    chart_dir = chart_folder(tmp_path / "c", OLD.replace("<1.25-0", "<1.27-0") + PSP + END)
+    result = CliRunner().invoke(
+        app, ["apply", "--check", "--target-version", "1.29", "--min-version", "1.22", str(chart_dir)]
+    )
+    assert result.exit_code == 3
+    assert "K8SM-GEN-007" in result.output and "K8SM-TPL-008" not in result.output
