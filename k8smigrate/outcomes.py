@@ -69,7 +69,7 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         gates = None
         if root is not None:
             try:
-                gates = chart_gates(root, rel, settings.window)
+                gates = chart_gates(root, rel, text, settings.window)
             except Exception as exc:  # the chart-level step must cost its findings, never the scan
                 message = f"internal error reading version conditions: {type(exc).__name__}: {exc}"
                 problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))

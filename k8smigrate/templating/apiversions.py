@@ -78,7 +78,7 @@ from .capabilities import SCENARIOS, Scenario, capabilities, chain, release_rang
 from .collapse import arms_alike, collapse_block
 from .edits import Edit, apply_edits, edited_span
 from .gotmpl import Block, Define, walk
-from .sites import ChartSources, ParsedChart, Site, find_sites, run_site, variables_before
+from .sites import ChartSources, ParsedChart, Site, find_sites, parsed, run_site, variables_before
 from .tmpleval import Evaluator, TemplateFailure, TemplateOrigin, Traced, ValuesOrigin
 
 __all__ = [
@@ -342,7 +342,7 @@ class _Planner:
         self.keep_actions = keep_actions
         self.refused = dict(refused or {})
         self.scenarios = scenarios
-        self.chart = ParsedChart(sources)
+        self.chart = parsed(sources)
         self.sites = find_sites(self.chart)
         given = kinds or {}
         self.kinds = [given.get((s.path, s.line), s.kind) for s in self.sites]

@@ -136,7 +136,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             break
         refused.update(more)
     _branch_bodies(out, result, settings, root)
-    out.gates = {path: found for path, found in gates(sources, settings.window).items() if path not in out.texts}
+    out.gates = gates(sources, settings.window, paths=_with_removed_documents(sources, out, settings))
     return _with_values_scheduling(out, root, sources.values, settings)
 
 
@@ -153,6 +153,18 @@ def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: S
     if findings:
         out.findings.setdefault("values.yaml", []).extend(findings)
     return out
+
+
+def _with_removed_documents(sources: ChartSources, out: ChartPlan, settings: Settings) -> list[str]:
+    """The templates the plan leaves as they are that write a document on an API removed in the
+    window: the only ones whose version conditions (``gates``) matter."""
+    from .migrate import _chunks, removed_documents
+
+    return [
+        path
+        for path, text in sources.templates.items()
+        if path not in out.texts and any(removed_documents(text, _chunks(text), settings.window))
+    ]
 
 
 def _api_at(site: SiteResult, release: KubeVersion) -> str | None:

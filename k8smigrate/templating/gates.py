@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 
 from ..dataclasscode import dataclass
 from ..versions import KubeVersion, Window
 from .capabilities import SCENARIOS, Scenario, capabilities, releases
 from .conditions import _blocks, _reads_capabilities
 from .gotmpl import Arg, Block, Cmd, Ident, Pipe, Sub
-from .sites import ChartSources, ParsedChart, variables_before
+from .sites import ChartSources, ParsedChart, parsed, variables_before
 from .tmpleval import UNKNOWN, Evaluator, TemplateFailure, truthy
 
 
@@ -40,11 +41,17 @@ class Gate:
     off: frozenset[KubeVersion]
 
 
-def gates(sources: ChartSources, window: Window, scenarios: tuple[Scenario, ...] = SCENARIOS) -> dict[str, list[Gate]]:
-    """The first arms of the chart's ``if`` blocks on ``.Capabilities`` that some release of ``window`` never takes."""
-    chart = ParsedChart(sources)
+def gates(
+    sources: ChartSources,
+    window: Window,
+    scenarios: tuple[Scenario, ...] = SCENARIOS,
+    paths: Iterable[str] | None = None,
+) -> dict[str, list[Gate]]:
+    """The first arms of the chart's ``if`` blocks on ``.Capabilities`` that some release of
+    ``window`` never takes, in the templates at ``paths`` (default: every one)."""
+    chart = parsed(sources)
     out: dict[str, list[Gate]] = defaultdict(list)
-    for path in sorted(chart.trees):
+    for path in sorted(chart.trees if paths is None else set(paths) & set(chart.trees)):
         text = sources.templates[path]
         for block in _blocks(chart.trees[path]):
             first = block.branches[0]

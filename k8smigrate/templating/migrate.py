@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -32,6 +32,8 @@ from .mask import Chain, Region, Skeleton, Tag, UnmaskError, blocks, chains, mas
 from .values import Scope, scope
 
 if TYPE_CHECKING:
+    from ..lifecycles import ApiLifecycle
+    from ..versions import Window
     from .gates import Gate
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
@@ -159,18 +161,12 @@ def version_gated(
 ) -> dict[int, Finding]:
     """The documents on an API removed in the window that a version condition of the chart
     writes only at releases still serving it (K8SM-TPL-008, info), by index."""
-    from .capabilities import lifecycle, release_ranges, releases
+    from .capabilities import release_ranges, releases
 
     window = settings.window
     out: dict[int, Finding] = {}
-    for n, (start, end) in enumerate(chunks):
-        chunk = text[start:end]
-        api, kind = _API_LINE.search(chunk), _KIND_LINE.search(chunk)
-        if api is None or kind is None or MARKERS.search(api.group(1)):
-            continue
-        life = lifecycle(api.group(1), kind.group(1))
-        if life is None or life.removed_in is None or life.removed_in > window.target:
-            continue
+    for n, (start, end), api, kind, life in removed_documents(text, chunks, window):
+        assert life.removed_in is not None
         gone = set(releases(max(life.removed_in, window.min_version), window.target))
         at = start + api.start()
         for gate in gates:
@@ -186,6 +182,23 @@ def version_gated(
                 out[n] = Finding("info", "K8SM-TPL-008", message, None, filename, 0, line)
                 break
     return out
+
+
+def removed_documents(
+    text: str, chunks: list[tuple[int, int]], window: Window
+) -> Iterator[tuple[int, tuple[int, int], re.Match[str], re.Match[str], ApiLifecycle]]:
+    """(index, span, apiVersion match, kind match, lifecycle) of each document whose written
+    apiVersion and kind are an API removed by the window's target."""
+    from .capabilities import lifecycle
+
+    for n, (start, end) in enumerate(chunks):
+        chunk = text[start:end]
+        api, kind = _API_LINE.search(chunk), _KIND_LINE.search(chunk)
+        if api is None or kind is None or MARKERS.search(api.group(1)):
+            continue
+        life = lifecycle(api.group(1), kind.group(1))
+        if life is not None and life.removed_in is not None and life.removed_in <= window.target:
+            yield n, (start, end), api, kind, life
 
 
 class _Engine:

@@ -24,7 +24,17 @@ from ..versions import Window
 from .apiversions import ComputedApiVersion
 from .golex import LexError
 from .mask import unmask_message
-from .migrate import _blank, _chunks, _finding, _skeleton, _tags, dialect_of, skeleton_scope, version_gated
+from .migrate import (
+    _blank,
+    _chunks,
+    _finding,
+    _skeleton,
+    _tags,
+    dialect_of,
+    removed_documents,
+    skeleton_scope,
+    version_gated,
+)
 from .values import scope
 
 if TYPE_CHECKING:
@@ -134,8 +144,11 @@ def computed_rows(root: Path, rel: str, filename: str, settings: Settings) -> li
     return out
 
 
-def chart_gates(root: Path, rel: str, window: Window) -> list[Gate]:
-    """The version conditions of one template of the chart at ``root`` (``gates.gates``)."""
+def chart_gates(root: Path, rel: str, text: str, window: Window) -> list[Gate]:
+    """The version conditions of one template of the chart at ``root`` (``gates.gates``), when
+    ``text`` writes a document on an API removed in the window (else none matter)."""
+    if not any(removed_documents(text, _chunks(text), window)):
+        return []
     return _gates(str(root.resolve()), window).get(rel, [])
 
 
@@ -144,7 +157,9 @@ def _gates(root_text: str, window: Window) -> dict[str, list[Gate]]:
     from .chartplan import sources_of
     from .gates import gates
 
-    return gates(sources_of(Path(root_text)), window)
+    sources = sources_of(Path(root_text))
+    paths = [p for p, text in sources.templates.items() if any(removed_documents(text, _chunks(text), window))]
+    return gates(sources, window, paths=paths)
 
 
 @lru_cache(maxsize=8)

@@ -57,7 +57,7 @@ from .gotmpl import (
 )
 from .tmpleval import Evaluator, Output, Piece, TemplateFailure, Traced, Value, VarFallback, strip_space
 
-__all__ = ["ChartSources", "Idiom", "ParsedChart", "Site", "find_sites", "run_site"]
+__all__ = ["ChartSources", "Idiom", "ParsedChart", "Site", "find_sites", "parsed", "run_site"]
 
 Idiom = TypingLiteral["helper", "inline-if", "branches", "values", "expression"]
 
@@ -97,6 +97,17 @@ def rendered(path: str) -> bool:
     documents take the subchart's values)."""
     name = posixpath.basename(path)
     return path.startswith("templates/") and not name.startswith("_") and name != "NOTES.txt"
+
+
+def parsed(sources: ChartSources) -> ParsedChart:
+    """The ``ParsedChart`` of ``sources``, read once while the same sources object is asked for
+    again (the apiVersion planner and the version conditions of one chart read the same)."""
+    for known, chart in _PARSED:
+        if known is sources:
+            return chart
+    chart = ParsedChart(sources)
+    _PARSED[:] = [(sources, chart), *_PARSED[:1]]
+    return chart
 
 
 class ParsedChart:
@@ -507,6 +518,9 @@ def _evaluate_kind(chart: ParsedChart, path: str, lo: int, hi: int) -> str | Non
     if traced.unknown:
         return None
     return _scalar_text(traced.text)
+
+
+_PARSED: list[tuple[ChartSources, ParsedChart]] = []
 
 
 def variables_before(chart: ParsedChart, ev: Evaluator, path: str, offset: int) -> VarFallback:
