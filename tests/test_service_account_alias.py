@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from k8smigrate.settings import Settings
+from k8smigrate.templating.migrate import migrate_template
 from tests.helpers import check_noop, check_transformed, codes, run, validate
 
 DEPLOY = """
@@ -68,3 +70,14 @@ def test_different_accounts_are_a_warning_and_both_are_kept() -> None:
     old = before.replace("apps/v1", "extensions/v1beta1")
     migrated = run(old, target_version="1.29")
     assert migrated.changed and "K8SM-FLD-054" in codes(migrated)
+
+
+def test_in_a_template_one_action_writing_both_is_kept_with_an_info() -> None:
+    # dropping the alias would drop its action: a migration carries every action as written
+    action = '{{ template "x.serviceAccountName" . }}'
+    before = DEPLOY.replace("robot  # the alias\n", f"{action}\n      serviceAccountName: {action}\n")
+    result = migrate_template(before, Settings(target_version="1.29"))
+    assert result.text == before
+    assert [(f.level, f.code) for f in result.findings] == [("info", "K8SM-FLD-067")]
+    other = before.replace(f"serviceAccountName: {action}", 'serviceAccountName: {{ include "y" . }}')
+    assert [f.code for f in migrate_template(other, Settings(target_version="1.29")).findings] == ["K8SM-FLD-054"]

@@ -13,6 +13,9 @@ In every pod spec (Pod, workload templates, CronJob job templates) (K8SM-FLD-020
   ``serviceAccountName`` and ignores the alias, so nothing breaks, but which one was meant
   is for a human to say (K8SM-FLD-054). A warning, not an error: an error would also hold
   back the document's apiVersion migration for a mismatch the cluster already lives with.
+- in a chart template, beside one written by the same action (``{{ template
+  "x.serviceAccountName" . }}`` twice), they say the same, but dropping the alias would drop
+  that action, which a migration never does: both are kept with an info (K8SM-FLD-067).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from k8smigrate.context import Context
 from k8smigrate.kube.podspec import POD_APIS, pod_specs
 from k8smigrate.kube.renames import rename_key
 from k8smigrate.model import Check
+from k8smigrate.templating import placeholders as ph
 from k8smigrate.tree import Mapping, Scalar
 
 OLD = "serviceAccount"
@@ -34,12 +38,26 @@ def body(obj: Mapping, ctx: Context) -> None:
         if not isinstance(old, Scalar):
             continue
         outcome = rename_key(spec, OLD, NEW)
+        if outcome == "conflict" and _same_action(old, spec.get(NEW)):
+            message = f"{OLD} (deprecated alias) kept: the same template action writes {NEW}; delete it by hand"
+            ctx.info("K8SM-FLD-067", message, old)
+            continue
         if outcome == "conflict":
             ctx.warn("K8SM-FLD-054", f"{OLD} and {NEW} differ; both kept (the server uses {NEW})", old)
             continue
         why = f"→ {NEW}" if outcome == "renamed" else f"dropped: {NEW} says the same"
         ctx.info("K8SM-FLD-020", f"{OLD} (deprecated alias) {why}", old)
         ctx.note(f"{OLD} → {NEW}")
+
+
+def _same_action(old: Scalar, new: object) -> bool:
+    """Whether both values are one whole template action, with the same text."""
+    if not isinstance(new, Scalar) or ph.START not in old.value or ph.START not in new.value:
+        return False
+    from k8smigrate.templating.values import action_value
+
+    a, b = action_value(old.value), action_value(new.value)
+    return a is not None and b is not None and " ".join(a.action.split()) == " ".join(b.action.split())
 
 
 MIGRATION = Check(
@@ -54,5 +72,6 @@ MIGRATION = Check(
     codes=(
         Code("K8SM-FLD-020", "info", "serviceAccount renamed serviceAccountName (or dropped beside an equal one)"),
         Code("K8SM-FLD-054", "warning", "serviceAccount and serviceAccountName differ; both kept"),
+        Code("K8SM-FLD-067", "info", "serviceAccount kept beside serviceAccountName: one template action writes both"),
     ),
 )
