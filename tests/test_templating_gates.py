@@ -50,7 +50,11 @@ def test_a_condition_on_values_only_is_no_gate() -> None:
 
 
 def test_a_condition_true_at_every_release_of_the_window_is_no_gate() -> None:
-    assert off(OLD + PSP + END, Window.of("1.24", "1.22")) == set()
+    assert off(OLD.replace("<1.25-0", "<1.30-0") + PSP + END, Window.of("1.29", "1.25")) == set()
+
+
+def test_conditions_are_read_only_where_a_document_is_on_a_removed_api() -> None:
+    assert off(OLD + PSP + END, Window.of("1.24", "1.22")) == set()  # PodSecurityPolicy is served to 1.24
 
 
 # ---------------------------------------------------------------------------- gates

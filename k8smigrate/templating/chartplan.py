@@ -136,7 +136,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             break
         refused.update(more)
     _branch_bodies(out, result, settings, root)
-    out.gates = gates(sources, settings.window, paths=_with_removed_documents(sources, out, settings))
+    out.gates = {path: found for path, found in gates(sources, settings.window).items() if path not in out.texts}
     return _with_values_scheduling(out, root, sources.values, settings)
 
 
@@ -155,20 +155,44 @@ def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: S
     return out
 
 
-def _with_removed_documents(sources: ChartSources, out: ChartPlan, settings: Settings) -> list[str]:
-    """The templates the plan leaves as they are that write a document on an API removed in the
-    window: the only ones whose version conditions (``gates``) matter."""
-    from .migrate import _chunks, removed_documents
-
-    return [
-        path
-        for path, text in sources.templates.items()
-        if path not in out.texts and any(removed_documents(text, _chunks(text), settings.window))
-    ]
-
-
 def _api_at(site: SiteResult, release: KubeVersion) -> str | None:
     return next((y.api for y in site.yields if y.release == release and y.api is not None), None)
+
+
+def _document_of(result: ApiVersionPlan, site: SiteResult) -> int:
+    """The index, in its template, of the document a site's apiVersion belongs to."""
+    text = result.sources.templates.get(site.site.path, "") if result.sources else ""
+    return len(_DOC_MARKER.findall(text, 0, site.site.start))
+
+
+def _document_span(text: str, index: int) -> tuple[int, int]:
+    markers = [m.start() for m in _DOC_MARKER.finditer(text)]
+    return (markers[index - 1] if index else 0), (markers[index] if index < len(markers) else len(text))
+
+
+def _trial(
+    out: ChartPlan,
+    result: ApiVersionPlan,
+    settings: Settings,
+    root: Path,
+    site: SiteResult,
+    body: tuple[str, str],
+) -> tuple[bool, list[Finding]]:
+    """Whether the site's document comes out as it is when its body is migrated from ``body[0]``
+    to ``body[1]``, and the errors that migration gives the document."""
+    from .migrate import migrate_template
+
+    path = site.site.path
+    index = _document_of(result, site)
+    text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
+    values = out.values if out.values is not None else chart_values(root)
+    trial = migrate_template(text, settings, str(root / path), values=values, api_bodies={index: body})
+    start, end = _document_span(text, index)
+    first = text.count("\n", 0, start) + 1
+    stop = text.count("\n", 0, end) + 1 if end < len(text) else text.count("\n") + 2  # the next document's line
+    errors = [f for f in trial.findings if f.level == "error" and first <= f.line < stop]
+    after_start, after_end = _document_span(trial.text, index)
+    return trial.text[after_start:after_end] == text[start:end], errors
 
 
 def _branch_bodies(out: ChartPlan, result: ApiVersionPlan, settings: Settings, root: Path) -> None:
@@ -179,30 +203,16 @@ def _branch_bodies(out: ChartPlan, result: ApiVersionPlan, settings: Settings, r
     """
     from ..codes import API_BODY_PER_BRANCH
     from .apiversions import per_release
-    from .migrate import migrate_template
 
-    window = result.window
     for site in result.sites:
-        newest = _api_at(site, window.target)
+        newest = _api_at(site, result.window.target)
         if site.status != "branches" or not site.site.root or newest is None:
             continue
-        path = site.site.path
-        text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
-        index = len(_DOC_MARKER.findall(text, 0, site.site.start))
         since = min(y.release for y in site.yields if y.api == newest)
         at_newest = replace(settings, min_version=str(since))
-        values = out.values if out.values is not None else chart_values(root)
-        markers = [m.start() for m in _DOC_MARKER.finditer(text)]
-        start = markers[index - 1] if index else 0
-        end = markers[index] if index < len(markers) else len(text)
         for older in dict.fromkeys(y.api for y in site.yields if y.api is not None and y.api != newest):
-            trial = migrate_template(
-                text, at_newest, str(root / path), values=values, api_bodies={index: (older, newest)}
-            )
-            first = text.count("\n", 0, start) + 1
-            last = text.count("\n", 0, end) + 1
-            errors = [f for f in trial.findings if f.level == "error" and first <= f.line <= last]
-            if trial.text[start : end + len(trial.text) - len(text)] == text[start:end] and not errors:
+            same, errors = _trial(out, result, at_newest, root, site, (older, newest))
+            if same and not errors:
                 continue
             why = f"{errors[0].code}: {errors[0].message}" if errors else "its fields change"
             message = (
@@ -210,6 +220,7 @@ def _branch_bodies(out: ChartPlan, result: ApiVersionPlan, settings: Settings, r
                 f"cannot serve every branch: migrated from {older} to {newest} it does not stay as it is "
                 f"({why}); write the body per branch, or raise --min-version"
             )
+            path = site.site.path
             finding = Finding("error", API_BODY_PER_BRANCH.code, message, None, str(root / path), 0, site.site.line)
             out.findings.setdefault(path, []).append(finding)
             break
@@ -219,33 +230,16 @@ def _bodies_refused(
     out: ChartPlan, result: ApiVersionPlan, settings: Settings, root: Path
 ) -> dict[tuple[str, int], str]:
     """Sites whose apiVersion moves while their document's body cannot be migrated with it."""
-    from .migrate import migrate_template
-
     refused: dict[tuple[str, int], str] = {}
     for site in result.sites:
         if site.status != "rewritten" or not site.body_to or site.body_to == site.body_from or not site.site.root:
             continue
-        path = site.site.path
-        index = len(
-            _DOC_MARKER.findall(result.sources.templates.get(path, "") if result.sources else "", 0, site.site.start)
-        )
-        bodies = out.bodies.get(path, {})
-        if index not in bodies:
+        body = out.bodies.get(site.site.path, {}).get(_document_of(result, site))
+        if body is None:
             continue
-        text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
-        trial = migrate_template(
-            text,
-            settings,
-            str(root / path),
-            values=out.values if out.values is not None else chart_values(root),
-            api_bodies={index: bodies[index]},
-        )
-        markers = [m.start() for m in _DOC_MARKER.finditer(text)]
-        first = text.count("\n", 0, markers[index - 1]) + 1 if index else 1
-        last = text.count("\n", 0, markers[index]) + 1 if index < len(markers) else text.count("\n") + 2
-        errors = [f for f in trial.findings if f.level == "error" and first <= f.line < last]
+        _same, errors = _trial(out, result, settings, root, site, body)
         if errors:
-            refused[(path, site.site.start)] = (
+            refused[(site.site.path, site.site.start)] = (
                 f"its body cannot be migrated from {site.body_from} to {site.body_to} ({errors[0].code}: "
                 f"{errors[0].message})"
             )
@@ -260,20 +254,19 @@ def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], re
     if out.texts.get("values.yaml", sources.values) != sources.values:
         out.values = load_values(out.texts["values.yaml"])  # None when unreadable: nothing resolves
     for site in result.sites:
+        if not site.site.root:
+            continue
         # the body is migrated as written for body_from (to body_to when the apiVersion moves):
-        # where the chart computes the apiVersion, that is how the migrations learn the API
-        if site.body_from and site.status in ("ok", "rewritten") and site.site.root:
-            before = templates.get(site.site.path, "")
-            index = len(_DOC_MARKER.findall(before, 0, site.site.start))
-            out.bodies.setdefault(site.site.path, {})[index] = (site.body_from, site.body_to or site.body_from)
-        elif site.status == "branches" and site.site.root:
-            # the readiness checks read the body as the target's API; branches_serve_one_body
-            # checks that the other branches' APIs take the same body
-            before = templates.get(site.site.path, "")
-            index = len(_DOC_MARKER.findall(before, 0, site.site.start))
-            newest = _api_at(site, result.window.target)
-            if newest is not None:
-                out.bodies.setdefault(site.site.path, {})[index] = (newest, newest)
+        # where the chart computes the apiVersion, that is how the migrations learn the API.
+        # Where the chart already branches, the checks read it as the target's API, and
+        # _branch_bodies checks that the other branches' APIs take the same body.
+        body = None
+        if site.body_from and site.status in ("ok", "rewritten"):
+            body = (site.body_from, site.body_to or site.body_from)
+        elif site.status == "branches" and (newest := _api_at(site, result.window.target)) is not None:
+            body = (newest, newest)
+        if body is not None:
+            out.bodies.setdefault(site.site.path, {})[_document_of(result, site)] = body
     for finding in result.findings:
         name = finding.filename
         out.findings.setdefault(name, []).append(replace(finding, filename=str(root / name)))

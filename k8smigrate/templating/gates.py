@@ -8,7 +8,8 @@ document is never rendered at a release that no longer serves its API: nothing t
 nothing for a human to do (``migrate`` and ``scanning`` leave it alone with an info).
 
 ``gates(sources, window, scenarios=SCENARIOS) -> dict[str, list[Gate]]``
-    Per template, the first arm of every ``if`` whose condition reads ``.Capabilities``, with
+    Per template that writes a document on an API removed in the window (the only ones where
+    it matters), the first arm of every ``if`` whose condition reads ``.Capabilities``, with
     the releases of the window at which that arm is never taken. An arm is off at a release
     when its condition, or one of the terms of its top-level ``and``, is false there in every
     rendering scenario and with every values set of the chart (``values.yaml``, each
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
 
 from ..dataclasscode import dataclass
 from ..versions import KubeVersion, Window
@@ -41,17 +41,17 @@ class Gate:
     off: frozenset[KubeVersion]
 
 
-def gates(
-    sources: ChartSources,
-    window: Window,
-    scenarios: tuple[Scenario, ...] = SCENARIOS,
-    paths: Iterable[str] | None = None,
-) -> dict[str, list[Gate]]:
+def gates(sources: ChartSources, window: Window, scenarios: tuple[Scenario, ...] = SCENARIOS) -> dict[str, list[Gate]]:
     """The first arms of the chart's ``if`` blocks on ``.Capabilities`` that some release of
-    ``window`` never takes, in the templates at ``paths`` (default: every one)."""
+    ``window`` never takes, in the templates that write a document on an API removed in it."""
+    from .migrate import _chunks, removed_documents
+
+    wanted = [p for p, text in sorted(sources.templates.items()) if any(removed_documents(text, _chunks(text), window))]
+    if not wanted:
+        return {}
     chart = parsed(sources)
     out: dict[str, list[Gate]] = defaultdict(list)
-    for path in sorted(chart.trees if paths is None else set(paths) & set(chart.trees)):
+    for path in (p for p in wanted if p in chart.trees):
         text = sources.templates[path]
         for block in _blocks(chart.trees[path]):
             first = block.branches[0]

@@ -157,9 +157,7 @@ def _gates(root_text: str, window: Window) -> dict[str, list[Gate]]:
     from .chartplan import sources_of
     from .gates import gates
 
-    sources = sources_of(Path(root_text))
-    paths = [p for p, text in sources.templates.items() if any(removed_documents(text, _chunks(text), window))]
-    return gates(sources, window, paths=paths)
+    return gates(sources_of(Path(root_text)), window)
 
 
 @lru_cache(maxsize=8)
