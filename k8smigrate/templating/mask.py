@@ -472,9 +472,10 @@ class _Builder:
         column N, not N more than the tag's own column. None when the trim reaches YAML text
         (the output is joined to it) or is not there.
         """
-        pos = tag.start
-        while self.text.startswith(("{{-", "{%-"), pos) and self.text[pos + 3 : pos + 4] in (" ", "\t", "\n", "\r"):
-            k = pos
+        if not self.trims_before(tag.start):
+            return None
+        k = tag.start
+        while True:
             while k > 0 and self.text[k - 1] in " \t\r\n":
                 k -= 1
             if k == 0:
@@ -482,14 +483,16 @@ class _Builder:
             before = self.ending_at.get(k)
             if before is None or before.writes:
                 return None
-            line_start = self.text.rfind("\n", 0, before.start) + 1
-            lead = self.text[line_start : before.start]
+            lead = self.text[self.text.rfind("\n", 0, before.start) + 1 : before.start]
             if lead.strip(" \t"):
                 return None
-            pos = before.start
-            if not self.text.startswith(("{{-", "{%-"), pos):
+            if not self.trims_before(before.start):
                 return len(lead)
-        return None
+            k = before.start
+
+    def trims_before(self, pos: int) -> bool:
+        """Whether the tag at ``pos`` opens with a trim marker (``{{- ``, ``{%- ``)."""
+        return self.text.startswith(("{{-", "{%-"), pos) and self.text[pos + 3 : pos + 4] in (" ", "\t", "\n", "\r")
 
     def indentation(self, line: _Line) -> int:
         content = self.text[line.start : line.end]
