@@ -76,3 +76,9 @@ CHART_DECISIONS = (
 )
 """Decisions of the chart-level step (``templating.chartplan``), which is not a migration: the
 registry checks them with the migrations' own."""
+
+
+def chart_decision(given: Mapping[str, str], name: str) -> str:
+    """The value of a chart-level decision: the one given, else its default."""
+    declared = next(d for d in CHART_DECISIONS if d.name == name)
+    return given.get(name, declared.default or declared.allowed[0])

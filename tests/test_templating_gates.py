@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from k8smigrate.cli import app
 from k8smigrate.templating.gates import gates
+from k8smigrate.templating.migrate import on_removed_apis
 from k8smigrate.versions import KubeVersion, Window
 
 from .templating_helpers import chart
@@ -34,7 +35,8 @@ END = "{{- end }}\n"
 
 
 def off(template: str, window: Window, values: str = "psp:\n  create: true\n", **more: str) -> set[str]:
-    found = gates(chart({"psp.yaml": template, **more}, values), window)
+    sources = chart({"psp.yaml": template, **more}, values)
+    found = gates(sources, window, on_removed_apis(sources.templates, window))
     return {str(r) for gate in found.get("templates/psp.yaml", []) for r in gate.off}
 
 

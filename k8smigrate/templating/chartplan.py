@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..dataclasscode import dataclass
+from ..decisions import chart_decision
 from ..results import Finding
 from ..settings import Settings
 from .chart import chart_values, load_values
@@ -118,6 +119,7 @@ def sources_of(root: Path) -> ChartSources:
 def _plan(root: Path, settings: Settings) -> ChartPlan:
     from .apiversions import plan
     from .gates import gates
+    from .migrate import on_removed_apis
 
     sources = sources_of(root)
     templates = dict(sources.templates)
@@ -127,8 +129,8 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             sources,
             settings.window,
             refused=refused,
-            keep_actions=settings.decisions.get("template-actions", "keep") == "keep",
-            remove_dead=settings.decisions.get("dead-branches", "keep") == "remove",
+            keep_actions=chart_decision(settings.decisions, "template-actions") == "keep",
+            remove_dead=chart_decision(settings.decisions, "dead-branches") == "remove",
         )
         out = _chart_plan(root, sources, templates, result)
         more = _bodies_refused(out, result, settings, root)
@@ -136,7 +138,8 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             break
         refused.update(more)
     _branch_bodies(out, result, settings, root)
-    out.gates = {path: found for path, found in gates(sources, settings.window).items() if path not in out.texts}
+    unedited = {path: text for path, text in sources.templates.items() if path not in out.texts}
+    out.gates = gates(sources, settings.window, on_removed_apis(unedited, settings.window))
     return _with_values_scheduling(out, root, sources.values, settings)
 
 

@@ -7,10 +7,11 @@ is how the upstream charts moved on: ``{{- if semverCompare "<1.25-0"
 document is never rendered at a release that no longer serves its API: nothing to migrate,
 nothing for a human to do (``migrate`` and ``scanning`` leave it alone with an info).
 
-``gates(sources, window, scenarios=SCENARIOS) -> dict[str, list[Gate]]``
-    Per template that writes a document on an API removed in the window (the only ones where
-    it matters), the first arm of every ``if`` whose condition reads ``.Capabilities``, with
-    the releases of the window at which that arm is never taken. An arm is off at a release
+``gates(sources, window, paths, scenarios=SCENARIOS) -> dict[str, list[Gate]]``
+    Per template at ``paths`` (those that write a document on an API removed in the window,
+    ``migrate.on_removed_apis``: the only ones where it matters), the first arm of every ``if``
+    whose condition reads ``.Capabilities``, with the releases of the window at which that arm
+    is never taken. An arm is off at a release
     when its condition, or one of the terms of its top-level ``and``, is false there in every
     rendering scenario and with every values set of the chart (``values.yaml``, each
     ``ci/*.yaml``) and reads ``.Capabilities``: a term that only reads values (the
@@ -41,17 +42,16 @@ class Gate:
     off: frozenset[KubeVersion]
 
 
-def gates(sources: ChartSources, window: Window, scenarios: tuple[Scenario, ...] = SCENARIOS) -> dict[str, list[Gate]]:
-    """The first arms of the chart's ``if`` blocks on ``.Capabilities`` that some release of
-    ``window`` never takes, in the templates that write a document on an API removed in it."""
-    from .migrate import _chunks, removed_documents
-
-    wanted = [p for p, text in sorted(sources.templates.items()) if any(removed_documents(text, _chunks(text), window))]
-    if not wanted:
+def gates(
+    sources: ChartSources, window: Window, paths: list[str], scenarios: tuple[Scenario, ...] = SCENARIOS
+) -> dict[str, list[Gate]]:
+    """The first arms of the ``if`` blocks on ``.Capabilities`` of the templates at ``paths``
+    that some release of ``window`` never takes."""
+    if not paths:
         return {}
     chart = parsed(sources)
     out: dict[str, list[Gate]] = defaultdict(list)
-    for path in (p for p in wanted if p in chart.trees):
+    for path in sorted(p for p in paths if p in chart.trees):
         text = sources.templates[path]
         for block in _blocks(chart.trees[path]):
             first = block.branches[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -199,6 +199,11 @@ def removed_documents(
         life = lifecycle(api.group(1), kind.group(1))
         if life is not None and life.removed_in is not None and life.removed_in <= window.target:
             yield n, (start, end), api, kind, life
+
+
+def on_removed_apis(templates: Mapping[str, str], window: Window) -> list[str]:
+    """The templates (by path) that write a document on an API removed in ``window``."""
+    return [path for path, text in templates.items() if any(removed_documents(text, _chunks(text), window))]
 
 
 class _Engine:

@@ -31,6 +31,7 @@ from .migrate import (
     _skeleton,
     _tags,
     dialect_of,
+    on_removed_apis,
     removed_documents,
     skeleton_scope,
     version_gated,
@@ -157,7 +158,8 @@ def _gates(root_text: str, window: Window) -> dict[str, list[Gate]]:
     from .chartplan import sources_of
     from .gates import gates
 
-    return gates(sources_of(Path(root_text)), window)
+    sources = sources_of(Path(root_text))
+    return gates(sources, window, on_removed_apis(sources.templates, window))
 
 
 @lru_cache(maxsize=8)
