@@ -53,7 +53,8 @@ def run(*args: str) -> tuple[int, str]:
 
 
 def wrap(text: str) -> str | None:
-    return wrapped(text, tags(text)[0], (0, len(text)), KubeVersion(1, 25))
+    done = wrapped(text, tags(text)[0], (0, len(text)), KubeVersion(1, 25))
+    return None if done is None else done.text
 
 
 # ---------------------------------------------------------------------------- no change
@@ -153,6 +154,23 @@ def test_a_computed_apiversion_is_gated_and_the_next_run_reads_it_as_gated(tmp_p
         assert "K8SM-TPL-104" not in output and "K8SM-TPL-005" not in output
     code, output = run("apply", "--check", *window, str(folder))
     assert "K8SM-TPL-008" in output and "(apiVersion computed by the chart: policy/v1beta1)" in output
+
+
+def test_an_if_that_picks_the_apiversion_line_goes_inside_the_gate(tmp_path: Path) -> None:
+    picked = (
+        '{{- if .Capabilities.APIVersions.Has "policy/v1beta1" }}\n'
+        "apiVersion: policy/v1beta1\n"
+        "{{ else }}\n"
+        "apiVersion: extensions/v1beta1\n"
+        "{{ end -}}\n"
+    )
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + picked + PSP_BODY + END})
+    code, output = run("apply", "--in-place", "--set", "unserved-kinds=gate", "--target-version", "1.29", str(folder))
+    assert code == 1, output
+    assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == SWITCH + GATE + picked + PSP_BODY + END + END
+    assert output.count("K8SM-TPL-009") == 1  # gated once, though the chart step and the file both see it
+    code, output = run("apply", "--check", "--target-version", "1.29", str(folder))
+    assert code == 0, output
 
 
 def test_a_gated_literal_is_read_as_gated_by_every_later_run(tmp_path: Path) -> None:

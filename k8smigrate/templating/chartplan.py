@@ -145,7 +145,8 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
     _branch_bodies(out, result, settings, root)
     _unserved_sites(out, result, sources, settings, root)
     unedited = {path: text for path, text in sources.templates.items() if path not in out.texts}
-    out.gates = gates(sources, settings.window, on_removed_apis(unedited, settings.window))
+    found = gates(sources, settings.window, on_removed_apis(unedited, settings.window))
+    out.gates = {**found, **out.gates}  # (a file the plan gated is edited: not in ``found``)
     return _with_values_scheduling(out, root, sources.values, settings)
 
 
@@ -247,7 +248,7 @@ def _unserved_sites(
     from ..hints import INSTEAD
     from . import gotemplate, unserved
     from .capabilities import chain, release_ranges, releases, served
-    from .gates import gates
+    from .gates import Gate, gates
 
     window = result.window
     in_window = releases(window.min_version, window.target)
@@ -293,13 +294,21 @@ def _unserved_sites(
         path, kind = site.site.path, site.kind or ""
         text = out.texts.get(path, sources.templates.get(path, ""))
         span = _document_span(text, _document_of(result, site))
-        wrapped = unserved.wrapped(text, gotemplate.tags(text)[0], span, end)
+        done = unserved.wrapped(text, gotemplate.tags(text)[0], span, end)
         findings = out.findings[path]
         at = findings.index(finding)
-        if wrapped is None:
+        if done is None:
             findings[at] = unserved.not_wrapped(finding)
             continue
-        out.texts[path] = wrapped
+        out.texts[path] = done.text
+        # the file's own migration must read the document as gated (not wrap it a second time):
+        # the gate, and the ones already recorded in the file after it, moved by what was inserted
+        # the file's own migration must read the document as gated, not wrap it a second time;
+        # the gates recorded before are of later documents (done last first): they move whole
+        added = len(done.text) - len(text)
+        moved = [replace(g, start=g.start + added, end=g.end + added) for g in out.gates.get(path, [])]
+        off = frozenset(r for r in in_window if r >= end)
+        out.gates[path] = [Gate(done.body_start, done.body_end, "if " + unserved.condition(end), off), *moved]
         hint = next((INSTEAD[(api, kind)] for api in apis if (api, kind) in INSTEAD), "")
         api_text = f"(apiVersion computed by the chart: {', '.join(apis)})"
         findings[at] = unserved.gated_finding(kind, api_text, end, hint, finding.filename, finding.line)

@@ -246,11 +246,11 @@ def _unserved_kinds(out: FileResult, settings: Settings) -> None:
         if not gate:
             out.findings = [unserved.offered(f, release) if f in errors else f for f in out.findings]
             continue
-        text = unserved.wrapped(out.text, tags, span, release)
-        if text is None:
+        done = unserved.wrapped(out.text, tags, span, release)
+        if done is None:
             out.findings = [unserved.not_wrapped(f) if f in errors else f for f in out.findings]
             continue
-        out.text = text
+        out.text = done.text
         hint = INSTEAD.get((api_version, kind_name), "")
         gated = unserved.gated_finding(kind_name, api_version, release, hint, out.filename, line)
         out.findings = sorted(

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from ..results import Finding
 from ..versions import KubeVersion, Window
@@ -75,7 +76,15 @@ def condition(release: KubeVersion) -> str:
     return f'semverCompare "<{release.major}.{release.minor}-0" $.Capabilities.KubeVersion.GitVersion'
 
 
-def wrapped(text: str, tags: list[Tag], span: tuple[int, int], release: KubeVersion) -> str | None:
+class Wrapped(NamedTuple):
+    """A template with one document inside the ``if``, and where that ``if``'s body is in it."""
+
+    text: str
+    body_start: int
+    body_end: int
+
+
+def wrapped(text: str, tags: list[Tag], span: tuple[int, int], release: KubeVersion) -> Wrapped | None:
     """``text`` with the document at ``span`` written only below ``release``; None when its
     lines do not hold whole template blocks (the document is then left as it is)."""
     region = _region(text, tags, span)
@@ -85,28 +94,29 @@ def wrapped(text: str, tags: list[Tag], span: tuple[int, int], release: KubeVers
     newline = "\r\n" if "\r\n" in text else "\n"
     opening = "{{- if " + condition(release) + " }}" + newline
     closing = "{{- end }}" + newline if text.endswith("\n", 0, last) else newline + "{{- end }}"
-    return text[:first] + opening + text[first:last] + closing + text[last:]
+    body = first + len(opening)
+    return Wrapped(text[:first] + opening + text[first:last] + closing + text[last:], body, body + last - first)
 
 
 def _region(text: str, tags: list[Tag], span: tuple[int, int]) -> tuple[int, int] | None:
     start, end = span
     lines = list(_lines(text, start, end))
-    content = [(a, b) for a, b in lines if _is_content(text, a, b, tags)]
+    content = [k for k, (a, b) in enumerate(lines) if _is_content(text, a, b, tags)]
     if not content:
         return None
-    first, last = content[0][0], content[-1][1]
-    if any(t.start < first < t.end or t.start < last < t.end for t in tags):
-        return None  # a tag straddles the edge
-    depth = 0
-    for tag in (t for t in tags if first <= t.start < last):
-        if tag.role in ("if", "open"):
-            depth += 1
-        elif tag.role == "else" and depth == 0:
-            return None  # an arm of a block that opened before the document
-        elif tag.role == "end":
-            depth -= 1
-            if depth < 0:
-                return None  # closes a block that opened before the document
+    head = content[0]
+    first, last = lines[head][0], lines[content[-1]][1]
+    depth = _depth(tags, first, last)
+    # an else or end of a block that opens on the control lines just above the YAML (an if
+    # that picks the apiVersion line): the region starts with that block
+    while depth is None and head > 0 and lines[head - 1][1] > start:
+        head -= 1
+        first = lines[head][0]
+        depth = _depth(tags, first, last)
+    if depth is None or any(t.start < first < t.end or t.start < last < t.end for t in tags):
+        return None  # an arm or the end of a block that opened before the document, or a tag across an edge
+    if first < lines[content[0]][0] and not _picks_api_version(text, tags, first, lines[content[0]][0], lines):
+        return None  # a block pulled in holds more than the apiVersion line: other YAML would be gated too
     while depth > 0:  # blocks opened in the document that close on the lines right after it
         if last >= len(text):
             return None
@@ -126,6 +136,42 @@ def _region(text: str, tags: list[Tag], span: tuple[int, int]) -> tuple[int, int
             return None
         last = line_end
     return first, last
+
+
+def _picks_api_version(text: str, tags: list[Tag], first: int, yaml_start: int, lines: list[tuple[int, int]]) -> bool:
+    """Whether every block that opens in ``[first, yaml_start)`` writes only apiVersion lines
+    until its end (``{{ if … }}apiVersion: a{{ else }}apiVersion: b{{ end }}`` on lines)."""
+    for i, opener in enumerate(tags):
+        if not (first <= opener.start < yaml_start) or opener.role not in ("if", "open"):
+            continue
+        depth, close = 0, None
+        for tag in tags[i:]:
+            depth += 1 if tag.role in ("if", "open") else -1 if tag.role == "end" else 0
+            if depth == 0:
+                close = tag.start
+                break
+        if close is None:
+            return False
+        inside = [(a, b) for a, b in lines if opener.end <= a and b <= close + 1 and _is_content(text, a, b, tags)]
+        if any(not text[a:b].lstrip().startswith("apiVersion:") for a, b in inside):
+            return False
+    return True
+
+
+def _depth(tags: list[Tag], first: int, last: int) -> int | None:
+    """How many blocks that open in ``[first, last)`` are still open at its end; None when it
+    holds an arm or the end of a block that opened before it."""
+    depth = 0
+    for tag in (t for t in tags if first <= t.start < last):
+        if tag.role in ("if", "open"):
+            depth += 1
+        elif tag.role == "else" and depth == 0:
+            return None
+        elif tag.role == "end":
+            depth -= 1
+            if depth < 0:
+                return None
+    return depth
 
 
 def _lines(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
