@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from k8smigrate.cli import app
 from k8smigrate.templating.gotemplate import tags
-from k8smigrate.templating.unserved import gate_release, wrapped
+from k8smigrate.templating.unserved import GatePlan, gate_plan, wrapped
 from k8smigrate.versions import KubeVersion, Window
 
 PSP_BODY = "kind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  privileged: false\n"
@@ -86,11 +86,10 @@ def test_a_computed_apiversion_keeps_its_error_by_default_and_it_names_the_optio
     )
 
 
-def test_a_kind_that_a_newer_apiversion_serves_is_not_gated() -> None:
-    # extensions/v1beta1 PodSecurityPolicy: policy/v1beta1 serves the kind until 1.24
-    assert gate_release("extensions/v1beta1", "PodSecurityPolicy", Window.of("1.29", "1.19")) is None
-    assert gate_release("extensions/v1beta1", "Ingress", Window.of("1.29", "1.29")) is None  # networking.k8s.io/v1
-    assert gate_release("policy/v1beta1", "PodSecurityPolicy", Window.of("1.24", "1.22")) is None  # still served
+def test_a_kind_that_an_apiversion_serves_at_the_target_is_not_gated() -> None:
+    assert gate_plan("extensions/v1beta1", "Ingress", Window.of("1.29", "1.29")) is None  # networking.k8s.io/v1
+    assert gate_plan("policy/v1beta1", "PodSecurityPolicy", Window.of("1.24", "1.22")) is None  # still served
+    assert gate_plan("extensions/v1beta1", "PodSecurityPolicy", Window.of("1.24", "1.19")) is None  # policy/v1beta1
 
 
 def test_a_document_whose_lines_do_not_hold_whole_blocks_is_not_wrapped() -> None:
@@ -110,6 +109,35 @@ def test_an_option_that_cannot_wrap_the_document_says_so_and_leaves_it(tmp_path:
 
 
 # ---------------------------------------------------------------------------- gate
+
+
+def test_the_gate_is_at_the_removal_of_what_the_document_is_written_as() -> None:
+    assert gate_plan("policy/v1beta1", "PodSecurityPolicy", Window.of("1.29", "1.19")) == GatePlan(KubeVersion(1, 25))
+    # no release of the window serves it: written only where it was, before 1.16
+    assert gate_plan("extensions/v1beta1", "PodSecurityPolicy", Window.of("1.29", "1.29")) == GatePlan(
+        KubeVersion(1, 16)
+    )
+    # policy/v1beta1 serves 1.19 to 1.24: written as that, before 1.25
+    assert gate_plan("extensions/v1beta1", "PodSecurityPolicy", Window.of("1.29", "1.19")) == GatePlan(
+        KubeVersion(1, 25), "policy/v1beta1"
+    )
+
+
+def test_a_document_written_at_an_apiversion_already_gone_is_written_as_the_one_that_serves(tmp_path: Path) -> None:
+    old = PSP.replace("policy/v1beta1", "extensions/v1beta1")
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + old + END})
+    window = ["--target-version", "1.29", "--min-version", "1.19"]
+    code, output = run("apply", "--check", *window, str(folder))
+    assert code == 3
+    assert (
+        "In a chart, --set unserved-kinds=gate writes it as policy/v1beta1 only for the releases before 1.25" in output
+    )
+    code, output = run("apply", "--in-place", "--set", "unserved-kinds=gate", *window, str(folder))
+    assert code == 1, output
+    assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == SWITCH + GATE + PSP + END + END
+    assert "writes it as policy/v1beta1 (the same fields)" in output
+    code, output = run("apply", "--check", *window, str(folder))
+    assert code == 0, output
 
 
 def test_the_if_goes_inside_the_blocks_around_the_document() -> None:

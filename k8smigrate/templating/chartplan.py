@@ -289,7 +289,7 @@ def _unserved_sites(
         if gate:
             wraps.append((site, finding, end, apis))
         else:
-            findings[at] = unserved.offered(finding, end)
+            findings[at] = unserved.offered(finding, unserved.GatePlan(end))
     for site, finding, end, apis in sorted(wraps, key=lambda w: (w[0].site.path, -w[0].site.start)):
         path, kind = site.site.path, site.kind or ""
         text = out.texts.get(path, sources.templates.get(path, ""))

@@ -23,6 +23,7 @@ from ..prefilter import may_need, prefilter
 from ..registry import Registry, default_registry
 from ..results import DocumentResult, FileResult, Finding
 from ..settings import Settings
+from ..versions import KubeVersion
 from ..yamlio import EVERY, read_stream
 from . import placeholders as ph
 from .golex import LexError
@@ -33,7 +34,7 @@ from .values import Scope, scope
 
 if TYPE_CHECKING:
     from ..lifecycles import ApiLifecycle
-    from ..versions import KubeVersion, Window
+    from ..versions import Window
     from .gates import Gate
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
@@ -154,7 +155,7 @@ def migrate_template(
         out.findings = sorted(out.findings + extra, key=lambda f: (f.line, f.level != "error"))
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     if dialect == "go":
-        _unserved_kinds(out, settings)
+        _unserved_kinds(out, settings, registry, values)
         _api_branches(out, settings, registry, values)
     return out
 
@@ -214,7 +215,7 @@ def _api_branches(out: FileResult, settings: Settings, registry: Registry, value
         )
 
 
-def _unserved_kinds(out: FileResult, settings: Settings) -> None:
+def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, values: Any) -> None:
     """Documents of a kind no release serves from some release of the window on (PodSecurityPolicy
     from 1.25): with ``--set unserved-kinds=gate`` written only for the releases before, else
     their error names that option (``unserved``)."""
@@ -223,39 +224,71 @@ def _unserved_kinds(out: FileResult, settings: Settings) -> None:
     from . import gotemplate, unserved
 
     before, after = _chunks(out.original), _chunks(out.text)
+    if len(after) != len(before):
+        return
     found = []
     for n, span, api, kind, _life in removed_documents(out.original, before, settings.window):
-        release = unserved.gate_release(api.group(1), kind.group(1), settings.window)
+        plan = unserved.gate_plan(api.group(1), kind.group(1), settings.window)
         first, last = (out.original.count("\n", 0, at) + 1 for at in span)
         errors = [
             f
             for f in out.findings
             if f.level == "error" and f.code in unserved.REMOVED_CODES and first <= f.line <= last
         ]
-        if release is None or not errors or len(after) != len(before):
-            continue
-        if out.text[after[n][0] : after[n][1]] != out.original[span[0] : span[1]]:
+        if plan is None or not errors or out.text[after[n][0] : after[n][1]] != out.original[span[0] : span[1]]:
             continue  # (the engine leaves such a document as it is)
-        line = out.original.count("\n", 0, span[0] + api.start()) + 1
-        found.append((after[n], api.group(1), kind.group(1), release, errors, line))
-    if not found:
-        return
-    gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
-    tags = gotemplate.tags(out.text)[0] if gate else []
-    for span, api_version, kind_name, release, errors, line in reversed(found):  # later spans first
-        if not gate:
-            out.findings = [unserved.offered(f, release) if f in errors else f for f in out.findings]
+        if plan.via is not None and not _serves_as(out, n, span, api, plan, settings, registry, values):
             continue
-        done = unserved.wrapped(out.text, tags, span, release)
+        line = out.original.count("\n", 0, span[0] + api.start()) + 1
+        found.append((n, api, kind.group(1), plan, errors, line))
+    gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
+    for n, api, kind_name, plan, errors, line in reversed(found):  # later documents first
+        if not gate:
+            out.findings = [unserved.offered(f, plan) if f in errors else f for f in out.findings]
+            continue
+        text, span = out.text, after[n]
+        if plan.via is not None:  # the same fields under the apiVersion that serves the releases before
+            text = text[: span[0] + api.start(1)] + plan.via + text[span[0] + api.end(1) :]
+            span = (span[0], span[1] + len(plan.via) - len(api.group(1)))
+        done = unserved.wrapped(text, gotemplate.tags(text)[0], span, plan.release)
         if done is None:
             out.findings = [unserved.not_wrapped(f) if f in errors else f for f in out.findings]
             continue
         out.text = done.text
-        hint = INSTEAD.get((api_version, kind_name), "")
-        gated = unserved.gated_finding(kind_name, api_version, release, hint, out.filename, line)
+        hint = INSTEAD.get((api.group(1), kind_name), "")
+        gated = unserved.gated_finding(kind_name, api.group(1), plan.release, hint, out.filename, line, plan.via)
         out.findings = sorted(
             [f for f in out.findings if f not in errors] + [gated], key=lambda f: (f.line, f.level != "error")
         )
+
+
+def _serves_as(
+    out: FileResult,
+    n: int,
+    span: tuple[int, int],
+    api: re.Match[str],
+    plan: Any,
+    settings: Settings,
+    registry: Registry,
+    values: Any,
+) -> bool:
+    """Whether document ``n`` comes out of a migration to ``plan.via`` (over the releases before
+    ``plan.release``) with nothing but its apiVersion changed and no error."""
+    from . import unserved
+
+    last = KubeVersion(plan.release.major, plan.release.minor - 1)
+    decisions = {k: v for k, v in settings.decisions.items() if k != unserved.DECISION}
+    narrowed = replace(settings, target_version=str(last), decisions=decisions)
+    trial = migrate_template(out.original, narrowed, out.filename, registry, values=values, dialect="go")
+    chunks = _chunks(trial.text)
+    at = span[0] + api.start(1)
+    expected = out.original[span[0] : at] + plan.via + out.original[span[0] + api.end(1) : span[1]]
+    first, end_line = (out.original.count("\n", 0, x) + 1 for x in span)
+    return (
+        len(chunks) > n
+        and trial.text[slice(*chunks[n])] == expected
+        and not any(f.level == "error" and first <= f.line <= end_line for f in trial.findings)
+    )
 
 
 def version_gated(

@@ -105,11 +105,11 @@ def _unserved_decision(entry: ScanEntry, dialect: str, settings: Settings) -> tu
     """``unserved-kinds=gate`` for a row of a kind that no apiVersion serves from some release
     of the window on, which that decision settles in a Go template (``unserved``; its other
     value, ``keep``, leaves the error, so it is not offered)."""
-    from .unserved import DECISION, gate_release
+    from .unserved import DECISION, gate_plan
 
     if dialect != "go" or entry.status != "removed" or entry.migration is not None:
         return ()
-    if gate_release(entry.api_version, entry.kind, settings.window) is None:
+    if gate_plan(entry.api_version, entry.kind, settings.window) is None:
         return ()
     return (f"{DECISION}=gate",)
 

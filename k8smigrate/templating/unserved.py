@@ -45,21 +45,39 @@ REMOVED_CODES = frozenset({"K8SM-GEN-007", "K8SM-GEN-009"})
 _ONLY_MARKER = re.compile(r"(?:---|\.\.\.)(?:[ \t].*)?")
 
 
-def gate_release(api: str, kind: str, window: Window) -> KubeVersion | None:
-    """The release from which a document of ``kind`` written as ``api`` is to be left out, or
-    None when leaving it out there would lose something a release of the window serves."""
+class GatePlan(NamedTuple):
+    """Where a document of a kind nothing serves any more is left out, and what it is written as."""
+
+    release: KubeVersion
+    """The document is written only for releases before this one."""
+    via: str | None = None
+    """The apiVersion to write instead of the document's own (which no release of the window
+    before ``release`` serves), or None to keep it."""
+
+
+def gate_plan(api: str, kind: str, window: Window) -> GatePlan | None:
+    """How to write a document of ``kind`` at ``api`` only for the releases that serve it, or
+    None when leaving it out would lose something a release of the window serves."""
     from .capabilities import chain, lifecycle, releases, served
 
     life = lifecycle(api, kind)
     if life is None or life.removed_in is None or life.removed_in > window.target:
         return None
-    removed = life.removed_in
-    for release in releases(window.min_version, window.target):
-        if release < removed and not served(api, kind, release):
-            return None  # broken before its removal too: not this decision's to hide
-        if release >= removed and any(served(a, kind, release) for a in chain(api, kind)):
-            return None  # a newer apiVersion serves it: a migration's job, not a gate's
-    return removed
+    span = releases(window.min_version, window.target)
+    apis = chain(api, kind)
+    gone = [r for r in span if not any(served(a, kind, r) for a in apis)]
+    if not gone or gone != span[span.index(gone[0]) :]:
+        return None  # an apiVersion serves it at the target: a migration's job, not a gate's
+    before = [r for r in span if r < gone[0]]
+    if all(served(api, kind, r) for r in before):
+        return GatePlan(life.removed_in)
+    # written at an apiVersion already gone (extensions/v1beta1 PodSecurityPolicy with
+    # --min-version 1.19): the newest one its migrations lead to that serves the releases before
+    via = next((a for a in reversed(apis[1:]) if all(served(a, kind, r) for r in before)), None)
+    via_life = lifecycle(via, kind) if via is not None else None
+    if via is None or via_life is None or via_life.removed_in is None:
+        return None
+    return GatePlan(via_life.removed_in, via)
 
 
 def kind_end(apis: list[str], kind: str) -> KubeVersion | None:
@@ -195,10 +213,13 @@ def _is_content(text: str, a: int, b: int, tags: list[Tag]) -> bool:
     return bool(body) and not body.startswith("#") and _ONLY_MARKER.fullmatch(body) is None
 
 
-def gated_finding(kind: str, api: str, release: KubeVersion, hint: str, filename: str, line: int) -> Finding:
+def gated_finding(
+    kind: str, api: str, release: KubeVersion, hint: str, filename: str, line: int, via: str | None = None
+) -> Finding:
+    written = f"writes it as {via} (the same fields)" if via else "writes it"
     message = (
-        f"{kind} {api} is removed in {release} and no apiVersion serves {kind} from then on: the chart now "
-        f"writes it only where {condition(release)} holds (--set {DECISION}=gate)"
+        f"{kind} {api} is removed and no apiVersion serves {kind} from {release} on: the chart now "
+        f"{written} only where {condition(release)} holds (--set {DECISION}=gate)"
     )
     if hint:
         message += f"; from {release} on, {hint}"
@@ -209,8 +230,11 @@ def not_wrapped(finding: Finding) -> Finding:
     return _with_note(finding, f"--set {DECISION}=gate cannot put an if around it: its lines do not hold whole blocks")
 
 
-def offered(finding: Finding, release: KubeVersion) -> Finding:
-    return _with_note(finding, f"In a chart, --set {DECISION}=gate writes it only for the releases before {release}")
+def offered(finding: Finding, plan: GatePlan) -> Finding:
+    written = f"writes it as {plan.via}" if plan.via else "writes it"
+    return _with_note(
+        finding, f"In a chart, --set {DECISION}=gate {written} only for the releases before {plan.release}"
+    )
 
 
 def _with_note(finding: Finding, note: str) -> Finding:
