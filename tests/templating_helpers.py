@@ -104,3 +104,23 @@ def read_chart(folder: Path) -> ChartSources:
         ci,
         chart_yaml.read_text(encoding="utf-8") if chart_yaml.is_file() else "",
     )
+
+
+def write_chart(folder: Path, templates: dict[str, str], values: str = "") -> Path:
+    """A chart folder holding ``templates`` (by name under templates/) and ``values.yaml``."""
+    files = {"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "values.yaml": values}
+    files.update({f"templates/{name}": text for name, text in templates.items()})
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def run_cli(*args: str) -> tuple[int, str]:
+    """``k8smigrate ARGS`` in this process: the exit code and the output."""
+    from typer.testing import CliRunner
+
+    from k8smigrate.cli import app
+
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output

@@ -12,11 +12,11 @@ import subprocess
 from pathlib import Path
 
 import yaml
-from typer.testing import CliRunner
 
-from k8smigrate.cli import app
 from k8smigrate.templating.branching import branch_plan
 from k8smigrate.versions import KubeVersion, Window
+
+from .templating_helpers import run_cli, write_chart
 
 PDB = (
     "{{- if .Values.pdb.enabled }}\n"
@@ -56,17 +56,10 @@ WINDOW = ["--target-version", "1.29", "--min-version", "1.19"]
 
 
 def chart(folder: Path, templates: dict[str, str]) -> Path:
-    files = {"Chart.yaml": "apiVersion: v2\nname: p\nversion: 0.1.0\n", "values.yaml": "pdb:\n  enabled: true\n"}
-    files.update({f"templates/{name}": text for name, text in templates.items()})
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
+    return write_chart(folder, templates, "pdb:\n  enabled: true\n")
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.output
+run = run_cli
 
 
 # ---------------------------------------------------------------------------- no change

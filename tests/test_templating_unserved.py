@@ -13,12 +13,12 @@ import subprocess
 from pathlib import Path
 
 import yaml
-from typer.testing import CliRunner
 
-from k8smigrate.cli import app
 from k8smigrate.templating.gotemplate import tags
 from k8smigrate.templating.unserved import GatePlan, gate_plan, wrapped
 from k8smigrate.versions import KubeVersion, Window
+
+from .templating_helpers import run_cli, write_chart
 
 PSP_BODY = "kind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  privileged: false\n"
 PSP = "apiVersion: policy/v1beta1\n" + PSP_BODY
@@ -39,17 +39,10 @@ SWITCH = "{{- if .Values.psp.create }}\n"
 
 
 def chart(folder: Path, templates: dict[str, str]) -> Path:
-    files = {"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "values.yaml": "psp:\n  create: true\n"}
-    files.update({f"templates/{name}": text for name, text in templates.items()})
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
+    return write_chart(folder, templates, "psp:\n  create: true\n")
 
 
-def run(*args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, list(args))
-    return result.exit_code, result.output
+run = run_cli
 
 
 def wrap(text: str) -> str | None:
