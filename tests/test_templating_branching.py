@@ -74,6 +74,14 @@ def test_by_default_the_apiversion_stays_and_its_error_names_the_option(tmp_path
     assert (folder / "templates/pdb.yaml").read_text(encoding="utf-8") == PDB
 
 
+def test_scan_offers_the_option_only_where_apply_would_take_it(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "p", {"pdb.yaml": PDB, "hpa.yaml": HPA_V2BETA1})
+    code, output = run("scan", *WINDOW, str(folder))
+    assert code == 3
+    assert "PodDisruptionBudget {{ .Release.Name }}: K8SM-GEN-007 --set api-branches=write" in output
+    assert "HorizontalPodAutoscaler {{ .Release.Name }}: K8SM-GEN-007 autoscaling/v2 is not served" in output
+
+
 def test_where_one_api_serves_the_window_there_is_nothing_to_branch() -> None:
     assert branch_plan("policy/v1beta1", "PodDisruptionBudget", Window.of("1.29", "1.21")) is None
     assert branch_plan("policy/v1beta1", "PodDisruptionBudget", Window.of("1.24", "1.19")) is None  # not removed

@@ -31,6 +31,7 @@ from .migrate import (
     _skeleton,
     _tags,
     dialect_of,
+    migrate_template,
     on_removed_apis,
     removed_documents,
     skeleton_scope,
@@ -98,7 +99,41 @@ def scan_template(
                 of_component=e.component,
             )
         )
+    if dialect == "go":
+        out = _branch_decisions(out, text, settings, filename, registry, values, gates)
     return out
+
+
+def _branch_decisions(
+    entries: list[ScanEntry],
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    values: Any,
+    gates: list[Gate] | None,
+) -> list[ScanEntry]:
+    """``api-branches=write`` on the rows whose apiVersion ``apply`` would pick by release with it
+    (``branching``): whether the one body serves both APIs takes a migration, so ``scan`` asks
+    ``apply``'s, for the files that hold such a row only."""
+    from .branching import DECISION, branch_plan
+
+    window = settings.window
+    asking = [
+        e
+        for e in entries
+        if e.status == "removed" and e.migration is None and branch_plan(e.api_version, e.kind, window) is not None
+    ]
+    if not asking:
+        return entries
+    result = migrate_template(text, settings, filename, registry, values=values, report_only=True, gates=gates)
+    offered = {f.line for f in result.findings if f"--set {DECISION}=write" in f.message}
+    return [
+        replace(e, decisions=(*e.decisions, f"{DECISION}=write"), of_component=e.component)
+        if e in asking and e.line in offered
+        else e
+        for e in entries
+    ]
 
 
 def _unserved_decision(entry: ScanEntry, dialect: str, settings: Settings) -> tuple[str, ...]:
