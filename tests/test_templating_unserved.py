@@ -99,6 +99,9 @@ def test_an_option_that_cannot_wrap_the_document_says_so_and_leaves_it(tmp_path:
     assert code == 3
     assert "--set unserved-kinds=gate cannot put an if around it" in output
     assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == template
+    code, output = run("apply", "--check", "--target-version", "1.29", str(folder))
+    assert code == 3
+    assert "unserved-kinds" not in output  # not offered where it would not work
 
 
 # ---------------------------------------------------------------------------- gate

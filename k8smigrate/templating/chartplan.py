@@ -286,10 +286,7 @@ def _unserved_sites(
         before = [y for y in site.yields if window.min_version <= y.release < gone[0] and y.api is not None]
         if end is None or gone != in_window[in_window.index(gone[0]) :] or not all(y.served for y in before):
             continue
-        if gate:
-            wraps.append((site, finding, end, apis))
-        else:
-            findings[at] = unserved.offered(finding, unserved.GatePlan(end))
+        wraps.append((site, finding, end, apis))
     for site, finding, end, apis in sorted(wraps, key=lambda w: (w[0].site.path, -w[0].site.start)):
         path, kind = site.site.path, site.kind or ""
         text = out.texts.get(path, sources.templates.get(path, ""))
@@ -298,7 +295,11 @@ def _unserved_sites(
         findings = out.findings[path]
         at = findings.index(finding)
         if done is None:
-            findings[at] = unserved.not_wrapped(finding)
+            if gate:
+                findings[at] = unserved.not_wrapped(finding)
+            continue  # (not offered: it would not work)
+        if not gate:
+            findings[at] = unserved.offered(finding, unserved.GatePlan(end))
             continue
         out.texts[path] = done.text
         # the file's own migration must read the document as gated (not wrap it a second time):

@@ -243,16 +243,17 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
         found.append((n, api, kind.group(1), plan, errors, line))
     gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
     for n, api, kind_name, plan, errors, line in reversed(found):  # later documents first
-        if not gate:
-            out.findings = [unserved.offered(f, plan) if f in errors else f for f in out.findings]
-            continue
         text, span = out.text, after[n]
         if plan.via is not None:  # the same fields under the apiVersion that serves the releases before
             text = text[: span[0] + api.start(1)] + plan.via + text[span[0] + api.end(1) :]
             span = (span[0], span[1] + len(plan.via) - len(api.group(1)))
         done = unserved.wrapped(text, gotemplate.tags(text)[0], span, plan.release)
         if done is None:
-            out.findings = [unserved.not_wrapped(f) if f in errors else f for f in out.findings]
+            if gate:
+                out.findings = [unserved.not_wrapped(f) if f in errors else f for f in out.findings]
+            continue  # (not offered: it would not work)
+        if not gate:
+            out.findings = [unserved.offered(f, plan) if f in errors else f for f in out.findings]
             continue
         out.text = done.text
         hint = INSTEAD.get((api.group(1), kind_name), "")

@@ -95,16 +95,15 @@ def scan_template(
                 namespace=unmask_message(e.namespace, skeleton) if e.namespace else e.namespace,
                 message=unmask_message(e.message, skeleton),
                 templated=True,
-                decisions=e.decisions + _unserved_decision(e, dialect, settings),
                 of_component=e.component,
             )
         )
     if dialect == "go":
-        out = _branch_decisions(out, text, settings, filename, registry, values, gates)
+        out = _chart_decisions(out, text, settings, filename, registry, values, gates)
     return out
 
 
-def _branch_decisions(
+def _chart_decisions(
     entries: list[ScanEntry],
     text: str,
     settings: Settings,
@@ -113,40 +112,37 @@ def _branch_decisions(
     values: Any,
     gates: list[Gate] | None,
 ) -> list[ScanEntry]:
-    """``api-branches=write`` on the rows whose apiVersion ``apply`` would pick by release with it
-    (``branching``): whether the one body serves both APIs takes a migration, so ``scan`` asks
-    ``apply``'s, for the files that hold such a row only."""
-    from .branching import DECISION, branch_plan
+    """The decisions of the chart-level step that ``apply`` offers for a row of a removed API
+    (``unserved-kinds=gate``, ``api-branches=write``): whether one works takes a migration (the
+    ``if`` must fit the template, the body must serve both APIs), so ``scan`` asks ``apply``'s,
+    for the files that hold such a row only."""
+    from . import branching, unserved
 
     window = settings.window
     asking = [
         e
         for e in entries
-        if e.status == "removed" and e.migration is None and branch_plan(e.api_version, e.kind, window) is not None
+        if e.status == "removed"
+        and e.migration is None
+        and (
+            unserved.gate_plan(e.api_version, e.kind, window) is not None
+            or branching.branch_plan(e.api_version, e.kind, window) is not None
+        )
     ]
     if not asking:
         return entries
     result = migrate_template(text, settings, filename, registry, values=values, report_only=True, gates=gates)
-    offered = {f.line for f in result.findings if f"--set {DECISION}=write" in f.message}
+    offered: dict[int, list[str]] = {}
+    for f in result.findings:
+        for decision in (f"{unserved.DECISION}=gate", f"{branching.DECISION}=write"):
+            if f"--set {decision}" in f.message:
+                offered.setdefault(f.line, []).append(decision)
     return [
-        replace(e, decisions=(*e.decisions, f"{DECISION}=write"), of_component=e.component)
+        replace(e, decisions=(*e.decisions, *offered[e.line]), of_component=e.component)
         if e in asking and e.line in offered
         else e
         for e in entries
     ]
-
-
-def _unserved_decision(entry: ScanEntry, dialect: str, settings: Settings) -> tuple[str, ...]:
-    """``unserved-kinds=gate`` for a row of a kind that no apiVersion serves from some release
-    of the window on, which that decision settles in a Go template (``unserved``; its other
-    value, ``keep``, leaves the error, so it is not offered)."""
-    from .unserved import DECISION, gate_plan
-
-    if dialect != "go" or entry.status != "removed" or entry.migration is not None:
-        return ()
-    if gate_plan(entry.api_version, entry.kind, settings.window) is None:
-        return ()
-    return (f"{DECISION}=gate",)
 
 
 def _document_text(text: str, line: int) -> str:
