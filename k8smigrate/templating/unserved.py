@@ -9,23 +9,28 @@ around the document. Older clusters still get the policy; newer ones get nothing
 still has to put Pod Security Admission in its place, which the finding says.
 
 That adds two template actions to the chart, so it is a decision, ``--set unserved-kinds=gate``
-(default ``keep``: the document stays with its error, and the error names the option). It
-applies to a document whose written apiVersion is removed by the target when
+(default ``keep``: the document stays with its error, and the error names the option where it
+would work). It applies to a document whose written apiVersion is removed by the target when
+(``gate_plan``)
 
-- every release of the window before that removal serves the written apiVersion, and
-- from the removal on, no release of the window serves the kind at any apiVersion the
-  written one migrates to (for ``policy/v1beta1`` PodSecurityPolicy: none from 1.25).
+- from some release of the window on, no release serves the kind at any apiVersion the
+  written one migrates to (for ``policy/v1beta1`` PodSecurityPolicy: none from 1.25), and
+- the releases of the window before that are served by the written apiVersion, or else by the
+  newest one its migrations lead to (``via``: an ``extensions/v1beta1`` PodSecurityPolicy with
+  ``--min-version 1.19`` is written as ``policy/v1beta1``, the same fields, once a trial
+  migration shows that nothing else changes).
 
 The condition is ``semverCompare "<X-0" $.Capabilities.KubeVersion.GitVersion`` with ``X``
-the written apiVersion's removal (``-0`` so that ``v1.24.3-gke.100`` still counts as 1.24; ``$``
-so that it reads the chart's root inside ``range`` and ``with``). A chart migrated this way is
-read as gated on the next run (``gates``, K8SM-TPL-008): nothing more to do.
+the removal of the apiVersion written (``-0`` so that ``v1.24.3-gke.100`` still counts as 1.24;
+``$`` so that it reads the chart's root inside ``range`` and ``with``). A chart migrated this way
+is read as gated on the next run (``gates``, K8SM-TPL-008): nothing more to do.
 
-Where the ``if`` goes: around the document's lines from its first line of YAML to its last,
-inside any block that opens before them. Both actions trim the line break before them and
-write one after them, so that where the condition holds the rendering is byte for byte what
-it was. The lines in between must hold whole blocks (an ``if`` that opens in them closes in
-them, or on ``end`` lines right after them); otherwise the document is left as it is.
+Where the ``if`` goes (``wrapped``): around the document's lines from its first line of YAML to
+its last, inside any block that opens before them, and around an if/else just above them that
+only picks the apiVersion line. Both actions trim the line break before them and write one
+after them, so that where the condition holds the rendering is byte for byte what it was. The
+lines in between must hold whole blocks (an ``if`` that opens in them closes in them, or on
+``end`` lines right after them); otherwise the document is left as it is.
 """
 
 from __future__ import annotations
