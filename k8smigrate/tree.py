@@ -116,6 +116,28 @@ class Scalar(Node):
         self.has_new_data = False
 
     @classmethod
+    def parsed(
+        cls, value: str, style: str | None, tag: str | None, anchor: str | None, src: Source, line: int
+    ) -> Scalar:
+        """A scalar read from a file, as the tree builder makes one for each scalar event.
+
+        The same attributes as ``Scalar(value, style, tag)`` followed by the builder setting
+        anchor, source, line and ``dirty``, in one call instead of three ``__init__`` frames:
+        scalars are most of the nodes of a run.
+        """
+        node = cls.__new__(cls)
+        node.src = src
+        node.anchor = anchor
+        node.tag = tag
+        node.dirty = False
+        node.line = line
+        node.value = value
+        node.style = style
+        node.new_data = None
+        node.has_new_data = False
+        return node
+
+    @classmethod
     def of(cls, data: bool | int | float | str | None, style: str | None = None) -> Scalar:
         node = cls("", style)
         node.set(data)
