@@ -93,16 +93,17 @@ def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
         if not isinstance(node, Mapping):
             continue
         children: list[Visit] = []
-        props = get_mapping(node, "properties")
-        resource = visit.level == "root" or truthy(node, EMBEDDED)
+        fields = fields_of(node)  # read after the consumer's edits of this node, as before
+        props = _mapping(fields, "properties")
+        resource = visit.level == "root" or _truthy(fields, EMBEDDED)
         if props is not None:
             for e in props.entries:
                 meta = visit.resource_meta or (resource and e.name in _META)
                 children.append(Visit(f"{visit.path}.properties.{e.name}", resolve(e.value), "field", meta))
-        items = get(node, "items")
+        items = fields.get("items")
         if items is not None:
             children.append(Visit(f"{visit.path}.items", items, "item", visit.resource_meta))
-        extra = get(node, "additionalProperties")
+        extra = fields.get("additionalProperties")
         if isinstance(extra, Mapping):
             children.append(Visit(f"{visit.path}.additionalProperties", extra, "field", visit.resource_meta))
         stack.extend(reversed(children))
@@ -133,7 +134,8 @@ def data_of(node: Node) -> Data:
     if isinstance(node, Mapping):
         out: dict[str, Data] = {}
         for e in node.entries:
-            value = data_of(e.value)
+            child = e.value
+            value = child.data if type(child) is Scalar else data_of(child)  # most children: no call
             if e.name == "<<" and e.key.style is None:  # a merge key, as tree.to_data reads it
                 for merged in value if isinstance(value, list) else [value]:
                     for k, v in merged.items() if isinstance(merged, dict) else ():
@@ -143,7 +145,7 @@ def data_of(node: Node) -> Data:
             out["true" if key is True else "false" if key is False else "null" if key is None else str(key)] = value
         return out
     if isinstance(node, Sequence):
-        return [data_of(v) for v in node]
+        return [v.data if type(v) is Scalar else data_of(v) for v in node]
     return node.data if isinstance(node, Scalar) else None
 
 
