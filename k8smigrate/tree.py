@@ -495,11 +495,9 @@ def from_data(data: Node | Data, flow: bool = False) -> Node:
 
 
 def _to_data(node: Node, anchors: dict[str, Node], budget: list[int]) -> Data:
-    """The data of ``node``; ``budget`` counts every node expanded, aliases included.
-
-    The plain scalars of a mapping or a sequence (most nodes) are read in their parent's loop
-    rather than by a call each: the engine takes the data of every edited document twice.
-    """
+    # One call per node and a comprehension per sequence, on purpose: how deep a document may
+    # nest before this refuses it (RecursionError: "cannot read the document") is part of the
+    # output, so reading a collection's scalars in its own loop, though faster, is not done.
     budget[0] += 1
     if budget[0] > MAX_EXPANDED_NODES:
         raise TreeError("document expands to more than a million nodes (alias bomb?)")
@@ -513,29 +511,12 @@ def _to_data(node: Node, anchors: dict[str, Node], budget: list[int]) -> Data:
             raise TreeError(f"unknown alias *{node.name}")
         return _to_data(target, anchors, budget)
     if isinstance(node, Sequence):
-        items: list[Data] = []
-        for item in node.items:
-            child = item.value
-            if type(child) is Scalar and not child.anchor:
-                budget[0] += 1
-                if budget[0] > MAX_EXPANDED_NODES:
-                    raise TreeError("document expands to more than a million nodes (alias bomb?)")
-                items.append(child.data)
-            else:
-                items.append(_to_data(child, anchors, budget))
-        return items
+        return [_to_data(v, anchors, budget) for v in node]
     assert isinstance(node, Mapping)
     out: dict[str, Data] = {}
     for e in node.entries:
-        child = e.value
-        if type(child) is Scalar and not child.anchor:
-            budget[0] += 1
-            if budget[0] > MAX_EXPANDED_NODES:
-                raise TreeError("document expands to more than a million nodes (alias bomb?)")
-            value = child.data
-        else:
-            value = _to_data(child, anchors, budget)
-        if e.key.value == "<<" and e.key.style is None:
+        value = _to_data(e.value, anchors, budget)
+        if e.key.value == "<<" and e.key.style is None:  # ``e.name`` without a call
             merged = value if isinstance(value, list) else [value]
             for m in merged:
                 if isinstance(m, dict):

@@ -134,8 +134,7 @@ def data_of(node: Node) -> Data:
     if isinstance(node, Mapping):
         out: dict[str, Data] = {}
         for e in node.entries:
-            child = e.value
-            value = child.data if type(child) is Scalar else data_of(child)  # most children: no call
+            value = data_of(e.value)
             if e.name == "<<" and e.key.style is None:  # a merge key, as tree.to_data reads it
                 for merged in value if isinstance(value, list) else [value]:
                     for k, v in merged.items() if isinstance(merged, dict) else ():
@@ -145,7 +144,7 @@ def data_of(node: Node) -> Data:
             out["true" if key is True else "false" if key is False else "null" if key is None else str(key)] = value
         return out
     if isinstance(node, Sequence):
-        return [v.data if type(v) is Scalar else data_of(v) for v in node]
+        return [data_of(v) for v in node]
     return node.data if isinstance(node, Scalar) else None
 
 
