@@ -12,6 +12,7 @@ here prints or exits.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -284,6 +285,14 @@ def flag_unwritten_chart_edits(outcomes: list[FileOutcome]) -> None:
         ]
 
 
+def new_run() -> None:
+    """A run starts: chart files that an earlier run of this process wrote are read as changed
+    (``chartplan.note_written``). Nothing to forget when no chart was planned yet."""
+    chartplan = sys.modules.get("k8smigrate.templating.chartplan")
+    if chartplan is not None:
+        chartplan.forget_written()
+
+
 def _note_chart_write(path: Path, before_ns: int) -> None:
     """A chart's file written from its plan: the rest of the chart is still migrated from that plan."""
     from .templating.chart import chart_root
@@ -394,6 +403,7 @@ def migrate_paths(
         settings, target_version, min_version, decisions, only, skip, adopt_new_defaults, strict, registry, components
     )
     given = as_paths(paths)
+    new_run()
     entries = list(iter_entries(given, sweep=in_place))
     return _migrate_entries(entries, given, in_place, s, write_policy, registry)
 

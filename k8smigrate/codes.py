@@ -105,6 +105,11 @@ TEMPLATE_VERSION_GATED = Code(
     "info",
     "a document on a removed API written only under a version condition that no release without the API meets",
 )
+TEMPLATE_UNSERVED_GATED = Code(
+    "K8SM-TPL-009",
+    "warning",
+    "a document of a kind nothing serves from a release of the window on, now written only for the releases before",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
     "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
@@ -145,6 +150,7 @@ TEMPLATE: tuple[Code, ...] = (
     TEMPLATE_COMPUTED_API,
     TEMPLATE_SKELETON_IDLE,
     TEMPLATE_VERSION_GATED,
+    TEMPLATE_UNSERVED_GATED,
     RENDER_FAILS,
     RENDER_REMOVED,
     RENDER_DIFFERS,

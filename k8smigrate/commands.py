@@ -45,6 +45,7 @@ from .api import (
     input_error,
     migrate_any,
     migrate_file,
+    new_run,
     scan_file,
     scanned,
     skipped_outcome,
@@ -316,6 +317,7 @@ def _run_files(
     """
     journal = Journal()
     work: list[Path] = []
+    new_run()
     try:
         with signals_raise():
             todo: list[Path | Skipped | Swept | FileOutcome] = []

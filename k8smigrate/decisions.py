@@ -73,6 +73,14 @@ CHART_DECISIONS = (
         "takes: remove it (the if becomes its live arm), or keep it",
         default="keep",
     ),
+    Decision(
+        "unserved-kinds",
+        ("keep", "gate"),
+        "in a chart, a document of a kind that no apiVersion serves from some release of the window on "
+        "(PodSecurityPolicy from 1.25): write it only for the releases before (an if on "
+        ".Capabilities.KubeVersion around it), or keep it with its error",
+        default="keep",
+    ),
 )
 """Decisions of the chart-level step (``templating.chartplan``), which is not a migration: the
 registry checks them with the migrations' own."""

@@ -8,11 +8,13 @@ migration can rewrite still says what a human should do with it. Keyed on
 
 from __future__ import annotations
 
-_PSP = (
-    "Instead, enforce Pod Security Admission with the namespace label "
+_PSP_INSTEAD = (
+    "enforce Pod Security Admission with the namespace label "
     "pod-security.kubernetes.io/enforce=privileged|baseline|restricted (and audit=/warn=) or use a "
-    "policy webhook, then delete this PodSecurityPolicy by hand; field by field: k8smigrate explain podsecuritypolicy"
+    "policy webhook"
 )
+_PSP_GUIDE = "field by field: k8smigrate explain podsecuritypolicy"
+_PSP = f"Instead, {_PSP_INSTEAD}, then delete this PodSecurityPolicy by hand; {_PSP_GUIDE}"
 
 _ISTIO_RBAC = (
     "Write a security.istio.io/v1 AuthorizationPolicy per workload instead: each ServiceRole rule "
@@ -84,3 +86,11 @@ def hint(api_version: str, kind: str) -> str:
     """``". <hint>"`` for an (apiVersion, kind) that has one, else ``""``."""
     text = HINTS.get((api_version, kind)) or HINTS.get((api_version, "*"))
     return f". {text}" if text else ""
+
+
+INSTEAD: dict[tuple[str, str], str] = {
+    ("extensions/v1beta1", "PodSecurityPolicy"): f"{_PSP_INSTEAD}; {_PSP_GUIDE}",
+    ("policy/v1beta1", "PodSecurityPolicy"): f"{_PSP_INSTEAD}; {_PSP_GUIDE}",
+}
+"""What takes over where an object of a removed kind is no longer written (a chart that writes it
+only for older releases, ``--set unserved-kinds=gate``): the hint without "delete it"."""

@@ -815,11 +815,12 @@ def scan_rows(
     sites = find_sites(chart)
     kinds = [s.kind for s in sites]
     evaluation = _evaluate(chart, sites, kinds, window, scenarios)
+    off = _gated_off(sources, window, sites, evaluation)
     rows: list[ComputedApiVersion] = []
     for i, site in enumerate(sites):
         groups: dict[tuple[str | None, str, int, str, str, bool | None], list[Yield]] = defaultdict(list)
         for y in evaluation.in_window(i):
-            if y.problem == "absent":
+            if y.problem == "absent" or y.release in off.get(i, ()):
                 continue
             source_path, source_line, source = _source_of(sources, site, y)
             groups[(y.api, source_path, source_line, source, y.problem, y.served)].append(y)
@@ -842,6 +843,26 @@ def scan_rows(
                 )
             )
     return rows
+
+
+def _gated_off(
+    sources: ChartSources, window: Window, sites: list[Site], evaluation: _Evaluation
+) -> dict[int, frozenset[KubeVersion]]:
+    """Per site that some release of the window does not serve, the releases at which a version
+    condition of the chart around it writes nothing there (``gates``): not rows, as in ``apply``."""
+    from .gates import gates
+
+    unserved = [i for i, _site in enumerate(sites) if any(y.served is False for y in evaluation.in_window(i))]
+    if not unserved:
+        return {}
+    found = gates(sources, window, sorted({sites[i].path for i in unserved}))
+    out: dict[int, frozenset[KubeVersion]] = {}
+    for i in unserved:
+        site = sites[i]
+        around = [g.off for g in found.get(site.path, []) if g.start <= site.start < g.end]
+        if around:
+            out[i] = frozenset().union(*around)
+    return out
 
 
 def _source_of(sources: ChartSources, site: Site, y: Yield) -> tuple[str, int, str]:

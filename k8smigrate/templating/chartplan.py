@@ -67,6 +67,11 @@ def note_written(path: Path, before_ns: int) -> None:
         _WRITTEN[str(path.resolve())] = (path.stat().st_mtime_ns, before_ns)
 
 
+def forget_written() -> None:
+    """A new run starts: what earlier runs of this process wrote is a change to read again."""
+    _WRITTEN.clear()
+
+
 def _stamp(path: Path) -> int:
     now = path.stat().st_mtime_ns
     written = _WRITTEN.get(str(path.resolve()))
@@ -138,6 +143,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             break
         refused.update(more)
     _branch_bodies(out, result, settings, root)
+    _unserved_sites(out, result, sources, settings, root)
     unedited = {path: text for path, text in sources.templates.items() if path not in out.texts}
     out.gates = gates(sources, settings.window, on_removed_apis(unedited, settings.window))
     return _with_values_scheduling(out, root, sources.values, settings)
@@ -227,6 +233,76 @@ def _branch_bodies(out: ChartPlan, result: ApiVersionPlan, settings: Settings, r
             finding = Finding("error", API_BODY_PER_BRANCH.code, message, None, str(root / path), 0, site.site.line)
             out.findings.setdefault(path, []).append(finding)
             break
+
+
+def _unserved_sites(
+    out: ChartPlan, result: ApiVersionPlan, sources: ChartSources, settings: Settings, root: Path
+) -> None:
+    """Computed apiVersions of a kind that nothing serves from some release of the window on
+    (``K8SM-TPL-104``, PodSecurityPolicy from 1.25): left alone (``K8SM-TPL-008``) where a version
+    condition of the chart already keeps the document from those releases; else, with
+    ``--set unserved-kinds=gate``, written only for the releases before (``unserved``), or the
+    error names that option."""
+    from ..codes import API_NOT_SERVED, TEMPLATE_VERSION_GATED
+    from ..hints import INSTEAD
+    from . import gotemplate, unserved
+    from .capabilities import chain, release_ranges, releases, served
+    from .gates import gates
+
+    window = result.window
+    in_window = releases(window.min_version, window.target)
+    blocked: list[tuple[SiteResult, Finding, list[KubeVersion], list[str]]] = []
+    for site in result.sites:
+        kind, path = site.kind, site.site.path
+        if site.status != "blocked" or kind is None or not site.site.root:
+            continue
+        finding = next(
+            (f for f in out.findings.get(path, []) if f.code == API_NOT_SERVED.code and f.line == site.site.line), None
+        )
+        apis = list(dict.fromkeys(y.api for y in site.yields if y.api is not None))
+        gone = [r for r in in_window if not any(served(a, kind, r) for api in apis for a in chain(api, kind))]
+        if finding is not None and gone:
+            blocked.append((site, finding, gone, apis))
+    if not blocked:
+        return
+    found = gates(sources, window, sorted({site.site.path for site, *_ in blocked}))
+    gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
+    wraps: list[tuple[SiteResult, Finding, KubeVersion, list[str]]] = []
+    for site, finding, gone, apis in blocked:
+        path, kind = site.site.path, site.kind or ""
+        findings = out.findings[path]
+        at = findings.index(finding)
+        by = next((g for g in found.get(path, []) if g.start <= site.site.start < g.end and set(gone) <= g.off), None)
+        if by is not None:
+            message = (
+                f"{kind} (apiVersion computed by the chart: {', '.join(apis)}) is written only where "
+                f"{by.condition.removeprefix('if').strip()} holds, which no release of {release_ranges(gone)} "
+                "meets: nothing to migrate"
+            )
+            findings[at] = replace(finding, level="info", code=TEMPLATE_VERSION_GATED.code, message=message)
+            continue
+        end = unserved.kind_end(apis, kind)
+        before = [y for y in site.yields if window.min_version <= y.release < gone[0] and y.api is not None]
+        if end is None or gone != in_window[in_window.index(gone[0]) :] or not all(y.served for y in before):
+            continue
+        if gate:
+            wraps.append((site, finding, end, apis))
+        else:
+            findings[at] = unserved.offered(finding, end)
+    for site, finding, end, apis in sorted(wraps, key=lambda w: (w[0].site.path, -w[0].site.start)):
+        path, kind = site.site.path, site.kind or ""
+        text = out.texts.get(path, sources.templates.get(path, ""))
+        span = _document_span(text, _document_of(result, site))
+        wrapped = unserved.wrapped(text, gotemplate.tags(text)[0], span, end)
+        findings = out.findings[path]
+        at = findings.index(finding)
+        if wrapped is None:
+            findings[at] = unserved.not_wrapped(finding)
+            continue
+        out.texts[path] = wrapped
+        hint = next((INSTEAD[(api, kind)] for api in apis if (api, kind) in INSTEAD), "")
+        api_text = f"(apiVersion computed by the chart: {', '.join(apis)})"
+        findings[at] = unserved.gated_finding(kind, api_text, end, hint, finding.filename, finding.line)
 
 
 def _bodies_refused(

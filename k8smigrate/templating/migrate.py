@@ -153,7 +153,53 @@ def migrate_template(
     if extra:
         out.findings = sorted(out.findings + extra, key=lambda f: (f.line, f.level != "error"))
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
+    if dialect == "go":
+        _unserved_kinds(out, settings)
     return out
+
+
+def _unserved_kinds(out: FileResult, settings: Settings) -> None:
+    """Documents of a kind no release serves from some release of the window on (PodSecurityPolicy
+    from 1.25): with ``--set unserved-kinds=gate`` written only for the releases before, else
+    their error names that option (``unserved``)."""
+    from ..decisions import chart_decision
+    from ..hints import INSTEAD
+    from . import gotemplate, unserved
+
+    before, after = _chunks(out.original), _chunks(out.text)
+    found = []
+    for n, span, api, kind, _life in removed_documents(out.original, before, settings.window):
+        release = unserved.gate_release(api.group(1), kind.group(1), settings.window)
+        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
+        errors = [
+            f
+            for f in out.findings
+            if f.level == "error" and f.code in unserved.REMOVED_CODES and first <= f.line <= last
+        ]
+        if release is None or not errors or len(after) != len(before):
+            continue
+        if out.text[after[n][0] : after[n][1]] != out.original[span[0] : span[1]]:
+            continue  # (the engine leaves such a document as it is)
+        line = out.original.count("\n", 0, span[0] + api.start()) + 1
+        found.append((after[n], api.group(1), kind.group(1), release, errors, line))
+    if not found:
+        return
+    gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
+    tags = gotemplate.tags(out.text)[0] if gate else []
+    for span, api_version, kind_name, release, errors, line in reversed(found):  # later spans first
+        if not gate:
+            out.findings = [unserved.offered(f, release) if f in errors else f for f in out.findings]
+            continue
+        text = unserved.wrapped(out.text, tags, span, release)
+        if text is None:
+            out.findings = [unserved.not_wrapped(f) if f in errors else f for f in out.findings]
+            continue
+        out.text = text
+        hint = INSTEAD.get((api_version, kind_name), "")
+        gated = unserved.gated_finding(kind_name, api_version, release, hint, out.filename, line)
+        out.findings = sorted(
+            [f for f in out.findings if f not in errors] + [gated], key=lambda f: (f.line, f.level != "error")
+        )
 
 
 def version_gated(

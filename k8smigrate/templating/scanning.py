@@ -94,9 +94,24 @@ def scan_template(
                 namespace=unmask_message(e.namespace, skeleton) if e.namespace else e.namespace,
                 message=unmask_message(e.message, skeleton),
                 templated=True,
+                decisions=e.decisions + _unserved_decision(e, dialect, settings),
+                of_component=e.component,
             )
         )
     return out
+
+
+def _unserved_decision(entry: ScanEntry, dialect: str, settings: Settings) -> tuple[str, ...]:
+    """``unserved-kinds=gate`` for a row of a kind that no apiVersion serves from some release
+    of the window on, which that decision settles in a Go template (``unserved``; its other
+    value, ``keep``, leaves the error, so it is not offered)."""
+    from .unserved import DECISION, gate_release
+
+    if dialect != "go" or entry.status != "removed" or entry.migration is not None:
+        return ()
+    if gate_release(entry.api_version, entry.kind, settings.window) is None:
+        return ()
+    return (f"{DECISION}=gate",)
 
 
 def _document_text(text: str, line: int) -> str:

@@ -1,0 +1,173 @@
+"""A chart's document of a kind nothing serves any more, written only for the releases that serve it.
+
+Kubernetes 1.25 removed PodSecurityPolicy and put no API in its place. A chart that still writes
+one renders a document that every cluster from 1.25 on rejects, and ``helm install`` fails as a
+whole. No migration can rewrite it (``K8SM-GEN-007``), but the chart can stop writing it where
+it cannot be served, which is how upstream charts moved on (ingress-nginx, bitnami,
+kube-prometheus-stack): ``{{- if semverCompare "<1.25-0" .Capabilities.KubeVersion.GitVersion }}``
+around the document. Older clusters still get the policy; newer ones get nothing, and a human
+still has to put Pod Security Admission in its place, which the finding says.
+
+That adds two template actions to the chart, so it is a decision, ``--set unserved-kinds=gate``
+(default ``keep``: the document stays with its error, and the error names the option). It
+applies to a document whose written apiVersion is removed by the target when
+
+- every release of the window before that removal serves the written apiVersion, and
+- from the removal on, no release of the window serves the kind at any apiVersion the
+  written one migrates to (for ``policy/v1beta1`` PodSecurityPolicy: none from 1.25).
+
+The condition is ``semverCompare "<X-0" $.Capabilities.KubeVersion.GitVersion`` with ``X``
+the written apiVersion's removal (``-0`` so that ``v1.24.3-gke.100`` still counts as 1.24; ``$``
+so that it reads the chart's root inside ``range`` and ``with``). A chart migrated this way is
+read as gated on the next run (``gates``, K8SM-TPL-008): nothing more to do.
+
+Where the ``if`` goes: around the document's lines from its first line of YAML to its last,
+inside any block that opens before them. Both actions trim the line break before them and
+write one after them, so that where the condition holds the rendering is byte for byte what
+it was. The lines in between must hold whole blocks (an ``if`` that opens in them closes in
+them, or on ``end`` lines right after them); otherwise the document is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..results import Finding
+from ..versions import KubeVersion, Window
+from .mask import Tag
+
+DECISION = "unserved-kinds"
+REMOVED_CODES = frozenset({"K8SM-GEN-007", "K8SM-GEN-009"})
+"""The engine's errors for a document on a removed API that nothing migrates."""
+
+_ONLY_MARKER = re.compile(r"(?:---|\.\.\.)(?:[ \t].*)?")
+
+
+def gate_release(api: str, kind: str, window: Window) -> KubeVersion | None:
+    """The release from which a document of ``kind`` written as ``api`` is to be left out, or
+    None when leaving it out there would lose something a release of the window serves."""
+    from .capabilities import chain, lifecycle, releases, served
+
+    life = lifecycle(api, kind)
+    if life is None or life.removed_in is None or life.removed_in > window.target:
+        return None
+    removed = life.removed_in
+    for release in releases(window.min_version, window.target):
+        if release < removed and not served(api, kind, release):
+            return None  # broken before its removal too: not this decision's to hide
+        if release >= removed and any(served(a, kind, release) for a in chain(api, kind)):
+            return None  # a newer apiVersion serves it: a migration's job, not a gate's
+    return removed
+
+
+def kind_end(apis: list[str], kind: str) -> KubeVersion | None:
+    """The release from which none of ``apis`` (nor an apiVersion they migrate to) serves ``kind``."""
+    from .capabilities import chain, lifecycle
+
+    removals = [lifecycle(a, kind) for api in apis for a in chain(api, kind)]
+    if not removals or any(life is None or life.removed_in is None for life in removals):
+        return None
+    return max(life.removed_in for life in removals if life is not None and life.removed_in is not None)
+
+
+def condition(release: KubeVersion) -> str:
+    return f'semverCompare "<{release.major}.{release.minor}-0" $.Capabilities.KubeVersion.GitVersion'
+
+
+def wrapped(text: str, tags: list[Tag], span: tuple[int, int], release: KubeVersion) -> str | None:
+    """``text`` with the document at ``span`` written only below ``release``; None when its
+    lines do not hold whole template blocks (the document is then left as it is)."""
+    region = _region(text, tags, span)
+    if region is None:
+        return None
+    first, last = region
+    newline = "\r\n" if "\r\n" in text else "\n"
+    opening = "{{- if " + condition(release) + " }}" + newline
+    closing = "{{- end }}" + newline if text.endswith("\n", 0, last) else newline + "{{- end }}"
+    return text[:first] + opening + text[first:last] + closing + text[last:]
+
+
+def _region(text: str, tags: list[Tag], span: tuple[int, int]) -> tuple[int, int] | None:
+    start, end = span
+    lines = list(_lines(text, start, end))
+    content = [(a, b) for a, b in lines if _is_content(text, a, b, tags)]
+    if not content:
+        return None
+    first, last = content[0][0], content[-1][1]
+    if any(t.start < first < t.end or t.start < last < t.end for t in tags):
+        return None  # a tag straddles the edge
+    depth = 0
+    for tag in (t for t in tags if first <= t.start < last):
+        if tag.role in ("if", "open"):
+            depth += 1
+        elif tag.role == "else" and depth == 0:
+            return None  # an arm of a block that opened before the document
+        elif tag.role == "end":
+            depth -= 1
+            if depth < 0:
+                return None  # closes a block that opened before the document
+    while depth > 0:  # blocks opened in the document that close on the lines right after it
+        if last >= len(text):
+            return None
+        line_end = text.find("\n", last)
+        line_end = len(text) if line_end < 0 else line_end + 1
+        on_line = [t for t in tags if last <= t.start < line_end]
+        rest = text[last:line_end]
+        if not on_line and not rest.strip():
+            last = line_end  # a blank line before the end
+            continue
+        for t in reversed(on_line):
+            rest = rest[: t.start - last] + rest[t.end - last :]
+        if rest.strip() or not on_line or any(t.role != "end" or t.end > line_end for t in on_line):
+            return None
+        depth -= len(on_line)
+        if depth < 0:
+            return None
+        last = line_end
+    return first, last
+
+
+def _lines(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    at = start
+    while at < end:
+        stop = text.find("\n", at, end)
+        stop = end if stop < 0 else stop + 1
+        yield at, stop
+        at = stop
+
+
+def _is_content(text: str, a: int, b: int, tags: list[Tag]) -> bool:
+    """Whether a line writes YAML: not blank, a comment, a document marker or only control tags."""
+    on_line = [t for t in tags if t.start < b and t.end > a]
+    if any(t.writes for t in on_line):
+        return True
+    rest = text[a:b]
+    for t in sorted(on_line, key=lambda t: t.start, reverse=True):
+        rest = rest[: max(0, t.start - a)] + rest[max(0, t.end - a) :]
+    body = rest.strip()
+    return bool(body) and not body.startswith("#") and _ONLY_MARKER.fullmatch(body) is None
+
+
+def gated_finding(kind: str, api: str, release: KubeVersion, hint: str, filename: str, line: int) -> Finding:
+    message = (
+        f"{kind} {api} is removed in {release} and no apiVersion serves {kind} from then on: the chart now "
+        f"writes it only where {condition(release)} holds (--set {DECISION}=gate)"
+    )
+    if hint:
+        message += f"; from {release} on, {hint}"
+    return Finding("warning", "K8SM-TPL-009", message, None, filename, 0, line)
+
+
+def not_wrapped(finding: Finding) -> Finding:
+    return _with_note(finding, f"--set {DECISION}=gate cannot put an if around it: its lines do not hold whole blocks")
+
+
+def offered(finding: Finding, release: KubeVersion) -> Finding:
+    return _with_note(finding, f"In a chart, --set {DECISION}=gate writes it only for the releases before {release}")
+
+
+def _with_note(finding: Finding, note: str) -> Finding:
+    from dataclasses import replace
+
+    return replace(finding, message=f"{finding.message}. {note}")

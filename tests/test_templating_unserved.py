@@ -1,0 +1,189 @@
+"""A chart's document of a kind nothing serves any more: ``--set unserved-kinds=gate``.
+
+By default the document stays as it is with its error, which names the option. With it, the
+chart writes the document only for the releases that serve it (an ``if`` on the cluster's
+version around it, as upstream charts did for PodSecurityPolicy); the next run reads that as
+gated (K8SM-TPL-008). The real helm proves that the rendering is unchanged where the API is
+served and that nothing is rendered where it is not.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from k8smigrate.cli import app
+from k8smigrate.templating.gotemplate import tags
+from k8smigrate.templating.unserved import gate_release, wrapped
+from k8smigrate.versions import KubeVersion, Window
+
+PSP_BODY = "kind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  privileged: false\n"
+PSP = "apiVersion: policy/v1beta1\n" + PSP_BODY
+GATE = '{{- if semverCompare "<1.25-0" $.Capabilities.KubeVersion.GitVersion }}\n'
+END = "{{- end }}\n"
+CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  a: b\n"
+HELPER = (
+    '{{- define "c.psp.apiVersion" -}}\n'
+    '{{- if semverCompare "<1.10-0" .Capabilities.KubeVersion.GitVersion -}}\n'
+    '{{- print "extensions/v1beta1" -}}\n'
+    "{{- else -}}\n"
+    '{{- print "policy/v1beta1" -}}\n'
+    "{{- end -}}\n"
+    "{{- end -}}\n"
+)
+COMPUTED = 'apiVersion: {{ template "c.psp.apiVersion" . }}\n' + PSP_BODY
+SWITCH = "{{- if .Values.psp.create }}\n"
+
+
+def chart(folder: Path, templates: dict[str, str]) -> Path:
+    files = {"Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n", "values.yaml": "psp:\n  create: true\n"}
+    files.update({f"templates/{name}": text for name, text in templates.items()})
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def wrap(text: str) -> str | None:
+    return wrapped(text, tags(text)[0], (0, len(text)), KubeVersion(1, 25))
+
+
+# ---------------------------------------------------------------------------- no change
+
+
+def test_by_default_the_document_stays_and_its_error_names_the_option(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + PSP + END})
+    before = (folder / "templates/psp.yaml").read_text(encoding="utf-8")
+    code, output = run("apply", "--in-place", "--target-version", "1.29", "--min-version", "1.22", str(folder))
+    assert code == 3
+    assert "K8SM-GEN-007" in output
+    assert "In a chart, --set unserved-kinds=gate writes it only for the releases before 1.25" in output
+    assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == before
+
+
+def test_scan_names_the_option_for_a_literal_apiversion(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + PSP + END})
+    code, output = run("scan", "--target-version", "1.29", str(folder))
+    assert code == 3
+    assert "decide with: --set unserved-kinds=gate" in output
+
+
+def test_a_computed_apiversion_keeps_its_error_by_default_and_it_names_the_option(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + COMPUTED + END, "_helpers.tpl": HELPER})
+    code, output = run("apply", "--check", "--target-version", "1.29", "--min-version", "1.22", str(folder))
+    assert code == 3
+    assert (
+        "K8SM-TPL-104" in output and "--set unserved-kinds=gate writes it only for the releases before 1.25" in output
+    )
+
+
+def test_a_kind_that_a_newer_apiversion_serves_is_not_gated() -> None:
+    # extensions/v1beta1 PodSecurityPolicy: policy/v1beta1 serves the kind until 1.24
+    assert gate_release("extensions/v1beta1", "PodSecurityPolicy", Window.of("1.29", "1.19")) is None
+    assert gate_release("extensions/v1beta1", "Ingress", Window.of("1.29", "1.29")) is None  # networking.k8s.io/v1
+    assert gate_release("policy/v1beta1", "PodSecurityPolicy", Window.of("1.24", "1.22")) is None  # still served
+
+
+def test_a_document_whose_lines_do_not_hold_whole_blocks_is_not_wrapped() -> None:
+    assert wrap(PSP.replace("spec:\n", "spec:\n{{- end }}\n")) is None  # closes a block opened before
+    assert wrap(PSP.replace("spec:\n", "{{- else }}\nspec:\n")) is None  # an arm of a block opened before
+    assert wrap(PSP.replace("spec:\n", SWITCH + "spec:\n")) is None  # opens a block that closes after more YAML
+
+
+def test_an_option_that_cannot_wrap_the_document_says_so_and_leaves_it(tmp_path: Path) -> None:
+    template = SWITCH + PSP + "{{- else }}\n" + CONFIG_MAP + END
+    folder = chart(tmp_path / "c", {"psp.yaml": template})
+    args = ["apply", "--in-place", "--set", "unserved-kinds=gate", "--target-version", "1.29", str(folder)]
+    code, output = run(*args)
+    assert code == 3
+    assert "--set unserved-kinds=gate cannot put an if around it" in output
+    assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == template
+
+
+# ---------------------------------------------------------------------------- gate
+
+
+def test_the_if_goes_inside_the_blocks_around_the_document() -> None:
+    assert wrap(SWITCH + PSP + END) == SWITCH + GATE + PSP + END + END
+
+
+def test_a_block_that_opens_in_the_document_closes_before_the_gate_ends() -> None:
+    labels = "  labels:\n{{- if .Values.labels }}\n{{ toYaml .Values.labels | indent 4 }}\n{{- end }}\n"
+    text = PSP.replace("  name: {{ .Release.Name }}\n", "  name: {{ .Release.Name }}\n" + labels)
+    assert wrap(text) == GATE + text + END
+    # a block still open at the last line of YAML closes on the lines right after it
+    opened = "apiVersion: policy/v1beta1\n{{- with .Values.extra }}\nextra: {{ . }}\n\n{{- end }}\n"
+    assert wrap(opened) == GATE + opened + END
+
+
+def test_a_file_without_a_final_line_break_gets_one_inside_the_end() -> None:
+    assert wrap(PSP.rstrip("\n")) == GATE + PSP.rstrip("\n") + "\n{{- end }}"
+
+
+def test_only_the_documents_of_an_unserved_kind_are_gated(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "c", {"all.yaml": CONFIG_MAP + "---\n" + SWITCH + PSP + END + "---\n" + CONFIG_MAP})
+    args = ["apply", "--in-place", "--set", "unserved-kinds=gate", "--target-version", "1.29", "--min-version", "1.22"]
+    code, output = run(*args, str(folder))
+    assert code == 1, output
+    assert (folder / "templates/all.yaml").read_text(encoding="utf-8") == (
+        CONFIG_MAP + "---\n" + SWITCH + GATE + PSP + END + END + "---\n" + CONFIG_MAP
+    )
+    assert "K8SM-TPL-009" in output and "K8SM-GEN-007" not in output
+    assert "from 1.25 on, enforce Pod Security Admission" in output
+
+
+def test_a_computed_apiversion_is_gated_and_the_next_run_reads_it_as_gated(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + COMPUTED + END, "_helpers.tpl": HELPER})
+    window = ["--target-version", "1.29", "--min-version", "1.22"]
+    code, output = run("apply", "--in-place", "--set", "unserved-kinds=gate", *window, str(folder))
+    assert code == 1, output
+    assert "K8SM-TPL-009" in output and "K8SM-TPL-104" not in output
+    assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == SWITCH + GATE + COMPUTED + END + END
+    for command in (["apply", "--check"], ["scan"]):
+        code, output = run(*command, *window, str(folder))
+        assert code == 0, output
+        assert "K8SM-TPL-104" not in output and "K8SM-TPL-005" not in output
+    code, output = run("apply", "--check", *window, str(folder))
+    assert "K8SM-TPL-008" in output and "(apiVersion computed by the chart: policy/v1beta1)" in output
+
+
+def test_a_gated_literal_is_read_as_gated_by_every_later_run(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + PSP + END})
+    run("apply", "--in-place", "--set", "unserved-kinds=gate", "--target-version", "1.29", str(folder))
+    for window in (["--target-version", "1.29"], ["--target-version", "1.29", "--min-version", "1.19"]):
+        code, output = run("apply", "--check", "--set", "unserved-kinds=gate", *window, str(folder))
+        assert code == 0, output
+        assert "K8SM-TPL-008" in output
+
+
+# ---------------------------------------------------------------------------- proof with helm
+
+
+def render(helm: str, folder: Path, release: str) -> list[dict]:
+    out = subprocess.run(
+        [helm, "template", "r", str(folder), "--kube-version", release], capture_output=True, text=True, check=True
+    ).stdout
+    return [d for d in yaml.safe_load_all(out) if d]
+
+
+def test_helm_renders_the_gated_chart_as_before_where_the_api_is_served_and_nothing_after(
+    helm: str, tmp_path: Path
+) -> None:
+    templates = {"psp.yaml": SWITCH + PSP + END, "computed.yaml": SWITCH + COMPUTED + END, "_helpers.tpl": HELPER}
+    original = chart(tmp_path / "original", templates)
+    gated = chart(tmp_path / "gated", templates)
+    args = ["apply", "--in-place", "--set", "unserved-kinds=gate", "--target-version", "1.29", "--min-version", "1.22"]
+    code, output = run(*args, str(gated))
+    assert code == 1, output
+    assert render(helm, gated, "1.24.0") == render(helm, original, "1.24.0")
+    assert len([d for d in render(helm, gated, "1.24.0") if d["kind"] == "PodSecurityPolicy"]) == 2
+    for release in ("1.25.0", "1.29.0"):
+        assert [d for d in render(helm, gated, release) if d["kind"] == "PodSecurityPolicy"] == []
