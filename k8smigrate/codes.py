@@ -141,6 +141,11 @@ API_BODY_NOT_MIGRATED = Code(
     "error",
     "a computed apiVersion is left as it is because the document's body cannot be migrated to the new API",
 )
+API_BRANCHED = Code(
+    "K8SM-TPL-110",
+    "info",
+    "a literal apiVersion that no one API serves across the window is now picked by release (an if on the version)",
+)
 TEMPLATE: tuple[Code, ...] = (
     TEMPLATE_UNLEXED,
     TEMPLATE_SKELETON,
@@ -164,6 +169,7 @@ TEMPLATE: tuple[Code, ...] = (
     API_VENDOR_SUFFIX,
     API_IN_ACTION,
     API_BODY_NOT_MIGRATED,
+    API_BRANCHED,
 )
 """The codes of templated manifests (``K8SM-TPL-*``); ``docs/templates.md`` explains them."""
 

@@ -81,6 +81,14 @@ CHART_DECISIONS = (
         ".Capabilities.KubeVersion around it), or keep it with its error",
         default="keep",
     ),
+    Decision(
+        "api-branches",
+        ("keep", "write"),
+        "in a chart, a literal apiVersion that no one API serves across the window (policy/v1beta1 "
+        "PodDisruptionBudget with --min-version 1.19): when its body serves both, write an if on "
+        ".Capabilities.KubeVersion that gives each release the API it serves, or keep it with its error",
+        default="keep",
+    ),
 )
 """Decisions of the chart-level step (``templating.chartplan``), which is not a migration: the
 registry checks them with the migrations' own."""

@@ -210,6 +210,11 @@ def _introduced() -> dict[tuple[str, str], KubeVersion]:
 _TAGGED = KubeVersion(1, 22)
 """APIs deprecated from this release on were introduced when lifecycle tags had their defaults (1.19+)."""
 
+_INTRODUCED_EARLIER = {("autoscaling/v2beta2", "HorizontalPodAutoscaler"): KubeVersion(1, 12)}
+"""APIs deprecated from 1.22 on that are older than the tag default says: their deprecation was
+set by hand (k8s.io/api ``autoscaling/v2beta2/zz_generated.prerelease-lifecycle.go``:
+``APILifecycleIntroduced`` 1.12, deprecated 1.23, removed 1.26)."""
+
 
 def served(api: str, kind: str, release: KubeVersion) -> bool | None:
     """Whether ``release`` serves ``kind`` at ``api`` (None: the tables do not know this API).
@@ -223,7 +228,7 @@ def served(api: str, kind: str, release: KubeVersion) -> bool | None:
         return None
     life = lifecycle(api, kind)
     step = default_registry().step(api, kind)
-    introduced = _introduced().get((api, kind))
+    introduced = _introduced().get((api, kind)) or _INTRODUCED_EARLIER.get((api, kind))
     if life is None and step is None and introduced is None:
         return None
     if introduced is None and life is not None and life.deprecated_in is not None and life.deprecated_in >= _TAGGED:

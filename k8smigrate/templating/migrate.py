@@ -33,7 +33,7 @@ from .values import Scope, scope
 
 if TYPE_CHECKING:
     from ..lifecycles import ApiLifecycle
-    from ..versions import Window
+    from ..versions import KubeVersion, Window
     from .gates import Gate
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
@@ -155,7 +155,63 @@ def migrate_template(
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     if dialect == "go":
         _unserved_kinds(out, settings)
+        _api_branches(out, settings, registry, values)
     return out
+
+
+def _api_branches(out: FileResult, settings: Settings, registry: Registry, values: Any) -> None:
+    """Literal apiVersions that no one API serves across the window (``K8SM-GEN-009``) and whose
+    body serves both the old API and the new one: with ``--set api-branches=write`` picked by
+    release, else their error names that option (``branching``)."""
+    from ..decisions import chart_decision
+    from . import branching
+
+    window = settings.window
+    before, after = _chunks(out.original), _chunks(out.text)
+    if len(after) != len(before):
+        return
+    found: dict[int, tuple[tuple[int, int], re.Match[str], str, str, KubeVersion, list[Finding]]] = {}
+    for n, span, api, kind, _life in removed_documents(out.original, before, window):
+        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
+        errors = [
+            f
+            for f in out.findings
+            if f.level == "error" and f.code == branching.REPLACEMENT_UNAVAILABLE and first <= f.line <= last
+        ]
+        plan = branching.branch_plan(api.group(1), kind.group(1), window)
+        if errors and plan is not None and out.text[after[n][0] : after[n][1]] == out.original[span[0] : span[1]]:
+            found[n] = (span, api, kind.group(1), *plan, errors)
+    if not found:
+        return
+    # the one body must serve the newer API too: migrated to it over [s, target], only its
+    # apiVersion may change (one trial per s; the decision off, so the trial does not recurse)
+    decisions = {k: v for k, v in settings.decisions.items() if k != branching.DECISION}
+    trials: dict[KubeVersion, FileResult] = {}
+    for since in {entry[4] for entry in found.values()}:
+        narrowed = replace(settings, min_version=str(since), decisions=decisions)
+        trials[since] = migrate_template(out.original, narrowed, out.filename, registry, values=values, dialect="go")
+    write = chart_decision(settings.decisions, branching.DECISION) == "write"
+    for n in sorted(found, reverse=True):  # later documents first: earlier offsets stay valid
+        span, api, kind_name, newer, since, errors = found[n]
+        trial = trials[since]
+        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
+        at = span[0] + api.start(1)
+        expected = out.original[span[0] : at] + newer + out.original[span[0] + api.end(1) : span[1]]
+        trial_chunks = _chunks(trial.text)
+        same = len(trial_chunks) == len(before) and trial.text[slice(*trial_chunks[n])] == expected
+        if not same or any(f.level == "error" and first <= f.line <= last for f in trial.findings):
+            continue
+        if not write:
+            out.findings = [branching.offered(f, newer, since) if f in errors else f for f in out.findings]
+            continue
+        start, end = after[n][0] + api.start(1), after[n][0] + api.end(1)
+        out.text = out.text[:start] + branching.branched(api.group(1), newer, since) + out.text[end:]
+        line = out.original.count("\n", 0, at) + 1
+        notes = [f for f in trial.findings if first <= f.line <= last and f not in out.findings]
+        added = branching.branched_finding(kind_name, api.group(1), newer, since, out.filename, line)
+        out.findings = sorted(
+            [f for f in out.findings if f not in errors] + [added, *notes], key=lambda f: (f.line, f.level != "error")
+        )
 
 
 def _unserved_kinds(out: FileResult, settings: Settings) -> None:

@@ -1,0 +1,74 @@
+"""A chart's literal apiVersion that no one API serves across the window, picked by release.
+
+A chart supports a range of clusters. With ``--min-version 1.19 --target-version 1.29`` a
+``policy/v1beta1`` PodDisruptionBudget has no one apiVersion that every release serves:
+``policy/v1beta1`` is gone from 1.25 and ``policy/v1`` arrives in 1.21. For plain manifests
+that is an error (``K8SM-GEN-009``, "replacement unavailable"). A chart can do what upstream
+charts do instead, and give each release the API it serves (one line in the template)::
+
+    apiVersion: {{ if semverCompare ">=1.21-0" $.Capabilities.KubeVersion.GitVersion }}policy/v1
+    {{ else }}policy/v1beta1{{ end }}
+
+That writes template actions, so it is a decision, ``--set api-branches=write`` (default
+``keep``: the error stays and names the option). It applies to a document whose literal
+apiVersion ``A`` is removed by the target when the newest apiVersion ``B`` its migrations lead
+to is served from some release ``s`` of the window to the target, and ``A`` from the window's
+first release up to ``s``; and only when the document's one body serves both: migrated from
+``A`` to ``B`` (over ``[s, target]``), nothing but its apiVersion changes, with no error. An
+Ingress whose backends change shape, or ``autoscaling/v2beta1`` metrics, keep their error.
+
+The condition is ``semverCompare ">=s-0" $.Capabilities.KubeVersion.GitVersion``: ``-0`` so
+that a ``v1.21.3-gke.100`` cluster counts as 1.21, ``$`` so that it reads the chart's root
+inside ``range`` and ``with``. ``.Capabilities.APIVersions.Has`` is not used: ``helm template``
+answers it from helm's own list, whatever ``--kube-version`` says. On the next run the chart
+reads as one that already branches (``apiversions``, status ``branches``): nothing to do.
+"""
+
+from __future__ import annotations
+
+from ..results import Finding
+from ..versions import KubeVersion, Window
+
+DECISION = "api-branches"
+REPLACEMENT_UNAVAILABLE = "K8SM-GEN-009"
+
+
+def branch_plan(api: str, kind: str, window: Window) -> tuple[str, KubeVersion] | None:
+    """``(B, s)``: the apiVersion from release ``s`` on, ``api`` before; None when no such split
+    gives every release of the window an API it serves."""
+    from .capabilities import chain, releases, served
+
+    span = releases(window.min_version, window.target)
+    if served(api, kind, window.target):
+        return None  # not removed by the target: nothing to pick
+    newer = [a for a in chain(api, kind)[1:] if served(a, kind, window.target)]
+    if not newer:
+        return None
+    target = newer[-1]
+    since = next((r for r in span if all(served(target, kind, later) for later in span[span.index(r) :])), None)
+    if since is None or since == window.min_version:
+        return None  # served across the window: the migration's own job
+    if not all(served(api, kind, r) for r in span if r < since):
+        return None
+    return target, since
+
+
+def branched(api: str, newer: str, since: KubeVersion) -> str:
+    """The apiVersion value that gives releases from ``since`` on ``newer``, the others ``api``."""
+    condition = f'semverCompare ">={since.major}.{since.minor}-0" $.Capabilities.KubeVersion.GitVersion'
+    return "{{ if " + condition + " }}" + newer + "{{ else }}" + api + "{{ end }}"
+
+
+def branched_finding(kind: str, api: str, newer: str, since: KubeVersion, filename: str, line: int) -> Finding:
+    message = (
+        f"{kind}: no one apiVersion serves every release of the window, so the chart now picks it by "
+        f"release: {newer} from {since}, {api} before; the body serves both (--set {DECISION}=write)"
+    )
+    return Finding("info", "K8SM-TPL-110", message, None, filename, 0, line)
+
+
+def offered(finding: Finding, newer: str, since: KubeVersion) -> Finding:
+    from dataclasses import replace
+
+    note = f"In a chart, --set {DECISION}=write picks it by release ({newer} from {since})"
+    return replace(finding, message=f"{finding.message}. {note}")

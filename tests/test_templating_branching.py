@@ -1,0 +1,141 @@
+"""A chart's literal apiVersion that no one API serves across the window: ``--set api-branches=write``.
+
+By default the document keeps ``K8SM-GEN-009`` and the error names the option, when the option
+would work. With it, the apiVersion becomes an ``if`` on the cluster's version that gives each
+release the API it serves, provided the one body serves both APIs; the next run reads the
+chart as one that already branches. The real helm proves what each release gets.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from k8smigrate.cli import app
+from k8smigrate.templating.branching import branch_plan
+from k8smigrate.versions import KubeVersion, Window
+
+PDB = (
+    "{{- if .Values.pdb.enabled }}\n"
+    "apiVersion: policy/v1beta1\n"
+    "kind: PodDisruptionBudget\n"
+    "metadata:\n"
+    "  name: {{ .Release.Name }}\n"
+    "spec:\n"
+    "  maxUnavailable: 1\n"
+    "  selector:\n"
+    "    matchLabels:\n"
+    "      app: {{ .Release.Name }}\n"
+    "{{- end }}\n"
+)
+BRANCHED = (
+    'apiVersion: {{ if semverCompare ">=1.21-0" $.Capabilities.KubeVersion.GitVersion }}policy/v1'
+    "{{ else }}policy/v1beta1{{ end }}\n"
+)
+HPA_V2BETA1 = (
+    "apiVersion: autoscaling/v2beta1\n"
+    "kind: HorizontalPodAutoscaler\n"
+    "metadata:\n"
+    "  name: {{ .Release.Name }}\n"
+    "spec:\n"
+    "  scaleTargetRef:\n"
+    "    apiVersion: apps/v1\n"
+    "    kind: Deployment\n"
+    "    name: {{ .Release.Name }}\n"
+    "  maxReplicas: 3\n"
+    "  metrics:\n"
+    "    - type: Resource\n"
+    "      resource:\n"
+    "        name: cpu\n"
+    "        targetAverageUtilization: 80\n"
+)
+WINDOW = ["--target-version", "1.29", "--min-version", "1.19"]
+
+
+def chart(folder: Path, templates: dict[str, str]) -> Path:
+    files = {"Chart.yaml": "apiVersion: v2\nname: p\nversion: 0.1.0\n", "values.yaml": "pdb:\n  enabled: true\n"}
+    files.update({f"templates/{name}": text for name, text in templates.items()})
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+# ---------------------------------------------------------------------------- no change
+
+
+def test_by_default_the_apiversion_stays_and_its_error_names_the_option(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "p", {"pdb.yaml": PDB})
+    code, output = run("apply", "--in-place", *WINDOW, str(folder))
+    assert code == 3
+    assert "K8SM-GEN-009" in output
+    assert "In a chart, --set api-branches=write picks it by release (policy/v1 from 1.21)" in output
+    assert (folder / "templates/pdb.yaml").read_text(encoding="utf-8") == PDB
+
+
+def test_where_one_api_serves_the_window_there_is_nothing_to_branch() -> None:
+    assert branch_plan("policy/v1beta1", "PodDisruptionBudget", Window.of("1.29", "1.21")) is None
+    assert branch_plan("policy/v1beta1", "PodDisruptionBudget", Window.of("1.24", "1.19")) is None  # not removed
+
+
+def test_a_body_that_differs_per_api_is_neither_branched_nor_offered(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "p", {"hpa.yaml": HPA_V2BETA1})
+    code, output = run("apply", "--in-place", "--set", "api-branches=write", *WINDOW, str(folder))
+    assert code == 3
+    assert "K8SM-GEN-009" in output and "api-branches" not in output
+    assert (folder / "templates/hpa.yaml").read_text(encoding="utf-8") == HPA_V2BETA1
+
+
+# ---------------------------------------------------------------------------- branch
+
+
+def test_the_split_is_where_the_newest_api_is_served_to_the_target() -> None:
+    assert branch_plan("policy/v1beta1", "PodDisruptionBudget", Window.of("1.29", "1.19")) == (
+        "policy/v1",
+        KubeVersion(1, 21),
+    )
+    assert branch_plan("batch/v1beta1", "CronJob", Window.of("1.29", "1.19")) == ("batch/v1", KubeVersion(1, 21))
+    assert branch_plan("autoscaling/v2beta2", "HorizontalPodAutoscaler", Window.of("1.29", "1.19")) == (
+        "autoscaling/v2",
+        KubeVersion(1, 23),
+    )
+
+
+def test_the_apiversion_is_picked_by_release_and_the_next_run_needs_nothing(tmp_path: Path) -> None:
+    folder = chart(tmp_path / "p", {"pdb.yaml": PDB})
+    code, output = run("apply", "--in-place", "--set", "api-branches=write", *WINDOW, str(folder))
+    assert code == 1, output
+    assert "K8SM-TPL-110" in output and "K8SM-GEN-009" not in output
+    assert (folder / "templates/pdb.yaml").read_text(encoding="utf-8") == PDB.replace(
+        "apiVersion: policy/v1beta1\n", BRANCHED
+    )
+    for command in (["apply", "--check"], ["scan"]):
+        code, output = run(*command, *WINDOW, str(folder))
+        assert code == 0, output
+
+
+# ---------------------------------------------------------------------------- proof with helm
+
+
+def api_versions(helm: str, folder: Path, release: str) -> list[str]:
+    out = subprocess.run(
+        [helm, "template", "r", str(folder), "--kube-version", release], capture_output=True, text=True, check=True
+    ).stdout
+    return [d["apiVersion"] for d in yaml.safe_load_all(out) if d]
+
+
+def test_helm_gives_each_release_the_api_it_serves(helm: str, tmp_path: Path) -> None:
+    folder = chart(tmp_path / "p", {"pdb.yaml": PDB})
+    code, output = run("apply", "--in-place", "--set", "api-branches=write", *WINDOW, str(folder))
+    assert code == 1, output
+    assert api_versions(helm, folder, "1.20.0") == ["policy/v1beta1"]
+    assert api_versions(helm, folder, "1.21.0") == ["policy/v1"]
+    assert api_versions(helm, folder, "1.29.0") == ["policy/v1"]
