@@ -116,6 +116,28 @@ class Scalar(Node):
         self.has_new_data = False
 
     @classmethod
+    def parsed(
+        cls, value: str, style: str | None, tag: str | None, anchor: str | None, src: Source, line: int
+    ) -> Scalar:
+        """A scalar read from a file, as the tree builder makes one for each scalar event.
+
+        The same attributes as ``Scalar(value, style, tag)`` followed by the builder setting
+        anchor, source, line and ``dirty``, in one call instead of three ``__init__`` frames:
+        scalars are most of the nodes of a run.
+        """
+        node = cls.__new__(cls)
+        node.src = src
+        node.anchor = anchor
+        node.tag = tag
+        node.dirty = False
+        node.line = line
+        node.value = value
+        node.style = style
+        node.new_data = None
+        node.has_new_data = False
+        return node
+
+    @classmethod
     def of(cls, data: bool | int | float | str | None, style: str | None = None) -> Scalar:
         node = cls("", style)
         node.set(data)
@@ -473,6 +495,9 @@ def from_data(data: Node | Data, flow: bool = False) -> Node:
 
 
 def _to_data(node: Node, anchors: dict[str, Node], budget: list[int]) -> Data:
+    # One call per node and a comprehension per sequence, on purpose: how deep a document may
+    # nest before this refuses it (RecursionError: "cannot read the document") is part of the
+    # output, so reading a collection's scalars in its own loop, though faster, is not done.
     budget[0] += 1
     if budget[0] > MAX_EXPANDED_NODES:
         raise TreeError("document expands to more than a million nodes (alias bomb?)")
@@ -491,7 +516,7 @@ def _to_data(node: Node, anchors: dict[str, Node], budget: list[int]) -> Data:
     out: dict[str, Data] = {}
     for e in node.entries:
         value = _to_data(e.value, anchors, budget)
-        if e.name == "<<" and e.key.style is None:
+        if e.key.value == "<<" and e.key.style is None:  # ``e.name`` without a call
             merged = value if isinstance(value, list) else [value]
             for m in merged:
                 if isinstance(m, dict):

@@ -83,3 +83,56 @@ def test_plain_scalars_resolve_as_kubernetes_reads_them() -> None:
         "~": None,
     }
     assert {text: resolve_plain(text) for text in cases} == cases
+
+
+# the builder's written-out paths (scalars, block-mapping entries) and the verification reader
+
+
+def test_parsed_scalars_know_their_line_column_and_properties() -> None:
+    text = "a: 1\nb:\n  - x\n  - 'y'\nc: !!str 3\nd: &k v\ne:\nf: *k\n"
+    root = root_of(text)
+    seen = {}
+    for e in root.entries:
+        seen[e.name] = (e.key.line, e.key.src.col if e.key.src else None, e.value.line)
+    assert seen["a"] == (1, 0, 1)
+    assert seen["c"] == (5, 0, 5)
+    assert seen["e"] == (7, 0, 7)  # an empty value stands on its key's line
+    c, d, e = root.scalar("c"), root.scalar("d"), root.scalar("e")
+    assert c is not None and c.tag == "tag:yaml.org,2002:str" and c.data == "3" and not c.dirty
+    assert d is not None and d.anchor == "k" and d.src is not None and d.src.col == 3
+    assert (
+        e is not None and e.value == "" and e.data is None and e.src is not None and e.src.start == text.index("e:") + 2
+    )
+    items = root.sequence("b")
+    assert items is not None
+    assert [(i.value.line, i.value.src.col if i.value.src else -1) for i in items.items] == [(3, 4), (4, 4)]
+    assert [getattr(i.value, "style", None) for i in items.items] == [None, "'"]
+
+
+def test_a_repeated_key_is_reported_at_each_later_line() -> None:
+    doc = read_stream("a: 1\nb: 2\na: 3\na: 4\n", wanted=EVERY).documents[0]
+    assert [(p.line, p.other_line) for p in doc.duplicates] == [(3, 1), (4, 1), (4, 3)]
+
+
+def test_to_data_follows_anchored_scalars_inside_collections() -> None:
+    root = root_of("a: &x 1\nb: *x\nc: [*x, &y 2, *y]\nd: {<<: {m: 1}, z: 2}\n")
+    assert root.to_data() == {"a": 1, "b": 1, "c": [1, 2, 2], "d": {"m": 1, "z": 2}}
+
+
+def test_read_data_merges_only_a_plain_merge_key() -> None:
+    from k8smigrate.yamlio import read_data
+
+    text = "a: &m {x: 1}\nb: {<<: *m, w: 2}\nc: {'<<': *m}\n"
+    assert read_data(text) == [{"a": {"x": 1}, "b": {"x": 1, "w": 2}, "c": {"<<": {"x": 1}}}]
+    assert read_data(text) == [root_of(text).to_data()]
+
+
+def test_crd_schema_fields_are_read_as_mapping_entry_finds_them() -> None:
+    from k8smigrate.kube.crd_schema import fields_of
+
+    root = root_of("s: &s {type: string}\nnode: {type: object, type: array, items: *s}\n")
+    node = root.mapping("node")
+    assert node is not None
+    fields = fields_of(node)
+    assert fields["type"] is node.get("type")  # the first of a repeated key, as Mapping.entry
+    assert fields["items"] is root.get("s")  # an alias followed to its anchored node

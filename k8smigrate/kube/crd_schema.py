@@ -93,25 +93,33 @@ def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
         if not isinstance(node, Mapping):
             continue
         children: list[Visit] = []
-        props = get_mapping(node, "properties")
-        resource = visit.level == "root" or truthy(node, EMBEDDED)
+        fields = fields_of(node)  # read after the consumer's edits of this node, as before
+        props = _mapping(fields, "properties")
+        resource = visit.level == "root" or _truthy(fields, EMBEDDED)
         if props is not None:
             for e in props.entries:
                 meta = visit.resource_meta or (resource and e.name in _META)
                 children.append(Visit(f"{visit.path}.properties.{e.name}", resolve(e.value), "field", meta))
-        items = get(node, "items")
+        items = fields.get("items")
         if items is not None:
             children.append(Visit(f"{visit.path}.items", items, "item", visit.resource_meta))
-        extra = get(node, "additionalProperties")
+        extra = fields.get("additionalProperties")
         if isinstance(extra, Mapping):
             children.append(Visit(f"{visit.path}.additionalProperties", extra, "field", visit.resource_meta))
         stack.extend(reversed(children))
 
 
 def get(node: Mapping, key: str) -> Node | None:
-    """``node[key]``, a YAML alias followed to its anchored node (for reading only)."""
-    value = node.get(key)
-    return None if value is None else resolve(value)
+    """``node[key]``, a YAML alias followed to its anchored node (for reading only).
+
+    ``Mapping.get`` and ``resolve`` written out: the passes over a large CRD's schema ask
+    each node for a dozen keys, and this was a third of their time.
+    """
+    for e in node.entries:
+        if e.key.value == key:  # the first entry with that key, as Mapping.entry finds it
+            value = e.value
+            return resolve(value) if isinstance(value, Alias) else value
+    return None
 
 
 def get_mapping(node: Mapping, key: str) -> Mapping | None:
@@ -147,7 +155,45 @@ def truthy(node: Mapping, key: str) -> bool:
 
 def type_of(node: Mapping) -> str | None:
     value = get(node, "type")
-    return str(value.data) if isinstance(value, Scalar) and value.data not in (None, "") else None
+    if not isinstance(value, Scalar):
+        return None
+    data = value.data  # read once: a property that resolves the plain scalar each time
+    return str(data) if data not in (None, "") else None
+
+
+def fields_of(node: Mapping) -> dict[str, Node]:
+    """Each key of ``node`` with its value, an alias followed to its anchored node (for reading).
+
+    A repeated key gives its first entry's value, as ``Mapping.entry`` finds it. The checks ask
+    every schema node for some twenty keys: one dict per node instead of a scan of its entries
+    per question.
+    """
+    out: dict[str, Node] = {}
+    for e in reversed(node.entries):  # the first entry of a key is written last, so it wins
+        value = e.value
+        out[e.key.value] = resolve(value) if isinstance(value, Alias) else value
+    return out
+
+
+def _truthy(fields: dict[str, Node], key: str) -> bool:
+    """``truthy`` over ``fields_of``."""
+    value = fields.get(key)
+    return isinstance(value, Scalar) and value.data is True
+
+
+def _type(fields: dict[str, Node]) -> str | None:
+    """``type_of`` over ``fields_of``."""
+    value = fields.get("type")
+    if not isinstance(value, Scalar):
+        return None
+    data = value.data
+    return str(data) if data not in (None, "") else None
+
+
+def _mapping(fields: dict[str, Node], key: str) -> Mapping | None:
+    """``get_mapping`` over ``fields_of``."""
+    value = fields.get(key)
+    return value if isinstance(value, Mapping) else None
 
 
 def exempt_from_type(node: Mapping) -> bool:
@@ -265,62 +311,63 @@ def check(root: Node, path: str) -> SchemaResult:
         if not isinstance(node, Mapping):
             out.append(f"{where}: must be a schema object")
             continue
-        _check_fields(node, where, out)
-        kind = type_of(node)
-        if isinstance(get(node, "items"), Sequence):
+        fields = fields_of(node)
+        _check_fields(fields, where, out)
+        kind = _type(fields)
+        if isinstance(fields.get("items"), Sequence):
             out.append(f"{where}.items: must be a schema object and not an array")
-        if kind == "array" and "items" not in node:
+        if kind == "array" and "items" not in fields:
             out.append(f"{where}.items: must be specified for type: array")
-        _check_additional_properties(node, visit, out)
-        embedded = truthy(node, EMBEDDED)
+        _check_additional_properties(fields, visit, out)
+        embedded = _truthy(fields, EMBEDDED)
         if embedded and kind != "object":
             out.append(f"{where}.type: must be object if {EMBEDDED} is true")
-        elif kind is None and not exempt_from_type(node):
+        elif kind is None and not (_truthy(fields, INT_OR_STRING) or _truthy(fields, PRESERVE)):
             scope = {"root": "at the root", "item": "for array items", "field": "for object fields"}
             out.append(f"{where}.type: must not be empty {scope[visit.level]}")
         if visit.level == "root" and kind not in (None, "object"):
             out.append(f"{where}.type: must be object at the root")
-        if visit.level == "root" and truthy(node, "nullable"):
+        if visit.level == "root" and _truthy(fields, "nullable"):
             out.append(f"{where}.nullable: cannot be true at the root")
-        if truthy(node, INT_OR_STRING) and (truthy(node, PRESERVE) or embedded):
+        if _truthy(fields, INT_OR_STRING) and (_truthy(fields, PRESERVE) or embedded):
             out.append(f"{where}: {INT_OR_STRING} cannot be combined with {PRESERVE} or {EMBEDDED}")
-        if embedded and not truthy(node, PRESERVE) and not get_mapping(node, "properties"):
+        if embedded and not _truthy(fields, PRESERVE) and not _mapping(fields, "properties"):
             out.append(f"{where}.properties: must not be empty if {EMBEDDED} is true without {PRESERVE}")
         if visit.level == "root" or embedded:
-            _check_resource_meta(node, where, visit.level == "root", out)
-        _check_value_validations(node, where, out)
+            _check_resource_meta(fields, where, visit.level == "root", out)
+        _check_value_validations(node, fields, where, out)
     return result
 
 
-def _check_fields(node: Mapping, where: str, out: list[str]) -> None:
+def _check_fields(fields: dict[str, Node], where: str, out: list[str]) -> None:
     for key in _UNSUPPORTED:
-        if key in node:
+        if key in fields:
             out.append(f"{where}.{key}: is not supported")
-    if truthy(node, "uniqueItems"):
+    if _truthy(fields, "uniqueItems"):
         out.append(f"{where}.uniqueItems: cannot be true")
-    value = get(node, PRESERVE)
+    value = fields.get(PRESERVE)
     if value is not None and not (isinstance(value, Scalar) and value.data is True):
         out.append(f"{where}.{PRESERVE}: must be true or undefined")
-    if type_of(node) == "null":
+    if _type(fields) == "null":
         out.append(f"{where}.type: cannot be null (use nullable)")
 
 
-def _check_additional_properties(node: Mapping, visit: Visit, out: list[str]) -> None:
-    extra = get(node, "additionalProperties")
+def _check_additional_properties(fields: dict[str, Node], visit: Visit, out: list[str]) -> None:
+    extra = fields.get("additionalProperties")
     if extra is None:
         return
     where = f"{visit.path}.additionalProperties"
     if visit.level == "root":
         out.append(f"{where}: must not be used at the root")
-    if truthy(node, EMBEDDED):
+    if _truthy(fields, EMBEDDED):
         out.append(f"{where}: must not be used if {EMBEDDED} is set")
     allows_anything = isinstance(extra, Scalar) and extra.data is True
-    if get_mapping(node, "properties") and not allows_anything:
+    if _mapping(fields, "properties") and not allows_anything:
         out.append(f"{where}: additionalProperties and properties are mutually exclusive")
 
 
-def _check_resource_meta(node: Mapping, where: str, root: bool, out: list[str]) -> None:
-    props = get_mapping(node, "properties")
+def _check_resource_meta(fields: dict[str, Node], where: str, root: bool, out: list[str]) -> None:
+    props = _mapping(fields, "properties")
     if props is None:
         return
     for name in ("kind", "apiVersion"):
@@ -342,17 +389,17 @@ def _check_resource_meta(node: Mapping, where: str, root: bool, out: list[str]) 
         out.append(f"{where}.properties.metadata: must not specify anything other than name and generateName")
 
 
-def _check_value_validations(node: Mapping, where: str, out: list[str]) -> None:
+def _check_value_validations(node: Mapping, fields: dict[str, Node], where: str, out: list[str]) -> None:
     """allOf/anyOf/oneOf/not: structural restrictions, then completeness against ``node``.
 
     The two int-or-string shapes are exempt, as in validateStructuralInvariants: ``anyOf:
     [{type: integer}, {type: string}]`` on the node itself, or as ``allOf[0].anyOf``.
     """
-    all_of = get(node, "allOf")
+    all_of = fields.get("allOf")
     first = resolve(all_of[0]) if isinstance(all_of, Sequence) and len(all_of) else None
     skip_first_all_of = isinstance(first, Mapping) and _int_or_string_pattern(get(first, "anyOf"))
     for junctor in _JUNCTORS:
-        seq = get(node, junctor)
+        seq = fields.get(junctor)
         if not isinstance(seq, Sequence):
             continue
         skip_all = junctor == "anyOf" and _int_or_string_pattern(seq)
@@ -361,8 +408,8 @@ def _check_value_validations(node: Mapping, where: str, out: list[str]) -> None:
             if not skip_all:
                 _check_nested(clause, path, out, skip_any_of=junctor == "allOf" and i == 0 and skip_first_all_of)
             _check_complete(clause, node, where, path, out)
-    if "not" in node:
-        clause = get(node, "not") or Mapping()
+    if "not" in fields:
+        clause = fields.get("not") or Mapping()
         _check_nested(clause, f"{where}.not", out)
         _check_complete(clause, node, where, f"{where}.not", out)
 
@@ -382,23 +429,24 @@ def _check_nested(clause: Node, where: str, out: list[str], skip_any_of: bool = 
         if not isinstance(node, Mapping):
             out.append(f"{path}: must be a schema object")
             continue
-        _check_fields(node, path, out)
-        out.extend(f"{path}.{key}: must be undefined to be structural" for key in _NESTED_FORBIDDEN if key in node)
-        if truthy(node, "nullable"):
+        fields = fields_of(node)
+        _check_fields(fields, path, out)
+        out.extend(f"{path}.{key}: must be undefined to be structural" for key in _NESTED_FORBIDDEN if key in fields)
+        if _truthy(fields, "nullable"):
             out.append(f"{path}.nullable: must be false to be structural")
-        props = get_mapping(node, "properties")
+        props = _mapping(fields, "properties")
         if props is not None:
             if "metadata" in props:
                 out.append(f"{path}.properties.metadata: must not be specified in a nested context")
             stack.extend((f"{path}.properties.{e.name}", e.value, False) for e in props.entries)
-        if "items" in node:
-            stack.append((f"{path}.items", get(node, "items") or Mapping(), False))
+        if "items" in fields:
+            stack.append((f"{path}.items", fields.get("items") or Mapping(), False))
         for junctor in _JUNCTORS:
-            seq = get(node, junctor)
+            seq = fields.get(junctor)
             if isinstance(seq, Sequence) and not (junctor == "anyOf" and skip):
                 stack.extend((f"{path}.{junctor}[{i}]", c, False) for i, c in enumerate(seq))
-        if "not" in node:
-            stack.append((f"{path}.not", get(node, "not") or Mapping(), False))
+        if "not" in fields:
+            stack.append((f"{path}.not", fields.get("not") or Mapping(), False))
 
 
 def _check_complete(clause: Node, snode: Node | None, spath: str, vpath: str, out: list[str]) -> None:

@@ -8,6 +8,7 @@ deep nesting) becomes the document's ``Problem``, never an exception.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,7 +28,7 @@ from .events import (
     StreamStartEvent,
     events,
 )
-from .lines import column_of, line_of
+from .lines import column_of, line_of, newline_offsets
 
 MAX_DEPTH = 500
 
@@ -42,21 +43,23 @@ def parse_documents(
     """Documents of ``text``, or of the piece ``text[offset:end]`` with indices into ``text``.
 
     The builder keeps the whole ``text`` (not a slice of it), so that line numbers come from
-    one cached table of newlines instead of one per piece, which made large files quadratic.
+    one table of newlines instead of one per piece, which made large files quadratic.
     """
     source = text[offset:end] if offset or end is not None else text
     builder = _Builder(text, offset)
+    feed = builder.feed
     index = first_index
     doc: Document | None = None
-    stack: list[Any] = []
     for event in events(source, libyaml=fast):
+        if type(event) in _NODE_EVENTS:  # most events: one set lookup instead of a chain of isinstance
+            feed(event)
+            continue
         if isinstance(event, (StreamStartEvent, StreamEndEvent)):
             continue
         if isinstance(event, DocumentStartEvent):
             start = event.start_mark.index + offset
             doc = Document(index, start, start, line_of(text, start))
             builder.reset()
-            stack = []
             continue
         if isinstance(event, DocumentEndEvent):
             assert doc is not None
@@ -71,7 +74,13 @@ def parse_documents(
             index += 1
             doc = None
             continue
-        builder.feed(event, stack)
+        feed(event)
+
+
+_NODE_EVENTS = frozenset(
+    (ScalarEvent, MappingStartEvent, MappingEndEvent, SequenceStartEvent, SequenceEndEvent, AliasEvent)
+)
+"""The event classes that build nodes (exact classes: a subclass takes the ``isinstance`` path)."""
 
 
 class _Unsupported(Exception):
@@ -83,16 +92,23 @@ class _Unsupported(Exception):
 
 
 class _Builder:
-    """Turns parser events into a tree with source spans."""
+    """Turns parser events into a tree with source spans.
+
+    This is the hottest loop of a run (every node of every wanted document passes here), so
+    scalars and block-mapping entries, most of the events, take a path written out in full:
+    one call per event where the general path makes several.
+    """
 
     def __init__(self, text: str, offset: int) -> None:
         self.text = text
         self.offset = offset
+        self.newlines = newline_offsets(text)  # line numbers by bisection, without a call per node
         self.root: Node | None = None
         self.duplicates: list[Problem] = []
         self.anchors: dict[str, Node] = {}
         self.problem: Problem | None = None
         self.shares = False
+        self.stack: list[Any] = []
 
     def reset(self) -> None:
         self.root = None
@@ -100,15 +116,71 @@ class _Builder:
         self.anchors = {}
         self.problem = None
         self.shares = False
+        self.stack = []
 
-    def feed(self, event: Any, stack: list[Any]) -> None:
+    def feed(self, event: Any) -> None:
         """Build from one event; a construct the tree cannot hold stops this document only."""
         if self.problem is not None:
             return  # the rest of the document is skipped; the parser still checks its syntax
         try:
-            self._feed(event, stack)
+            if type(event) is ScalarEvent:
+                self._scalar(event)
+            else:
+                self._feed(event, self.stack)
         except _Unsupported as exc:
             self.problem = Problem(f"{exc}; the document is left unchanged", exc.line, code="K8SM-GEN-011")
+
+    def _scalar(self, event: Any) -> None:
+        """``_feed`` for a scalar, with ``_attach`` written out for the usual key and value."""
+        stack = self.stack
+        text = self.text
+        start = event.start_mark.index + self.offset
+        if len(stack) > MAX_DEPTH:
+            raise _Unsupported(f"nesting deeper than {MAX_DEPTH} levels", line_of(text, start))
+        end = event.end_mark.index + self.offset
+        value = str(event.value)
+        style = event.style or None  # libyaml says "" for plain
+        tag = event.tag
+        anchor = event.anchor
+        if start == end and style is None and value == "":
+            start = end = -1  # an empty value: placed after its key's colon below
+            line, col = 0, 0
+        else:
+            line = bisect_left(self.newlines, start) + 1
+            col = start - text.rfind("\n", 0, start) - 1
+        node = Scalar.parsed(
+            value, style, tag if tag not in (None, "!") else None, anchor, Source(start, end, col), line
+        )
+        if anchor:
+            self.anchors[anchor] = node
+        if not stack:
+            self.root = node
+            return
+        top = stack[-1]
+        parent = top[0]
+        if parent.__class__ is Sequence:
+            parent.items.append(Item(node))
+            return
+        if parent.__class__ is not Mapping or start < 0:
+            self._attach(node, stack)  # an empty key or value, or a subclass
+            return
+        pending: Scalar | None = top[1]
+        if pending is None:  # a key: it waits for its value
+            if value == "<<" and style is None:
+                self.shares = True  # a merge key
+            top[1] = node
+            return
+        key_lines = top[2]
+        key_line = pending.line
+        earlier = key_lines.get(pending.value)
+        if earlier is None:
+            key_lines[pending.value] = [key_line]
+        else:  # a dict of the keys seen so far: scanning the entries for each key made large mappings quadratic
+            for other_line in earlier:
+                self.duplicates.append(Problem(f"duplicate key {pending.value!r}", key_line, other_line=other_line))
+            earlier.append(key_line)
+        parent.entries.append(Entry(pending, node))
+        top[1] = None
 
     def _feed(self, event: Any, stack: list[Any]) -> None:
         if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
@@ -245,34 +317,44 @@ class _Builder:
 
     def _finish_mapping(self, node: Mapping, nested: bool) -> None:
         text = self.text
-        assert node.src is not None
-        if not node.entries:
+        src = node.src
+        assert src is not None
+        entries = node.entries
+        if not entries:
             return
-        first = node.entries[0].key
+        first = entries[0].key
         assert first.src is not None
-        node.first = node.entries[0]
+        node.first = entries[0]
         if nested:
             node.first.head_comments = _lead_comments(text, first.src.start)
-        node.src.start = _explicit_indicator(text, first.src.start)
-        node.src.col = first.src.col if node.src.start == first.src.start else column_of(text, node.src.start)
+        start = src.start = _explicit_indicator(text, first.src.start)
+        src.col = first.src.col if start == first.src.start else column_of(text, start)
         node.line = first.line
-        prev_end = node.src.start
-        for i, e in enumerate(node.entries):
+        parent_id, size, find = id(node), len(text), text.find
+        prev_end = start
+        for i, e in enumerate(entries):
             ks = e.key.src
-            vs = e.value.src
+            value = e.value
+            vs = value.src
             assert ks is not None and vs is not None
-            line_start = text.rfind("\n", 0, ks.start) + 1 if i else node.src.start
-            end = entry_end(text, e.value)
-            e.src = EntrySource(
-                id(node), i, prev_end if i else node.src.start, line_start, ks.start, ks.end, vs.start, vs.end, end
-            )
-            if text.find("#", e.src.head_start, line_start) >= 0:  # find: no slice for the common case
-                e.head_comments = comment_lines(text[e.src.head_start : line_start])
-            a, b = (vs.end, end) if _inline(e.value) else (ks.end, vs.start)
-            if text.find("#", a, b) >= 0:
+            if i:
+                head_start, line_start = prev_end, text.rfind("\n", 0, ks.start) + 1
+            else:
+                head_start = line_start = start
+            if value.__class__ is Scalar and value.style != "|" and value.style != ">":  # most values
+                content, inline = vs.end, True
+            else:
+                content, inline = content_end(text, value), _inline(value)
+            nl = find("\n", content)
+            end = size if nl < 0 else nl + 1  # entry_end, written out
+            e.src = EntrySource(parent_id, i, head_start, line_start, ks.start, ks.end, vs.start, vs.end, end)
+            if find("#", head_start, line_start) >= 0:  # find: no slice for the common case
+                e.head_comments = comment_lines(text[head_start:line_start])
+            a, b = (vs.end, end) if inline else (ks.end, vs.start)
+            if find("#", a, b) >= 0:
                 e.eol_comment = eol_comment(text[a:b])
             prev_end = end
-        node.src.end = prev_end
+        src.end = prev_end
 
     def _finish_sequence(self, node: Sequence) -> None:
         text = self.text

@@ -14,13 +14,22 @@ def line_of(text: str, index: int) -> int:
     Called once per node: counting from the start each time made parsing quadratic in the
     file size, so the newline offsets of the last few texts are kept and searched.
     """
+    return bisect.bisect_left(newline_offsets(text), index) + 1
+
+
+def newline_offsets(text: str) -> list[int]:
+    """The indices of the newlines of ``text``, sorted: ``line_of`` is a bisection of them.
+
+    The tables of the last few texts are kept (a file's documents are parsed one by one with
+    the whole text); the tree builder holds its text's table and bisects it itself.
+    """
     cached = _NEWLINES.get(id(text))
     if cached is None or cached[0] is not text:
         if len(_NEWLINES) >= 4:
             _NEWLINES.clear()
         cached = (text, [m.start() for m in re.finditer("\n", text)])
         _NEWLINES[id(text)] = cached
-    return bisect.bisect_left(cached[1], index) + 1
+    return cached[1]
 
 
 def column_of(text: str, index: int) -> int:

@@ -40,18 +40,21 @@ def _read_data(text: str, libyaml: bool) -> list[Data]:
     stack: list[list[Any]] = []  # [container, pending key] per open collection
     anchors: dict[str, Data] = {}
     for event in events(text, libyaml):
-        if isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+        kind = type(event)
+        if kind is ScalarEvent and not event.anchor:  # most events: a plain or quoted scalar
+            value: Data = _scalar_data(event)
+        elif isinstance(event, (MappingStartEvent, SequenceStartEvent)):
             container: Any = {} if isinstance(event, MappingStartEvent) else []
             if event.anchor:
                 anchors[str(event.anchor)] = container
             stack.append([container, _NO_KEY, []])
             continue
-        if isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+        elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
             container, _key, merges = stack.pop()
             for merged in merges:  # explicit keys win over merged ones, wherever they stand
                 for k, v in merged.items():
                     container.setdefault(k, v)
-            value: Data = container
+            value = container
         elif isinstance(event, ScalarEvent):
             value = _scalar_data(event)
             if event.anchor:
@@ -69,14 +72,14 @@ def _read_data(text: str, libyaml: bool) -> list[Data]:
             docs.append(value)
             continue
         top = stack[-1]
-        if isinstance(top[0], list):
+        if top[0].__class__ is list:
             top[0].append(value)
         elif top[1] is _NO_KEY:
             top[1] = (event, value)
         else:
             key_event, key = top[1]
             top[1] = _NO_KEY
-            if isinstance(key_event, ScalarEvent) and key_event.value == "<<" and not key_event.style:
+            if key == "<<" and isinstance(key_event, ScalarEvent) and key_event.value == "<<" and not key_event.style:
                 top[2].extend(m for m in (value if isinstance(value, list) else [value]) if isinstance(m, dict))
                 continue
             if isinstance(key, (dict, list)):
