@@ -13,6 +13,7 @@ path written in a template, are migrated as they are (``loaded_files``).
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +32,7 @@ def is_chart(folder: Path) -> bool:
 
 def chart_root(path: Path) -> Path | None:
     """The chart a file belongs to: one under its templates/ or crds/, or its values.yaml."""
-    resolved = path.resolve()
+    resolved = _resolved(path)
     if resolved.name != "values.yaml" and not any(part in MANIFEST_FOLDERS for part in resolved.parts[:-1]):
         return None  # no folder of it can be a chart's templates/ or crds/: spare a stat per folder up to /
     here = resolved.parent
@@ -42,6 +43,20 @@ def chart_root(path: Path) -> Path | None:
                 return folder
             return None
     return None
+
+
+def _resolved(path: Path) -> Path:
+    """``path.resolve()``, with its folder's resolution remembered: a run asks for every file,
+    several times, and ``resolve`` stats each folder up to the root each time. A file that is
+    itself a link is resolved in full."""
+    if os.path.islink(path):
+        return path.resolve()
+    return _resolved_folder(str(path.parent)) / path.name
+
+
+@lru_cache(maxsize=1024)
+def _resolved_folder(folder: str) -> Path:
+    return Path(folder).resolve()
 
 
 def is_support_file(rel: str) -> bool:
