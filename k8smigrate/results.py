@@ -86,7 +86,12 @@ class DocumentResult:
             self._pending = None
             if callable(before):
                 before = before()
-            self._patch = jsonpatch.make_patch(before, after).patch
+            try:
+                self._patch = jsonpatch.make_patch(before, after).patch
+            except RecursionError:
+                # jsonpatch recurses twice per level: a document nested near the reader's limit
+                # (which it accepts) gets the one patch that needs no diff, the whole new document
+                self._patch = [{"op": "replace", "path": "", "value": after}]
         return self._patch
 
     @patch.setter

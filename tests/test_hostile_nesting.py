@@ -34,6 +34,16 @@ def test_deep_but_legal_nesting_is_read() -> None:
     check_noop("x: " + "[" * 400 + "]" * 400 + "\n")
 
 
+def test_a_migrated_document_nested_near_the_limit_gets_a_patch_of_the_whole_document() -> None:
+    # jsonpatch recurses twice per level: the diff of a document the reader accepts must not crash
+    deep = "  x: " + "{a: " * 490 + "1" + "}" * 490 + "\n"
+    result = run(INGRESS + deep)
+    assert "networking.k8s.io/v1" in result.text
+    [document] = result.documents
+    assert [(op["op"], op["path"]) for op in document.patch] == [("replace", "")]
+    assert document.patch[0]["value"]["apiVersion"] == "networking.k8s.io/v1"
+
+
 # ------------------------------------------------------------------ refused
 
 
