@@ -77,6 +77,9 @@ def test_a_computed_apiversion_keeps_its_error_by_default_and_it_names_the_optio
     assert (
         "K8SM-TPL-104" in output and "--set unserved-kinds=gate writes it only for the releases before 1.25" in output
     )
+    code, output = run("scan", "--target-version", "1.29", "--min-version", "1.22", str(folder))
+    assert code == 3
+    assert "K8SM-TPL-005 --set unserved-kinds=gate" in output
 
 
 def test_a_kind_that_an_apiversion_serves_at_the_target_is_not_gated() -> None:

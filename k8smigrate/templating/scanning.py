@@ -37,6 +37,7 @@ from .migrate import (
     skeleton_scope,
     version_gated,
 )
+from .unserved import DECISION as UNSERVED
 from .values import scope
 
 if TYPE_CHECKING:
@@ -160,6 +161,7 @@ def _document_text(text: str, line: int) -> str:
 def computed_rows(root: Path, rel: str, filename: str, settings: Settings) -> list[ScanEntry]:
     """The computed apiVersions of one template of the chart at ``root``, as scan rows."""
     rows = [r for r in _rows(str(root.resolve()), settings.window) if r.path == rel]
+    offered = _offered_by_plan(root, rel, settings) if any(r.served is False for r in rows) else set()
     out = []
     for r in rows:
         where = f"{r.source} at {r.source_path}:{r.source_line}"
@@ -186,9 +188,19 @@ def computed_rows(root: Path, rel: str, filename: str, settings: Settings) -> li
                 level="error" if removed else "info",
                 code="K8SM-TPL-005" if removed else "K8SM-TPL-006",
                 message=text,
+                decisions=(f"{UNSERVED}=gate",) if removed and r.line in offered else (),
             )
         )
     return out
+
+
+def _offered_by_plan(root: Path, rel: str, settings: Settings) -> set[int]:
+    """The lines of ``rel`` where the chart-level step of ``apply`` offers ``unserved-kinds=gate``
+    for a computed apiVersion (it gates such a document when that fits the template)."""
+    from .chartplan import plan_for
+
+    findings = plan_for(root, settings).findings.get(rel, [])
+    return {f.line for f in findings if f"--set {UNSERVED}=gate" in f.message}
 
 
 def chart_gates(root: Path, rel: str, text: str, window: Window) -> list[Gate]:
