@@ -438,7 +438,7 @@ class _Planner:
             )
             return result
         target = _target(apis, kind, self.releases)
-        window = f"{self.window.min_version}–{self.window.target}"
+        window = release_ranges(self.releases)
         if target is None and all(y.served for y in known):
             result.status = "branches"
             return result
@@ -576,7 +576,7 @@ class _Planner:
         return edits
 
     def _rewritten_message(self, edits: list[Edit]) -> None:
-        window = f"{self.window.min_version}–{self.window.target}"
+        window = release_ranges(self.releases)
         for i, result in enumerate(self.results):
             if result.status != "rewritten":
                 continue
@@ -681,7 +681,7 @@ class _Planner:
         return any(s.idiom == "branches" and (s.path, s.block) == (path, block.start) for s in self.sites)
 
     def report_dead(self, evaluation: _Evaluation, edits: list[Edit]) -> None:
-        window = f"{self.window.min_version}–{self.window.target}"
+        window = release_ranges(self.releases)
         for (path, start), block in sorted(self._site_blocks(evaluation).items()):
             taken = evaluation.taken_window.get((path, start), set())
             if not taken or -2 in taken or (path, start) in evaluation.values_blocks:
