@@ -245,10 +245,9 @@ def _unserved_sites(
     ``--set unserved-kinds=gate``, written only for the releases before (``unserved``), or the
     error names that option."""
     from ..codes import API_NOT_SERVED, TEMPLATE_VERSION_GATED
-    from ..hints import INSTEAD
-    from . import gotemplate, unserved
+    from . import unserved
     from .capabilities import chain, release_ranges, releases, served
-    from .gates import Gate, gates
+    from .gates import gates
 
     window = result.window
     in_window = releases(window.min_version, window.target)
@@ -287,6 +286,23 @@ def _unserved_sites(
         if end is None or gone != in_window[in_window.index(gone[0]) :] or not all(y.served for y in before):
             continue
         wraps.append((site, finding, end, apis))
+    _wrap_unserved(out, result, sources, wraps, gate, in_window)
+
+
+def _wrap_unserved(
+    out: ChartPlan,
+    result: ApiVersionPlan,
+    sources: ChartSources,
+    wraps: list[tuple[SiteResult, Finding, KubeVersion, list[str]]],
+    gate: bool,
+    in_window: list[KubeVersion],
+) -> None:
+    """Each site's document inside an ``if`` on the version (``gate``), or its error naming the
+    option; neither where the ``if`` does not fit the template."""
+    from ..hints import INSTEAD
+    from . import gotemplate, unserved
+    from .gates import Gate
+
     for site, finding, end, apis in sorted(wraps, key=lambda w: (w[0].site.path, -w[0].site.start)):
         path, kind = site.site.path, site.kind or ""
         text = out.texts.get(path, sources.templates.get(path, ""))
@@ -302,8 +318,6 @@ def _unserved_sites(
             findings[at] = unserved.offered(finding, unserved.GatePlan(end))
             continue
         out.texts[path] = done.text
-        # the file's own migration must read the document as gated (not wrap it a second time):
-        # the gate, and the ones already recorded in the file after it, moved by what was inserted
         # the file's own migration must read the document as gated, not wrap it a second time;
         # the gates recorded before are of later documents (done last first): they move whole
         added = len(done.text) - len(text)
