@@ -186,28 +186,23 @@ def _api_branches(out: FileResult, settings: Settings, registry: Registry, value
         return
     # the one body must serve the newer API too: migrated to it over [s, target], only its
     # apiVersion may change (one trial per s; the decision off, so the trial does not recurse)
-    decisions = {k: v for k, v in settings.decisions.items() if k != branching.DECISION}
-    trials: dict[KubeVersion, FileResult] = {}
-    for since in {entry[4] for entry in found.values()}:
-        narrowed = replace(settings, min_version=str(since), decisions=decisions)
-        trials[since] = migrate_template(out.original, narrowed, out.filename, registry, values=values, dialect="go")
+    trials = {
+        since: _trial(out, settings, branching.DECISION, registry, values, min_version=str(since))
+        for since in {entry[4] for entry in found.values()}
+    }
     write = chart_decision(settings.decisions, branching.DECISION) == "write"
     for n in sorted(found, reverse=True):  # later documents first: earlier offsets stay valid
         span, api, kind_name, newer, since, errors = found[n]
         trial = trials[since]
-        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
-        at = span[0] + api.start(1)
-        expected = out.original[span[0] : at] + newer + out.original[span[0] + api.end(1) : span[1]]
-        trial_chunks = _chunks(trial.text)
-        same = len(trial_chunks) == len(before) and trial.text[slice(*trial_chunks[n])] == expected
-        if not same or any(f.level == "error" and first <= f.line <= last for f in trial.findings):
+        if not _only_api_changed(out, trial, n, span, api, newer):
             continue
+        first, last = (out.original.count("\n", 0, x) + 1 for x in span)
         if not write:
             out.findings = [branching.offered(f, newer, since) if f in errors else f for f in out.findings]
             continue
         start, end = after[n][0] + api.start(1), after[n][0] + api.end(1)
         out.text = out.text[:start] + branching.branched(api.group(1), newer, since) + out.text[end:]
-        line = out.original.count("\n", 0, at) + 1
+        line = out.original.count("\n", 0, span[0] + api.start(1)) + 1
         notes = [f for f in trial.findings if first <= f.line <= last and f not in out.findings]
         added = branching.branched_finding(kind_name, api.group(1), newer, since, out.filename, line)
         out.findings = sorted(
@@ -237,8 +232,11 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
         ]
         if plan is None or not errors or out.text[after[n][0] : after[n][1]] != out.original[span[0] : span[1]]:
             continue  # (the engine leaves such a document as it is)
-        if plan.via is not None and not _serves_as(out, n, span, api, plan, settings, registry, values):
-            continue
+        if plan.via is not None:  # written as the apiVersion that serves the releases before: only if it is all
+            last_served = KubeVersion(plan.release.major, plan.release.minor - 1)
+            trial = _trial(out, settings, unserved.DECISION, registry, values, target_version=str(last_served))
+            if not _only_api_changed(out, trial, n, span, api, plan.via):
+                continue
         line = out.original.count("\n", 0, span[0] + api.start()) + 1
         found.append((n, api, kind.group(1), plan, errors, line))
     gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
@@ -263,32 +261,30 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
         )
 
 
-def _serves_as(
-    out: FileResult,
-    n: int,
-    span: tuple[int, int],
-    api: re.Match[str],
-    plan: Any,
-    settings: Settings,
-    registry: Registry,
-    values: Any,
-) -> bool:
-    """Whether document ``n`` comes out of a migration to ``plan.via`` (over the releases before
-    ``plan.release``) with nothing but its apiVersion changed and no error."""
-    from . import unserved
+def _trial(
+    out: FileResult, settings: Settings, decision: str, registry: Registry, values: Any, **window: str
+) -> FileResult:
+    """The file migrated over another window (``min_version``/``target_version``), without
+    ``decision`` (so that a trial does not try again what it checks)."""
+    decisions = {k: v for k, v in settings.decisions.items() if k != decision}
+    narrowed = replace(settings, decisions=decisions, **window)  # type: ignore[arg-type]
+    return migrate_template(out.original, narrowed, out.filename, registry, values=values, dialect="go")
 
-    last = KubeVersion(plan.release.major, plan.release.minor - 1)
-    decisions = {k: v for k, v in settings.decisions.items() if k != unserved.DECISION}
-    narrowed = replace(settings, target_version=str(last), decisions=decisions)
-    trial = migrate_template(out.original, narrowed, out.filename, registry, values=values, dialect="go")
+
+def _only_api_changed(
+    out: FileResult, trial: FileResult, n: int, span: tuple[int, int], api: re.Match[str], new_api: str
+) -> bool:
+    """Whether the trial leaves document ``n`` (at ``span`` of the original) as it was but for its
+    apiVersion, now ``new_api``, with no error in it."""
     chunks = _chunks(trial.text)
     at = span[0] + api.start(1)
-    expected = out.original[span[0] : at] + plan.via + out.original[span[0] + api.end(1) : span[1]]
-    first, end_line = (out.original.count("\n", 0, x) + 1 for x in span)
+    expected = out.original[span[0] : at] + new_api + out.original[span[0] + api.end(1) : span[1]]
+    first, last = (out.original.count("\n", 0, x) + 1 for x in span)
     return (
-        len(chunks) > n
+        len(chunks) == len(_chunks(out.original))
+        and out.original[slice(*span)] != expected
         and trial.text[slice(*chunks[n])] == expected
-        and not any(f.level == "error" and first <= f.line <= end_line for f in trial.findings)
+        and not any(f.level == "error" and first <= f.line <= last for f in trial.findings)
     )
 
 
