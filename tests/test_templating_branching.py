@@ -135,8 +135,11 @@ def api_versions(helm: str, folder: Path, release: str) -> list[str]:
 
 def test_helm_gives_each_release_the_api_it_serves(helm: str, tmp_path: Path) -> None:
     folder = chart(tmp_path / "p", {"pdb.yaml": PDB})
-    code, output = run("apply", "--in-place", "--set", "api-branches=write", *WINDOW, str(folder))
+    args = ["apply", "--in-place", "--verify-render", "--set", "api-branches=write", *WINDOW, str(folder)]
+    code, output = run(*args)
     assert code == 1, output
+    # each rendering equals the rendered output migrated for the release it was rendered at
+    assert "K8SM-TPL-013 helm proves it" in output and "K8SM-TPL-012" not in output
     assert api_versions(helm, folder, "1.20.0") == ["policy/v1beta1"]
     assert api_versions(helm, folder, "1.21.0") == ["policy/v1"]
     assert api_versions(helm, folder, "1.29.0") == ["policy/v1"]
