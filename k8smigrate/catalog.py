@@ -174,10 +174,11 @@ def plain_literals(text: str) -> str:
 
 
 def explain_lines(name: str, registry: Registry) -> list[str] | None:
-    """``k8smigrate explain NAME``: what a migration does, its rules, codes and decisions (None: unknown)."""
+    """``k8smigrate explain NAME``: what a migration does, its rules, codes and decisions; or
+    what a decision (``--set NAME=…``) settles and who asks for it (None: unknown)."""
     entries: list[Migration] = registry.named(name)
     if not entries:
-        return None
+        return decision_lines(name, registry)
     lines: list[str] = []
     checks = [m for m in entries if isinstance(m, Check)]
     if checks:
@@ -206,3 +207,27 @@ def explain_lines(name: str, registry: Registry) -> list[str] | None:
             default = f" (default {d.default})" if d.default else ""
             lines.append(f"  --set {d.name}={'|'.join(d.allowed)}  {d.help}{default}")
     return lines
+
+
+def decision_lines(name: str, registry: Registry) -> list[str] | None:
+    """``k8smigrate explain DECISION``: a decision that findings name (``--set NAME=VALUE``), what
+    each value does and which migrations (or the chart-level step) ask for it; None: no such one."""
+    from .decisions import CHART_DECISIONS
+
+    askers = [m.name for m in registry.migrations if any(d.name == name for d in m.decisions)]
+    declared = [d for m in registry.migrations for d in m.decisions if d.name == name]
+    chart = [d for d in CHART_DECISIONS if d.name == name]
+    if chart:
+        askers.append("the chart-level step (Helm charts)")
+    found = (chart or declared)[:1]
+    if not found:
+        return None
+    d = found[0]
+    default = f", default {d.default}" if d.default else ", no default: a finding asks for it"
+    return [
+        f"{name}: a decision (--set {name}={'|'.join(d.allowed)}{default})",
+        "",
+        plain_literals(d.help),
+        "",
+        f"Asked by: {', '.join(dict.fromkeys(askers))}",
+    ]

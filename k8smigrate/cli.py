@@ -249,10 +249,13 @@ def _list_width() -> int | None:
 def explain(
     name: Annotated[
         str,
-        typer.Argument(metavar="NAME", help="A migration name from 'k8smigrate list', or: podsecuritypolicy."),
+        typer.Argument(
+            metavar="NAME",
+            help="A migration name from 'k8smigrate list', a decision (--set NAME=…), or: podsecuritypolicy.",
+        ),
     ],
 ) -> None:
-    """What a migration does, its rules, finding codes and decisions; or a guide (podsecuritypolicy)."""
+    """What a migration does, its rules, finding codes and decisions; what a decision settles; or a guide."""
     text = guide(name)
     if text is not None:
         typer.echo(text, nl=False)

@@ -253,6 +253,17 @@ def test_explain_shows_decisions(widgets: Registry) -> None:
     assert "  --set widgetMode=fast|safe  fast skips the safety checks; safe keeps them." in result.stdout
 
 
+def test_explain_a_decision_says_what_it_settles_and_who_asks_for_it() -> None:
+    lines = cli("explain", "sideEffects").stdout.splitlines()
+    assert (
+        lines[0] == "sideEffects: a decision (--set sideEffects=None|NoneOnDryRun, no default: a finding asks for it)"
+    )
+    assert lines[-1] == "Asked by: admissionregistration_v1beta1"
+    lines = cli("explain", "unserved-kinds").stdout.splitlines()
+    assert lines[0] == "unserved-kinds: a decision (--set unserved-kinds=keep|gate, default keep)"
+    assert lines[-1] == "Asked by: the chart-level step (Helm charts)"
+
+
 def test_explain_a_module_with_several_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     steps = [
         Step(("Gadget",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.20", name="gadgets"),
