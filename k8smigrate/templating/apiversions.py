@@ -75,6 +75,7 @@ from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
 from . import valuesfile
 from .capabilities import SCENARIOS, Scenario, capabilities, chain, release_ranges, releases, served
+from .capabilities import unserved as unserved_releases
 from .collapse import arms_alike, collapse_block
 from .edits import Edit, apply_edits, edited_span
 from .gotmpl import Block, Define, walk
@@ -444,9 +445,7 @@ class _Planner:
             return result
         if target is None:
             result.status = "blocked"
-            unserved = [
-                r for r in self.releases if not any(served(a, kind, r) for api in apis for a in chain(api, kind))
-            ]
+            unserved = unserved_releases(apis, kind, self.releases)
             if unserved:
                 result.findings.append(
                     self.finding(

@@ -273,3 +273,10 @@ def chain(api: str, kind: str) -> list[str]:
     while (step := registry.step(out[-1], kind)) is not None and step.to_api not in out:
         out.append(step.to_api)
     return out
+
+
+def unserved(apis: Iterable[str], kind: str, among: Iterable[KubeVersion]) -> list[KubeVersion]:
+    """The releases of ``among`` at which neither ``apis`` nor an apiVersion their migrations lead
+    to serves ``kind``."""
+    every = [a for api in apis for a in chain(api, kind)]
+    return [r for r in among if not any(served(a, kind, r) for a in every)]

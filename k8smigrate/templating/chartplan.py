@@ -246,7 +246,8 @@ def _unserved_sites(
     error names that option."""
     from ..codes import API_NOT_SERVED, TEMPLATE_VERSION_GATED
     from . import unserved
-    from .capabilities import chain, release_ranges, releases, served
+    from .capabilities import release_ranges, releases
+    from .capabilities import unserved as unserved_releases
     from .gates import gates
 
     window = result.window
@@ -260,7 +261,7 @@ def _unserved_sites(
             (f for f in out.findings.get(path, []) if f.code == API_NOT_SERVED.code and f.line == site.site.line), None
         )
         apis = list(dict.fromkeys(y.api for y in site.yields if y.api is not None))
-        gone = [r for r in in_window if not any(served(a, kind, r) for api in apis for a in chain(api, kind))]
+        gone = unserved_releases(apis, kind, in_window)
         if finding is not None and gone:
             blocked.append((site, finding, gone, apis))
     if not blocked:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -168,20 +168,12 @@ def _api_branches(out: FileResult, settings: Settings, registry: Registry, value
     from . import branching
 
     window = settings.window
-    before, after = _chunks(out.original), _chunks(out.text)
-    if len(after) != len(before):
-        return
     found: dict[int, tuple[tuple[int, int], re.Match[str], str, str, KubeVersion, list[Finding]]] = {}
-    for n, span, api, kind, _life in removed_documents(out.original, before, window):
-        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
-        errors = [
-            f
-            for f in out.findings
-            if f.level == "error" and f.code == branching.REPLACEMENT_UNAVAILABLE and first <= f.line <= last
-        ]
+    for n, span, api, kind, errors in _left_with(out, {branching.REPLACEMENT_UNAVAILABLE}, window):
         plan = branching.branch_plan(api.group(1), kind.group(1), window)
-        if errors and plan is not None and out.text[after[n][0] : after[n][1]] == out.original[span[0] : span[1]]:
+        if plan is not None:
             found[n] = (span, api, kind.group(1), *plan, errors)
+    after = _chunks(out.text)
     if not found:
         return
     # the one body must serve the newer API too: migrated to it over [s, target], only its
@@ -218,20 +210,11 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
     from ..hints import INSTEAD
     from . import gotemplate, unserved
 
-    before, after = _chunks(out.original), _chunks(out.text)
-    if len(after) != len(before):
-        return
     found = []
-    for n, span, api, kind, _life in removed_documents(out.original, before, settings.window):
+    for n, span, api, kind, errors in _left_with(out, unserved.REMOVED_CODES, settings.window):
         plan = unserved.gate_plan(api.group(1), kind.group(1), settings.window)
-        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
-        errors = [
-            f
-            for f in out.findings
-            if f.level == "error" and f.code in unserved.REMOVED_CODES and first <= f.line <= last
-        ]
-        if plan is None or not errors or out.text[after[n][0] : after[n][1]] != out.original[span[0] : span[1]]:
-            continue  # (the engine leaves such a document as it is)
+        if plan is None:
+            continue
         if plan.via is not None:  # written as the apiVersion that serves the releases before: only if it is all
             last_served = KubeVersion(plan.release.major, plan.release.minor - 1)
             trial = _trial(out, settings, unserved.DECISION, registry, values, target_version=str(last_served))
@@ -240,6 +223,7 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
         line = out.original.count("\n", 0, span[0] + api.start()) + 1
         found.append((n, api, kind.group(1), plan, errors, line))
     gate = chart_decision(settings.decisions, unserved.DECISION) == "gate"
+    after = _chunks(out.text)
     for n, api, kind_name, plan, errors, line in reversed(found):  # later documents first
         text, span = out.text, after[n]
         if plan.via is not None:  # the same fields under the apiVersion that serves the releases before
@@ -259,6 +243,25 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
         out.findings = sorted(
             [f for f in out.findings if f not in errors] + [gated], key=lambda f: (f.line, f.level != "error")
         )
+
+
+def _left_with(
+    out: FileResult, codes: Iterable[str], window: Window
+) -> Iterator[tuple[int, tuple[int, int], re.Match[str], re.Match[str], list[Finding]]]:
+    """(index, span, apiVersion, kind, errors) of each document on an API removed in ``window``
+    that the migration left as it was, with errors of ``codes`` (most files have none: nothing
+    is read again for them)."""
+    codes = set(codes)
+    if not any(f.level == "error" and f.code in codes for f in out.findings):
+        return
+    before, after = _chunks(out.original), _chunks(out.text)
+    if len(after) != len(before):
+        return
+    for n, span, api, kind, _life in removed_documents(out.original, before, window):
+        first, last = (out.original.count("\n", 0, at) + 1 for at in span)
+        errors = [f for f in out.findings if f.level == "error" and f.code in codes and first <= f.line <= last]
+        if errors and out.text[after[n][0] : after[n][1]] == out.original[span[0] : span[1]]:
+            yield n, span, api, kind, errors
 
 
 def _trial(

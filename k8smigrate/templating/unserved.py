@@ -64,13 +64,14 @@ def gate_plan(api: str, kind: str, window: Window) -> GatePlan | None:
     """How to write a document of ``kind`` at ``api`` only for the releases that serve it, or
     None when leaving it out would lose something a release of the window serves."""
     from .capabilities import chain, lifecycle, releases, served
+    from .capabilities import unserved as unserved_releases
 
     life = lifecycle(api, kind)
     if life is None or life.removed_in is None or life.removed_in > window.target:
         return None
     span = releases(window.min_version, window.target)
     apis = chain(api, kind)
-    gone = [r for r in span if not any(served(a, kind, r) for a in apis)]
+    gone = unserved_releases([api], kind, span)
     if not gone or gone != span[span.index(gone[0]) :]:
         return None  # an apiVersion serves it at the target: a migration's job, not a gate's
     before = [r for r in span if r < gone[0]]
