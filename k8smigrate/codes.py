@@ -110,6 +110,11 @@ TEMPLATE_UNSERVED_GATED = Code(
     "warning",
     "a document of a kind nothing serves from a release of the window on, now written only for the releases before",
 )
+TEMPLATE_BLOCK_UNREAD = Code(
+    "K8SM-TPL-014",
+    "warning",
+    "a template block whose lines do not read as YAML with its document: left out of the migration, kept as written",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
     "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
@@ -160,6 +165,7 @@ TEMPLATE: tuple[Code, ...] = (
     RENDER_REMOVED,
     RENDER_DIFFERS,
     RENDER_PROVEN,
+    TEMPLATE_BLOCK_UNREAD,
     API_REWRITTEN,
     API_DEAD_BRANCH,
     API_BODY_PER_BRANCH,

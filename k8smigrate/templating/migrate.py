@@ -29,12 +29,13 @@ from . import placeholders as ph
 from .golex import LexError
 from .markers import MARKERS
 from .markers import needs_masking as needs_masking  # where tests and callers have found it
-from .mask import Chain, Region, Skeleton, Tag, UnmaskError, blocks, chains, mask, unmask, unmask_message
+from .mask import Chain, Problem, Region, Skeleton, Tag, UnmaskError, blocks, chains, mask, unmask, unmask_message
 from .values import Scope, scope
 
 if TYPE_CHECKING:
     from ..lifecycles import ApiLifecycle
     from ..versions import Window
+    from ..yamlio.documents import Document
     from .gates import Gate
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
@@ -136,6 +137,16 @@ def migrate_template(
             if refused is not None:
                 failed[n] = refused
             left_out.setdefault(n, []).extend(found)
+    for span in masked.unreadable:
+        n = next(k for k, (start, end) in enumerate(chunks) if start <= span[0] < end)
+        if n not in failed:
+            out_start, out_end = _chunks(result.text)[n]
+            found_here = _check_unreadable(span, text, tags, engine_chunks[n], result.text[out_start:out_end], filename)
+            if found_here.level == "error":
+                unreadable.add(n)
+                failed[n] = idle(found_here, n)
+            else:
+                left_out.setdefault(n, []).append(found_here)
     if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
         engine.failed = unreadable
         engine_chunks, bodies, result = engine.run(skeleton)
@@ -573,6 +584,11 @@ class Masked(NamedTuple):
     shapes: list[Chain]
     """The chains left out because their branches give one place two shapes (the skeleton
     did not parse): their other branches are verified one by one (``_check_left_out``)."""
+    unreadable: list[tuple[int, int]]
+    """Branches left out because their own lines do not read as YAML with the rest of their
+    document (hoard's ``tls`` range, written one indentation off): helm renders broken YAML
+    wherever they are taken. They are kept as written; the migration must not need them
+    (``_check_unreadable``)."""
 
 
 def _skeleton(
@@ -594,6 +610,7 @@ def _skeleton(
     frozen: list[tuple[int, int]] = []
     kept: list[tuple[int, str]] = []  # (offset, "  key"): a key whose override was left out must stay
     shapes: list[Chain] = []
+    unreadable: list[tuple[int, int]] = []
     settled: set[Chain] = set()
     skeleton = mask(text, tags, hidden)
     for _round in range(8):
@@ -605,6 +622,13 @@ def _skeleton(
                     at = _key_at(text, starts, base + doc.problem.line)
                     chain = _shape_conflict(all_chains, tags, at, (start, end), settled)
                     if chain is None:
+                        span = _unreadable_branch(text, tags, at, (start, end), dead)
+                        if span is not None and _reads_further(
+                            text, tags, hidden + dead, span, (start, end), doc, skeleton.problems
+                        ):
+                            dead.append(span)
+                            unreadable.append(span)
+                            found = True
                         continue
                     settled.add(chain)
                     left_out = chain.branches(tags)[1:]
@@ -647,7 +671,89 @@ def _skeleton(
             frozen.remove((chain.tags[0], chain.tags[1]))
             dead = [span for span in dead if span not in chain.branches(tags)[1:]]
         skeleton = mask(text, tags, hidden + dead)
-    return Masked(skeleton, frozen, kept, dead, shapes)
+    still = [span for span in unreadable if _still_unreadable(skeleton.text, span[0])]
+    if still:  # leaving them out did not make their document readable either: as it was
+        unreadable = [span for span in unreadable if span not in still]
+        dead = [span for span in dead if span not in still]
+        skeleton = mask(text, tags, hidden + dead)
+    return Masked(skeleton, frozen, kept, dead, shapes, unreadable)
+
+
+def _unreadable_branch(
+    text: str, tags: list[Tag], at: int, chunk: tuple[int, int], dead: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The innermost branch of an if/with/range block of document ``chunk`` that holds offset
+    ``at`` (where the skeleton stops parsing), when it holds no top-level key: the part of the
+    document that may be left out because it does not read (``Masked.unreadable``)."""
+    best: tuple[int, int] | None = None
+    for chain in _blocks(tags):
+        if not (chunk[0] <= tags[chain.tags[0]].start and tags[chain.tags[-1]].end <= chunk[1]):
+            continue
+        for span in chain.branches(tags):
+            if span[0] <= at < span[1] and span not in dead and (best is None or span[0] > best[0]):
+                best = span
+    if best is None or _TOP_LEVEL.search(text, best[0], best[1]):
+        return None
+    return best
+
+
+_TOP_LEVEL = re.compile(r"^(?![ \t\r\n]|\{\{|\{%|#)[^\r\n]", re.M)
+"""A line at column 0 that is not a tag or a comment: a top-level key, the document itself."""
+
+
+def _reads_further(
+    text: str,
+    tags: list[Tag],
+    hidden: list[tuple[int, int]],
+    span: tuple[int, int],
+    chunk: tuple[int, int],
+    doc: Document,
+    before: list[Problem],
+) -> bool:
+    """Whether document ``chunk`` reads past the line where ``doc`` stopped once ``span`` is
+    left out (maybe to stop again further down, at another branch that does not read)."""
+    assert doc.problem is not None
+    trial = mask(text, tags, [*hidden, span])
+    if set(trial.problems) - set(before):
+        return False  # leaving it out puts a tag on a line with YAML: no better
+    again = read_stream(trial.text[chunk[0] : chunk[1]], wanted=EVERY).documents
+    problems = [d.problem for d in again if d.problem is not None]
+    return not problems or min(p.line for p in problems) > doc.problem.line
+
+
+def _check_unreadable(
+    span: tuple[int, int], text: str, tags: list[Tag], before: str, after: str, filename: str
+) -> Finding:
+    """A branch left out because it does not read (``Masked.unreadable``), once its document is
+    migrated without it: a warning that it was kept as written, or the refusal when the
+    migration changes a key that the branch writes too (it would need the same change)."""
+    opener = next(t for t in tags if t.end == span[0])
+    line = text.count("\n", 0, opener.start) + 1
+    last = text.count("\n", 0, span[1]) + 1
+    where = f"lines {line}–{last}, under {text[opener.start : opener.end].strip()!r}"
+    import difflib
+
+    old, new = before.splitlines(), after.splitlines()
+    changed: set[str] = set()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed |= {m.group(1) for x in old[i1:i2] + new[j1:j2] if (m := _NESTED_KEY.match(x))}
+    shared = sorted(changed & {m.group(1) for x in text[span[0] : span[1]].splitlines() if (m := _NESTED_KEY.match(x))})
+    if shared:
+        message = (
+            f"{where}, do not read as YAML with the rest of the document, and the migration changes keys "
+            f"they write too ({', '.join(shared)}); document left unchanged"
+        )
+        return Finding("error", "K8SM-TPL-002", message, None, filename, 0, line)
+    message = (
+        f"{where}, do not read as YAML with the rest of the document (where the block is taken, they render "
+        "YAML that is likely broken): left out of the migration and kept as written; check their indentation"
+    )
+    return Finding("warning", "K8SM-TPL-014", message, None, filename, 0, line)
+
+
+_NESTED_KEY = re.compile(r"""^[ \t]+(?:-[ \t]+)?["']?([\w./-]+)["']?[ \t]*:(?:[ \t]|$)""")
+"""A key below the top level (the apiVersion line of a migrated document is not one)."""
 
 
 def _shape_conflict(

@@ -1,0 +1,144 @@
+"""A block of a template whose own lines do not read as YAML: left out, kept as written, warned.
+
+Real charts carry blocks that are written one indentation off (hoard's Ingress ``tls`` range
+puts ``secretName`` under the host list; burrow's ``extraArgs`` range writes its items deeper
+than the list they extend). With those lines in, the template's YAML skeleton does not parse,
+and the whole document used to be left alone (K8SM-TPL-002), so the Ingress around them kept
+its removed API. Where such a block is taken, helm renders the same broken lines, so the block
+is left out of the skeleton, carried byte for byte, and named in a warning (K8SM-TPL-014);
+the rest of the document is migrated. It is refused (K8SM-TPL-002, as before) when the block
+holds a top-level key (it is the document itself), or when the migration changes a key the
+block writes too (the block would need the same change). No-op cases first, then the
+migrated documents, then the refusals; every action comes out exactly once and a second run
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from k8smigrate import migrate_text
+from k8smigrate.results import FileResult
+from tests.helpers import dedent
+
+ACTION = re.compile(r"\{\{.*?\}\}", re.S)
+
+TLS_ONE_OFF = """
+  {{- range .Values.ingress.tls }}
+  - hosts:
+  {{- range .hosts }}
+    - {{ . }}
+  {{- end }}
+      secretName: {{ .secretName }}
+  {{- end }}
+"""
+
+
+def migrate(text: str) -> FileResult:
+    result = migrate_text(text, target_version="1.29", filename="t.yaml")
+    assert Counter(ACTION.findall(result.text)) == Counter(ACTION.findall(text))
+    assert migrate_text(result.text, target_version="1.29", filename="t.yaml").text == result.text
+    return result
+
+
+def ingress(api: str, backend: str, block: str = TLS_ONE_OFF) -> str:
+    head = f"apiVersion: {api}\nkind: Ingress\nmetadata:\n  name: web\nspec:\n  tls:\n"
+    rules = "  rules:\n  - http:\n      paths:\n      - path: /\n        backend:\n"
+    return head + block.lstrip("\n") + rules + backend
+
+
+V1_BACKEND = "          service:\n            name: web\n            port:\n              number: 80\n"
+OLD_BACKEND = "          serviceName: web\n          servicePort: 80\n"
+
+
+def codes(result: FileResult) -> list[tuple[str, str]]:
+    return [(f.level, f.code) for f in result.findings]
+
+
+# ------------------------------------------------------------------ nothing to migrate
+
+
+def test_a_current_document_with_a_block_that_does_not_read_is_unchanged_with_the_warning() -> None:
+    text = ingress("networking.k8s.io/v1", V1_BACKEND)
+    result = migrate(text)
+    assert result.text == text
+    assert codes(result) == [("warning", "K8SM-TPL-014")]
+
+
+def test_a_document_that_reads_gets_no_warning() -> None:
+    block = "  {{- range .Values.ingress.tls }}\n  - secretName: {{ .secretName }}\n  {{- end }}\n"
+    text = ingress("networking.k8s.io/v1", V1_BACKEND, block)
+    result = migrate(text)
+    assert result.text == text and result.findings == []
+
+
+# ------------------------------------------------------------------ migrated around the block
+
+
+def test_the_document_around_the_block_is_migrated_and_the_block_kept_byte_for_byte() -> None:
+    text = ingress("extensions/v1beta1", OLD_BACKEND)
+    result = migrate(text)
+    assert result.text == ingress("networking.k8s.io/v1", V1_BACKEND).replace(
+        "      - path: /\n", "      - path: /\n        pathType: ImplementationSpecific\n"
+    )
+    assert TLS_ONE_OFF.lstrip("\n") in result.text
+    [warning] = [f for f in result.findings if f.level == "warning"]
+    assert warning.code == "K8SM-TPL-014"
+    assert warning.line == text.splitlines().index("  {{- range .Values.ingress.tls }}") + 1
+    assert "lines 7–13, under '{{- range .Values.ingress.tls }}'" in warning.message
+    assert not [f for f in result.findings if f.level == "error"]
+
+
+def test_a_first_branch_that_does_not_read_is_left_out_and_its_else_branch_migrated() -> None:
+    text = dedent(
+        """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          backend:
+            serviceName: web
+          {{- if .Values.port }}
+          - {{ .Values.port }}
+          {{- else }}
+            servicePort: 80
+          {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert "  - {{ .Values.port }}\n" in result.text and "number: 80" in result.text
+    assert ("warning", "K8SM-TPL-014") in codes(result)
+
+
+# ------------------------------------------------------------------ left as they are
+
+
+def test_a_block_with_a_key_the_migration_changes_is_refused() -> None:
+    block = "  {{- range .Values.extra }}\n  - secretName: {{ . }}\n     serviceName: {{ . }}\n  {{- end }}\n"
+    text = ingress("extensions/v1beta1", OLD_BACKEND, block)
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert error.code == "K8SM-TPL-002" and "(serviceName)" in error.message
+
+
+def test_a_block_that_holds_top_level_keys_is_not_left_out() -> None:
+    text = dedent(
+        """
+        apiVersion: extensions/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        {{- if .Values.extra }}
+        spec:
+          rules: []
+         tls: []
+        {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert error.code == "K8SM-TPL-002" and "skeleton does not parse" in error.message
