@@ -16,11 +16,17 @@ changes nothing.
 from __future__ import annotations
 
 import re
+import subprocess
 from collections import Counter
+from pathlib import Path
+
+import yaml
 
 from k8smigrate import migrate_text
 from k8smigrate.results import FileResult
 from tests.helpers import dedent
+
+from .templating_helpers import run_cli, write_chart
 
 ACTION = re.compile(r"\{\{.*?\}\}", re.S)
 
@@ -142,3 +148,52 @@ def test_a_block_that_holds_top_level_keys_is_not_left_out() -> None:
     assert result.text == text
     [error] = [f for f in result.findings if f.level == "error"]
     assert error.code == "K8SM-TPL-002" and "skeleton does not parse" in error.message
+
+
+def test_tags_at_column_0_inside_a_block_scalar_leave_their_block_out_and_the_rest_is_migrated() -> None:
+    # the tags end the block scalar in the skeleton (a comment at column 0), not in the rendering
+    sidecar = dedent(
+        """
+        {{- if .Values.sidecar }}
+              - name: sidecar
+                image: sidecar
+                args:
+                - |
+                  run
+        {{- if .Values.debug }}
+                  debug
+        {{- end }}
+                  done
+        {{- end }}
+        """
+    )
+    head = "kind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels:\n      app: web\n"
+    pod = "  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n"
+    body = head + pod + "      - name: web\n        image: web\n" + sidecar
+    result = migrate("apiVersion: apps/v1beta2\n" + body)
+    assert result.text == "apiVersion: apps/v1\n" + body
+    [warning] = [f for f in result.findings if f.level == "warning"]
+    assert (warning.code, warning.line) == ("K8SM-TPL-014", body.count("\n", 0, body.index("{{- if")) + 2)
+    assert "lines 17–27, under '{{- if .Values.sidecar }}'" in warning.message
+
+
+# ------------------------------------------------------------------ proof with helm
+
+
+def test_helm_renders_the_migrated_chart_as_the_migrated_rendering_where_the_block_is_not_taken(
+    helm: str, tmp_path: Path
+) -> None:
+    template = "{{- if .Values.ingress.enabled }}\n" + ingress("extensions/v1beta1", OLD_BACKEND) + "{{- end }}\n"
+    values = "ingress:\n  enabled: true\n  tls: []\n"
+    folder = write_chart(tmp_path / "c", {"ingress.yaml": template}, values)
+    before = render(helm, folder)
+    code, output = run_cli("apply", "--in-place", "--target-version", "1.29", str(folder))
+    assert code == 1 and "K8SM-TPL-014" in output, output
+    migrated = migrate_text(before, target_version="1.29").text
+    assert list(yaml.safe_load_all(render(helm, folder))) == list(yaml.safe_load_all(migrated))
+    assert "networking.k8s.io/v1" in migrated
+
+
+def render(helm: str, folder: Path) -> str:
+    command = [helm, "template", "r", str(folder), "--kube-version", "1.29.0"]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout

@@ -586,9 +586,10 @@ class Masked(NamedTuple):
     did not parse): their other branches are verified one by one (``_check_left_out``)."""
     unreadable: list[tuple[int, int]]
     """Branches left out because their own lines do not read as YAML with the rest of their
-    document (hoard's ``tls`` range, written one indentation off): helm renders broken YAML
-    wherever they are taken. They are kept as written; the migration must not need them
-    (``_check_unreadable``)."""
+    document: hoard's ``tls`` range, written one indentation off (helm renders broken YAML
+    wherever it is taken), or opa's tags at column 0 inside a block scalar (which end the
+    scalar in the skeleton, not in the rendering). They are kept as written; the migration must
+    not need them (``_check_unreadable``)."""
 
 
 def _skeleton(
@@ -746,8 +747,9 @@ def _check_unreadable(
         )
         return Finding("error", "K8SM-TPL-002", message, None, filename, 0, line)
     message = (
-        f"{where}, do not read as YAML with the rest of the document (where the block is taken, they render "
-        "YAML that is likely broken): left out of the migration and kept as written; check their indentation"
+        f"{where}, do not read as YAML with the rest of the document (lines one indentation off, or tags "
+        "inside a block scalar): left out of the migration, which changes nothing they write, and kept as "
+        "written; nothing in them was checked"
     )
     return Finding("warning", "K8SM-TPL-014", message, None, filename, 0, line)
 
