@@ -57,10 +57,10 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.actions,self.resolve,)==(other.actions,other.resolve,)
+   return (self.actions,self.resolve,self.selector_first,)==(other.actions,other.resolve,other.selector_first,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.actions,self.resolve,)==(other.actions,other.resolve,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.actions,self.resolve,self.selector_first,)==(other.actions,other.resolve,other.selector_first,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -1482,9 +1482,9 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(actions={self.actions!r}, resolve={self.resolve!r})"
+  return self.__class__.__qualname__ + f"(actions={self.actions!r}, resolve={self.resolve!r}, selector_first={self.selector_first!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(actions={self.actions!r}, resolve={self.resolve!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(actions={self.actions!r}, resolve={self.resolve!r}, selector_first={self.selector_first!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -2262,12 +2262,13 @@ def __create_fn__(_type_action, _type_pipe, _type_body, MISSING, _HAS_DEFAULT_FA
  return __init__
 CODE['def __create_fn__(_type_action, _type_pipe, _type_body, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_body, _return_type):\n def __init__(self,action:_type_action,pipe:_type_pipe,body:_type_body=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.action=action\n  self.pipe=pipe\n  self.body=_dflt_body() if body is _HAS_DEFAULT_FACTORY else body\n return __init__'] = __create_fn__.__code__
 
-def __create_fn__(_type_actions, _type_resolve, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_actions, _dflt_resolve, _return_type):
- def __init__(self,actions:_type_actions=_HAS_DEFAULT_FACTORY,resolve:_type_resolve=_dflt_resolve)->_return_type:
+def __create_fn__(_type_actions, _type_resolve, _type_selector_first, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_actions, _dflt_resolve, _dflt_selector_first, _return_type):
+ def __init__(self,actions:_type_actions=_HAS_DEFAULT_FACTORY,resolve:_type_resolve=_dflt_resolve,selector_first:_type_selector_first=_dflt_selector_first)->_return_type:
   self.actions=_dflt_actions() if actions is _HAS_DEFAULT_FACTORY else actions
   self.resolve=resolve
+  self.selector_first=selector_first
  return __init__
-CODE['def __create_fn__(_type_actions, _type_resolve, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_actions, _dflt_resolve, _return_type):\n def __init__(self,actions:_type_actions=_HAS_DEFAULT_FACTORY,resolve:_type_resolve=_dflt_resolve)->_return_type:\n  self.actions=_dflt_actions() if actions is _HAS_DEFAULT_FACTORY else actions\n  self.resolve=resolve\n return __init__'] = __create_fn__.__code__
+CODE['def __create_fn__(_type_actions, _type_resolve, _type_selector_first, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_actions, _dflt_resolve, _dflt_selector_first, _return_type):\n def __init__(self,actions:_type_actions=_HAS_DEFAULT_FACTORY,resolve:_type_resolve=_dflt_resolve,selector_first:_type_selector_first=_dflt_selector_first)->_return_type:\n  self.actions=_dflt_actions() if actions is _HAS_DEFAULT_FACTORY else actions\n  self.resolve=resolve\n  self.selector_first=selector_first\n return __init__'] = __create_fn__.__code__
 
 def __create_fn__(_type_alias, _type_node, _type_path, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,alias:_type_alias,node:_type_node,path:_type_path)->_return_type:

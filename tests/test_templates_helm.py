@@ -282,6 +282,43 @@ def test_helm_reads_a_selector_written_as_an_alias_of_templated_labels(helm: str
     assert rendered["spec"]["selector"]["matchLabels"] == {"app": "web", "release": "r"}
 
 
+def test_helm_reads_the_labels_moved_into_a_selector_before_a_template_that_ends_trimmed(
+    helm: str, tmp_path: Path
+) -> None:
+    # swift: nothing can follow a pod spec ending with {{- end -}}, so the selector goes first
+    chart = make_chart(tmp_path / "web")
+    deployment = (
+        "apiVersion: apps/v1beta1\n"
+        "kind: Deployment\n"
+        "metadata:\n"
+        '  name: {{ include "web.fullname" . }}\n'
+        "  labels:\n"
+        "    app: web\n"
+        "spec:\n"
+        "  template:\n"
+        "    metadata:\n"
+        "      labels:\n"
+        "        app: web\n"
+        "        release: {{ .Release.Name }}\n"
+        "    spec:\n"
+        "      containers:\n"
+        "        - name: web\n"
+        "          image: nginx\n"
+        "{{- if .Values.nodeSelector }}\n"
+        "      nodeSelector:\n"
+        "{{ toYaml .Values.nodeSelector | indent 8 }}\n"
+        "{{- end -}}\n"
+    )
+    (chart / "templates/deployment.yaml").write_text(deployment, encoding="utf-8")
+    result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
+    assert "K8SM-TPL-013 helm proves it" in result.stderr, result.stderr
+    assert "matchLabels: &podlabels" in (chart / "templates/deployment.yaml").read_text(encoding="utf-8")
+    (rendered,) = [d for d in render(helm, chart) if d["kind"] == "Deployment"]
+    assert rendered["apiVersion"] == "apps/v1"
+    assert rendered["spec"]["selector"]["matchLabels"] == rendered["spec"]["template"]["metadata"]["labels"]
+    assert rendered["spec"]["selector"]["matchLabels"] == {"app": "web", "release": "r"}
+
+
 def test_verify_render_proves_a_corpus_chart(helm: str, tmp_path: Path) -> None:
     if not (CHARTS / "gocd").is_dir():
         pytest.skip("../shared/corpus/charts is not beside the project")

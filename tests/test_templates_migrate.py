@@ -374,20 +374,12 @@ def test_the_anchor_name_does_not_collide_with_one_the_document_has() -> None:
     assert "      labels: &podlabels2\n" in out and "    matchLabels: *podlabels2\n" in out
 
 
-def test_a_selector_that_would_follow_a_trimming_tag_leaves_the_document_with_an_error() -> None:
-    # swift: the pod spec ends with {{- end -}}, which would join the selector to the line before
-    text = """
-        apiVersion: apps/v1beta1
-        kind: Deployment
-        metadata:
-          name: x
-          labels:
-            app: x
-        spec:
+TRIMMED_POD = """
           template:
             metadata:
               labels:
                 app: {{ .Values.name }}
+                tier: web
             spec:
               containers: []
         {{- if .Values.nodeSelector }}
@@ -395,6 +387,61 @@ def test_a_selector_that_would_follow_a_trimming_tag_leaves_the_document_with_an
         {{ toYaml .Values.nodeSelector | indent 8 }}
         {{- end -}}
         """
+DEPLOYMENT_HEAD = """
+        apiVersion: apps/v1beta1
+        kind: Deployment
+        metadata:
+          name: x
+          labels:
+            app: x
+        spec:
+        """.rstrip(" ")
+
+
+def test_a_selector_that_would_follow_a_trimming_tag_takes_the_labels_before_the_template() -> None:
+    # swift: the pod spec ends with {{- end -}}, which would join a selector after it to the line
+    # before; the labels move into the selector (&podlabels) and the template refers to them
+    text = DEPLOYMENT_HEAD + TRIMMED_POD.lstrip("\n")
+    out, codes = migrate(text)
+    assert "K8SM-TPL-003" not in codes and "K8SM-APPS-003" in codes
+    assert out.startswith("apiVersion: apps/v1\n")
+    assert "spec:\n  selector:\n    matchLabels: &podlabels\n      app: {{ .Values.name }}\n      tier: web\n" in out
+    assert "    metadata:\n      labels: *podlabels\n    spec:\n" in out
+    assert out.endswith("{{ toYaml .Values.nodeSelector | indent 8 }}\n{{- end -}}\n")
+    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(text))
+    assert migrate(out)[0] == out
+
+
+def test_the_labels_go_before_the_template_only_in_the_document_that_needs_it() -> None:
+    first = """
+        ---
+        apiVersion: apps/v1beta1
+        kind: Deployment
+        metadata:
+          name: y
+          labels:
+            app: y
+        spec:
+          template:
+            metadata:
+              labels:
+                app: {{ .Values.name }}
+            spec:
+              containers: []
+        ---
+        """.rstrip(" ")
+    out, codes = migrate(first + DEPLOYMENT_HEAD.lstrip("\n") + TRIMMED_POD.lstrip("\n"))
+    assert "K8SM-TPL-003" not in codes
+    assert "    matchLabels: *podlabels\n---\n" in out  # the first document: after its template, as usual
+    assert "    matchLabels: &podlabels\n      app: {{ .Values.name }}\n      tier: web\n" in out
+
+
+def test_labels_that_an_indented_action_writes_cannot_move_and_the_document_is_left_with_an_error() -> None:
+    # moving them into the selector would re-indent {{- include … | nindent 8 }}
+    text = DEPLOYMENT_HEAD + TRIMMED_POD.lstrip("\n").replace(
+        "                app: {{ .Values.name }}\n                tier: web\n",
+        '        {{- include "x.labels" . | nindent 8 }}\n',
+    )
     out, codes = migrate(text)
     assert out == dedent(text)
     assert "K8SM-TPL-003" in codes

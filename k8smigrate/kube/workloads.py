@@ -13,6 +13,7 @@ from k8smigrate.context import Context
 from k8smigrate.results import Level
 from k8smigrate.scalars import Data
 from k8smigrate.templating.placeholders import holds_placeholder
+from k8smigrate.templating.values import selector_first
 from k8smigrate.tree import Alias, Mapping, Node, Scalar, nodes, unique_anchor
 
 MAX_INT32 = 2147483647
@@ -103,11 +104,34 @@ def alias_selector(spec: Mapping, labels: Mapping, ctx: Context) -> None:
     if not anchor:
         anchor = unique_anchor(ANCHOR, {node.anchor for node in nodes(ctx.root) if node.anchor})
         labels.set_anchor(anchor)
+    if selector_first(ctx.document):
+        _labels_in_selector(spec, labels, anchor, ctx)
+        return
     selector = Mapping.of({"matchLabels": Alias(anchor, labels)})
     spec.set("selector", selector, after="template")
     message = f"spec.selector written as matchLabels: *{anchor}, an alias of the template labels (the old default)"
     ctx.info("K8SM-APPS-003", message, selector)
     ctx.note(f"spec.selector written as an alias of spec.template.metadata.labels (&{anchor})")
+
+
+def _labels_in_selector(spec: Mapping, labels: Mapping, anchor: str, ctx: Context) -> None:
+    """The template's labels moved into ``selector.matchLabels`` (``&anchor``), before the
+    template, whose labels become ``*anchor``: for a template that ends with a tag trimming the
+    line break after it (``{{- end -}}``), where nothing can follow."""
+    template = spec.mapping("template")
+    metadata = template.mapping("metadata") if template is not None else None
+    if metadata is None:
+        return
+    metadata.set("labels", Alias(anchor, labels))
+    selector = Mapping.of({"matchLabels": labels})
+    spec.set("selector", selector, before="template")
+    message = (
+        f"spec.selector written from the template labels (the old default), moved into it as &{anchor}; "
+        f"the template's labels are now *{anchor} (nothing can follow the template: it ends with a tag that "
+        "trims the line break after it)"
+    )
+    ctx.info("K8SM-APPS-003", message, selector)
+    ctx.note(f"spec.selector written with the template labels, spec.template.metadata.labels now *{anchor}")
 
 
 def pin_object_labels(obj: Mapping, labels: Data, ctx: Context) -> None:

@@ -153,9 +153,18 @@ def migrate_template(
     frozen_regions = [
         (_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in masked.frozen
     ]
+    before_unmasking = dict(failed)
+    trimmed: set[int] = set()
     out = _unmasked(
-        text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, masked.kept
+        text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, masked.kept, trimmed
     )
+    if trimmed:  # a selector after the pod template would follow {{- end -}}: once more, before it
+        engine.selector_first = _documents_of(trimmed, chunks, text, result)
+        engine_chunks, bodies, result = engine.run(skeleton)
+        failed = before_unmasking
+        out = _unmasked(
+            text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, masked.kept, set()
+        )
     # a key written twice, met by a check that reads templated values (an image from values.yaml)
     out.findings = [
         idle(f, _chunk_at(chunks, skeleton.text, f.line)) if f.code == "K8SM-TPL-004" and f.level == "error" else f
@@ -371,6 +380,7 @@ class _Engine:
         self.text, self.chunks, self.failed, self.api_bodies = text, chunks, failed, api_bodies
         self.resolve, self.settings, self.filename, self.registry = resolve, settings, filename, registry
         self.report_only = report_only
+        self.selector_first: frozenset[int] = frozenset()
 
     def run(self, skeleton: Skeleton) -> tuple[list[str], dict[int, tuple[str, str]], FileResult]:
         """The engine's input (by document), the apiVersion lines it replaced, and its result."""
@@ -386,7 +396,7 @@ class _Engine:
                     bodies[n] = (found.group(0), body_to)
                     chunk = engine_chunks[n]
                     engine_chunks[n] = chunk[: found.start()] + f"apiVersion: {body_from}" + chunk[found.end() :]
-        with scope(skeleton_scope(skeleton, self.resolve)):
+        with scope(skeleton_scope(skeleton, self.resolve, self.selector_first)):
             result = migrate_stream(
                 "".join(engine_chunks), self.settings, self.filename, self.registry, report_only=self.report_only
             )
@@ -554,9 +564,9 @@ def _rendered(action: str, resolve: Any) -> str:
     return str(found.value) if found.known else action
 
 
-def skeleton_scope(skeleton: Skeleton, resolve: Any) -> Scope:
+def skeleton_scope(skeleton: Skeleton, resolve: Any, selector_first: frozenset[int] = frozenset()) -> Scope:
     """What the migrations see of the skeleton's actions while they run (``values``)."""
-    return Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve)
+    return Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve, selector_first)
 
 
 def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
@@ -881,7 +891,9 @@ def _unmasked(
     engine_chunks: list[str],
     bodies: dict[int, tuple[str, str]],
     kept_keys: list[tuple[int, str]],
+    trimmed: set[int],
 ) -> FileResult:
+    """The migrated template; documents whose new line would follow a trimming tag go in ``trimmed``."""
     out_chunks = _chunks(result.text)
     findings = [_finding(f, skeleton) for f in result.findings]
     if len(out_chunks) != len(chunks):  # a bug: the engine keeps every document marker
@@ -907,6 +919,8 @@ def _unmasked(
             pieces.append(new)
             restored |= {c[: ph.MIN_LENGTH] for c in set(ph.CODE.findall(kept)) - set(ph.CODE.findall(out))}
         except UnmaskError as exc:
+            if isinstance(exc, _Trimmed):
+                trimmed.add(n)
             line = text.count("\n", 0, start) + max(exc.line, 1)
             failed[n] = Finding("error", "K8SM-TPL-003", f"{exc}; document left unchanged", None, filename, 0, line)
             pieces.append(original)
@@ -971,11 +985,26 @@ def _check_not_trimmed(original: str, new: str, first_line: int) -> None:
         if tag == "replace" and _indent(lines[j1]) == _indent(old_lines[i1]):
             continue  # a line in place of one the tag already joined, as the author meant
         if tag in ("insert", "replace") and j1 > 0 and _TRIMS_AFTER.search(lines[j1 - 1]):
-            raise UnmaskError(
+            raise _Trimmed(
                 f"a line would be added after {lines[j1 - 1].strip()!r}, which trims the line break "
                 "before it (the rendering would join them)",
                 j1 + 1,
             )
+
+
+def _documents_of(found: set[int], chunks: list[tuple[int, int]], text: str, result: FileResult) -> frozenset[int]:
+    """The engine's indices of the documents in chunks ``found`` (a leading ``---`` makes an
+    empty chunk 0, so the two numberings can differ), matched by line."""
+    spans = []
+    for n in found:
+        start, end = chunks[n]
+        first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, end) + 1
+        spans.append((first, last if end < len(text) else last + 1))  # the next chunk's marker line is its own
+    return frozenset(d.index for d in result.documents if any(a <= d.line < b for a, b in spans))
+
+
+class _Trimmed(UnmaskError):
+    """A line added right after a tag that trims the line break after it."""
 
 
 def _indent(line: str) -> str:

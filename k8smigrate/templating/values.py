@@ -39,6 +39,9 @@ class Scope:
     actions: dict[int, str] = field(default_factory=dict)
     """Region number → the action's text (regions that are one whole action)."""
     resolve: Callable[[str], ActionValue] | None = None
+    selector_first: frozenset[int] = frozenset()
+    """Documents (by index) whose added selector must go before the pod template: after it,
+    it would follow a tag that trims the line break (``{{- end -}}`` ending the template)."""
 
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("k8smigrate_template_scope", default=None)
@@ -72,6 +75,12 @@ def action_value(text: str) -> ActionValue | None:
     if current.resolve is None:
         return ActionValue(action, False)
     return current.resolve(action)
+
+
+def selector_first(document: int) -> bool:
+    """Whether the selector a migration adds to ``document`` must go before its pod template."""
+    current = _SCOPE.get()
+    return current is not None and document in current.selector_first
 
 
 def lookup(values: Any, path: list[str]) -> tuple[bool, Any]:
