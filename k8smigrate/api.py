@@ -118,7 +118,7 @@ def _migrate_loaded(
     text = plan.texts.get(rel, loaded.text)
     findings = [replace(f, filename=name) for f in plan.findings.get(rel, [])]
     if is_support_file(rel):
-        return FileResult(name, loaded.text, text, findings)
+        return FileResult(name, loaded.text, text, findings, list(plan.documents.get(rel, [])))
     values = plan.values if plan.values is not None else chart_values(root)
     result = migrate_any(
         text, settings, name, registry, loaded.path, plan.bodies.get(rel), values, gates=plan.gates.get(rel)

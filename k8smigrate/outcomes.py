@@ -57,7 +57,7 @@ def input_error(name: Path | str, message: str) -> Finding:
 def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
     """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
     through their YAML skeleton, and a chart's computed apiVersions are rows too."""
-    from .templating.chart import chart_root, chart_values
+    from .templating.chart import chart_root, chart_values, is_values_file
     from .templating.markers import needs_masking
 
     problems: list[Finding] = []
@@ -85,10 +85,16 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         from .scan import scan_stream  # scan's module: not imported by apply and diff
 
         entries = scan_stream(text, settings, name, default_registry(), problems, facts)
-        if path.name == "values.yaml" and chart_root(path) == path.resolve().parent:
+        root = chart_root(path) if path.name != "-" else None
+        if root is not None and path.name == "values.yaml" and root == path.resolve().parent:
             from .templating.values_scheduling import scan_rows
 
             entries += scan_rows(text, settings, name, default_registry())
+        if root is not None and is_values_file(path, root):
+            from .templating.values_objects import scan_rows as object_rows
+
+            entries += object_rows(text, settings, name, default_registry())
+            entries.sort(key=lambda e: (e.line, e.readiness))
     result = FileResult(name, text, text, problems)
     result.slim(keep_diff=False)  # findings only: memory follows one file
     return FileOutcome(path, result, scan=entries)

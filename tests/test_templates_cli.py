@@ -36,10 +36,11 @@ def make(folder: Path, files: dict[str, str]) -> Path:
     return folder
 
 
-def test_a_chart_lists_its_manifests_partials_and_values_only(tmp_path: Path) -> None:
+def test_a_chart_lists_its_manifests_partials_and_values_files_only(tmp_path: Path) -> None:
     chart = make(tmp_path / "c", CHART)
     names = [p.relative_to(chart).as_posix() for p in iter_entries([tmp_path]) if isinstance(p, Path)]
     assert names == [
+        "ci/x-values.yaml",  # values files may hold objects the chart renders (values_objects)
         "crds/widgets.yaml",
         "templates/_helpers.tpl",
         "templates/deployment.yaml",

@@ -4,7 +4,8 @@ A folder with a ``Chart.yaml`` is a chart. Its manifests are ``templates/**`` (G
 templates; ``_*`` partials and ``.tpl`` files hold defines, not documents) and ``crds/**``
 (plain YAML that Helm installs as it is); subcharts under ``charts/`` are charts of their
 own. ``values.yaml``, ``ci/*.yaml`` and ``Chart.yaml`` are not manifests: they are never
-migrated as such, and ``values.yaml`` gives the defaults that resolve ``.Values`` paths.
+migrated as such, and ``values.yaml`` gives the defaults that resolve ``.Values`` paths; the
+chart-level step migrates the objects the values files hold (``values_objects``).
 Objects a template renders from another file of the chart (``{{ tpl (.Files.Get
 "CRD/x.yaml") . }}``, ``.Files.Glob "crds/*"``) are manifests too: those files, named by a
 path written in a template, are migrated as they are (``loaded_files``).
@@ -31,18 +32,27 @@ def is_chart(folder: Path) -> bool:
 
 
 def chart_root(path: Path) -> Path | None:
-    """The chart a file belongs to: one under its templates/ or crds/, or its values.yaml."""
+    """The chart a file belongs to: one under its templates/ or crds/, its values.yaml, or a
+    values file of its ci/."""
     resolved = _resolved(path)
-    if resolved.name != "values.yaml" and not any(part in MANIFEST_FOLDERS for part in resolved.parts[:-1]):
+    if (
+        resolved.name != "values.yaml"
+        and resolved.parent.name != "ci"
+        and not any(part in MANIFEST_FOLDERS for part in resolved.parts[:-1])
+    ):
         return None  # no folder of it can be a chart's templates/ or crds/: spare a stat per folder up to /
     here = resolved.parent
     for folder in (here, *here.parents):
         if is_chart(folder):
             parts = resolved.relative_to(folder).parts
-            if parts and (parts[0] in MANIFEST_FOLDERS or parts == ("values.yaml",)):
+            if parts and (parts[0] in MANIFEST_FOLDERS or parts == ("values.yaml",) or _ci_values(parts)):
                 return folder
             return None
     return None
+
+
+def _ci_values(parts: tuple[str, ...]) -> bool:
+    return len(parts) == 2 and parts[0] == "ci" and parts[1].endswith(".yaml")
 
 
 def _resolved(path: Path) -> Path:
@@ -60,15 +70,28 @@ def _resolved_folder(folder: str) -> Path:
 
 
 def is_support_file(rel: str) -> bool:
-    """A chart file that is not a manifest: values.yaml and the templates' partials (``_*``, ``*.tpl``)."""
+    """A chart file that is not a manifest: values.yaml, ci/*.yaml and the templates' partials
+    (``_*``, ``*.tpl``)."""
     name = rel.rsplit("/", 1)[-1]
-    return rel == "values.yaml" or (rel.startswith("templates/") and (name.startswith("_") or name.endswith(".tpl")))
+    return (
+        rel == "values.yaml"
+        or _ci_values(tuple(rel.split("/")))
+        or (rel.startswith("templates/") and (name.startswith("_") or name.endswith(".tpl")))
+    )
+
+
+def is_values_file(path: Path, chart: Path) -> bool:
+    """Whether ``path`` is the values.yaml or a ci/*.yaml values file of ``chart``."""
+    parts = _resolved(path).relative_to(chart.resolve()).parts
+    return parts == ("values.yaml",) or _ci_values(parts)
 
 
 def manifest_files(chart: Path) -> list[Path]:
-    """The files of a chart that a run reads, sorted, subcharts included: its manifests, and the
-    partials and values.yaml that computed apiVersions may be rewritten in."""
+    """The files of a chart that a run reads, sorted, subcharts included: its manifests, the
+    partials and values.yaml that computed apiVersions may be rewritten in, and the values
+    files (values.yaml, ci/*.yaml) for the objects they may hold (``values_objects``)."""
     found: list[Path] = [chart / "values.yaml"] if (chart / "values.yaml").is_file() else []
+    found += [p for p in (chart / "ci").glob("*.yaml") if p.is_file()]  # values files that may hold objects
     for sub in MANIFEST_FOLDERS:
         folder = chart / sub
         if folder.is_dir():

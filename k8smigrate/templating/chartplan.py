@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dataclasscode import dataclass
 from ..decisions import chart_decision
-from ..results import Finding
+from ..results import DocumentResult, Finding
 from ..settings import Settings
 from .chart import chart_values, load_values
 
@@ -53,6 +53,8 @@ class ChartPlan:
     """Per template the plan leaves as it is, its version conditions (``gates.gates``)."""
     values: Any = None
     """values.yaml as the plan edited it (parsed), or None when the plan left it as it is."""
+    documents: dict[str, list[DocumentResult]] = field(default_factory=dict)
+    """Per values file, the objects it holds that the plan migrated (``values_objects``)."""
 
 
 _CACHE: OrderedDict[tuple[object, ...], ChartPlan] = OrderedDict()
@@ -147,7 +149,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
     unedited = {path: text for path, text in sources.templates.items() if path not in out.texts}
     found = gates(sources, settings.window, on_removed_apis(unedited, settings.window))
     out.gates = {**found, **out.gates}  # (a file the plan gated is edited: not in ``found``)
-    return _with_values_scheduling(out, root, sources.values, settings)
+    return _with_values_objects(_with_values_scheduling(out, root, sources.values, settings), root, sources, settings)
 
 
 def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: Settings) -> ChartPlan:
@@ -162,6 +164,24 @@ def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: S
         out.values = load_values(after)
     if findings:
         out.findings.setdefault("values.yaml", []).extend(findings)
+    return out
+
+
+def _with_values_objects(out: ChartPlan, root: Path, sources: ChartSources, settings: Settings) -> ChartPlan:
+    """The plan, with the objects that values.yaml and ci/*.yaml hold migrated (``values_objects``)."""
+    from ..registry import default_registry
+    from .values_objects import migrate_objects
+
+    files = {"values.yaml": out.texts.get("values.yaml", sources.values), **sources.ci_values}
+    for rel, before in files.items():
+        after, findings, documents = migrate_objects(before, settings, str(root / rel), default_registry())
+        if after != before:
+            out.texts[rel] = after
+            out.documents[rel] = documents
+            if rel == "values.yaml":
+                out.values = load_values(after)
+        if findings:
+            out.findings.setdefault(rel, []).extend(findings)
     return out
 
 
