@@ -97,6 +97,10 @@ class Step:
 
     formerly: tuple[str, ...] = ()
     """Old names that still select it in ``--only``/``--skip``/``explain``, with a deprecation note."""
+    same_fields: bool = False
+    """The two versions have the same fields and defaults: a body written for ``to_api`` reads
+    the same under ``from_api`` (``autoscaling/v2beta2`` and ``v2``). A chart that picks the
+    apiVersion by release may then write ``to_api``'s body under both (``branching``)."""
 
     @property
     def available(self) -> KubeVersion:

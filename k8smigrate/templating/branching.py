@@ -14,8 +14,15 @@ That writes template actions, so it is a decision, ``--set api-branches=write`` 
 apiVersion ``A`` is removed by the target when the newest apiVersion ``B`` its migrations lead
 to is served from some release ``s`` of the window to the target, and ``A`` from the window's
 first release up to ``s``; and only when the document's one body serves both: migrated from
-``A`` to ``B`` (over ``[s, target]``), nothing but its apiVersion changes, with no error. An
-Ingress whose backends change shape, or ``autoscaling/v2beta1`` metrics, keep their error.
+``A`` to ``B`` (over ``[s, target]``), nothing but its apiVersion changes, with no error.
+
+When ``A``'s body is not ``B``'s, the releases before ``s`` may get an apiVersion ``O`` whose
+step to ``B`` declares the same fields (``Step.same_fields``): the body is migrated to ``B``
+(over ``[s, target]``, with no error) and written under both. An ``autoscaling/v2beta1``
+HorizontalPodAutoscaler with ``--min-version 1.19`` gets ``v2``'s metrics (``target:``) under
+``autoscaling/v2`` from 1.23 and ``autoscaling/v2beta2`` before, as upstream charts did. An
+Ingress whose backends change shape keeps its error: no version before ``networking.k8s.io/v1``
+has its fields.
 
 The condition is ``semverCompare ">=s-0" $.Capabilities.KubeVersion.GitVersion``: ``-0`` so
 that a ``v1.21.3-gke.100`` cluster counts as 1.21, ``$`` so that it reads the chart's root
@@ -33,9 +40,11 @@ DECISION = "api-branches"
 REPLACEMENT_UNAVAILABLE = "K8SM-GEN-009"
 
 
-def branch_plan(api: str, kind: str, window: Window) -> tuple[str, KubeVersion] | None:
-    """``(B, s)``: the apiVersion from release ``s`` on, ``api`` before; None when no such split
-    gives every release of the window an API it serves."""
+def branch_plan(api: str, kind: str, window: Window) -> tuple[str, KubeVersion, tuple[str, ...]] | None:
+    """``(B, s, older)``: the apiVersion ``B`` from release ``s`` on, one of ``older`` before
+    (``api`` first, when it serves those releases; then each apiVersion whose step to ``B``
+    declares the same fields); None when no such split gives every release an API it serves."""
+    from ..registry import default_registry
     from .capabilities import chain, releases, served
 
     span = releases(window.min_version, window.target)
@@ -48,9 +57,14 @@ def branch_plan(api: str, kind: str, window: Window) -> tuple[str, KubeVersion] 
     since = next((r for r in span if all(served(target, kind, later) for later in span[span.index(r) :])), None)
     if since is None or since == window.min_version:
         return None  # served across the window: the migration's own job
-    if not all(served(api, kind, r) for r in span if r < since):
-        return None
-    return target, since
+    before = [r for r in span if r < since]
+    same = [
+        s.from_api
+        for s in default_registry().steps
+        if s.same_fields and s.to_api == target and kind in s.kinds and s.from_api != api
+    ]
+    older = tuple(a for a in (api, *same) if all(served(a, kind, r) for r in before))
+    return (target, since, older) if older else None
 
 
 def branched(api: str, newer: str, since: KubeVersion) -> str:
@@ -59,10 +73,15 @@ def branched(api: str, newer: str, since: KubeVersion) -> str:
     return "{{ if " + condition + " }}" + newer + "{{ else }}" + api + "{{ end }}"
 
 
-def branched_finding(kind: str, api: str, newer: str, since: KubeVersion, filename: str, line: int) -> Finding:
+def branched_finding(
+    kind: str, api: str, newer: str, since: KubeVersion, filename: str, line: int, written: str | None = None
+) -> Finding:
+    """``written``: the apiVersion the body was written for, when it is now ``newer``'s."""
+    body = f"the body, written for {written}, is now {newer}'s, which {api} shares" if written else "the body"
     message = (
         f"{kind}: no one apiVersion serves every release of the window, so the chart now picks it by "
-        f"release: {newer} from {since}, {api} before; the body serves both (--set {DECISION}=write)"
+        f"release: {newer} from {since}, {api} before; {body}{'' if written else ' serves both'} "
+        f"(--set {DECISION}=write)"
     )
     return Finding("info", "K8SM-TPL-110", message, None, filename, 0, line)
 

@@ -30,7 +30,7 @@ from ..results import Finding
 from ..settings import Settings
 from ..versions import KubeVersion
 from ..yamlio import read_data
-from .capabilities import lifecycle
+from .capabilities import lifecycle, served
 
 HELM_ENV = "K8SMIGRATE_HELM"
 """The helm to run (the Helm plugin sets it to the helm that runs it); default: ``helm`` on PATH."""
@@ -175,12 +175,26 @@ def _as_the_release_needs(
 ) -> bool:
     """Whether ``doc`` is what migrating the rendered output for the one release it was rendered
     at gives. A chart may give each release the API it serves (``--set api-branches=write``),
-    which a plain manifest for the whole window cannot (it keeps the older API, K8SM-GEN-009)."""
-    if version not in cache:
-        narrowed = replace(settings, min_version=version, target_version=version)
-        reference = migrate_stream(original, narrowed, "<rendered>", registry).text
-        cache[version] = {_ident(d): d for _src, d in _documents(reference)}
-    return cache[version].get(ident) == doc
+    which a plain manifest for the whole window cannot (it keeps the older API, K8SM-GEN-009).
+
+    Also proven: the document migrated for the target, under an apiVersion served at that
+    release whose step to the target's declares the same fields (``Step.same_fields``: a
+    ``v2beta1`` HorizontalPodAutoscaler written as ``v2``'s body under ``autoscaling/v2beta2``)."""
+    for release in (version, str(settings.window.target)):
+        if release not in cache:
+            narrowed = replace(settings, min_version=release, target_version=release)
+            reference = migrate_stream(original, narrowed, "<rendered>", registry).text
+            cache[release] = {_ident(d): d for _src, d in _documents(reference)}
+    if cache[version].get(ident) == doc:
+        return True
+    target_doc = cache[str(settings.window.target)].get(ident)
+    api, kind = doc.get("apiVersion"), doc.get("kind")
+    if target_doc is None or not isinstance(api, str) or not isinstance(kind, str):
+        return False
+    step = registry.step(api, kind)
+    if step is None or not step.same_fields or step.to_api != target_doc.get("apiVersion"):
+        return False
+    return served(api, kind, KubeVersion.parse(version)) is True and {**doc, "apiVersion": step.to_api} == target_doc
 
 
 def _documents(text: str) -> list[tuple[str | None, dict[str, Any]]]:

@@ -188,7 +188,7 @@ def _api_branches(out: FileResult, settings: Settings, registry: Registry, value
     from . import branching
 
     window = settings.window
-    found: dict[int, tuple[tuple[int, int], re.Match[str], str, str, KubeVersion, list[Finding]]] = {}
+    found: dict[int, tuple[tuple[int, int], re.Match[str], str, str, KubeVersion, tuple[str, ...], list[Finding]]] = {}
     for n, span, api, kind, errors in _left_with(out, {branching.REPLACEMENT_UNAVAILABLE}, window):
         plan = branching.branch_plan(api.group(1), kind.group(1), window)
         if plan is not None:
@@ -204,22 +204,46 @@ def _api_branches(out: FileResult, settings: Settings, registry: Registry, value
     }
     write = chart_decision(settings.decisions, branching.DECISION) == "write"
     for n in sorted(found, reverse=True):  # later documents first: earlier offsets stay valid
-        span, api, kind_name, newer, since, errors = found[n]
+        span, api, kind_name, newer, since, older, errors = found[n]
         trial = trials[since]
-        if not _only_api_changed(out, trial, n, span, api, newer):
-            continue
         first, last = (out.original.count("\n", 0, x) + 1 for x in span)
+        found_body: str | None = None
+        if older[0] == api.group(1) and _only_api_changed(out, trial, n, span, api, newer):
+            found_body, before = out.original[slice(*span)], api.group(1)  # the body as written serves both
+        else:  # the newer body, under an apiVersion whose step to it declares the same fields
+            found_body = _migrated_body(out, trial, n, first, last, newer)
+            before = next((o for o in older if o != api.group(1)), "")
+        if found_body is None or not before:
+            continue
+        body = found_body
         if not write:
             out.findings = [branching.offered(f, newer, since) if f in errors else f for f in out.findings]
             continue
-        start, end = after[n][0] + api.start(1), after[n][0] + api.end(1)
-        out.text = out.text[:start] + branching.branched(api.group(1), newer, since) + out.text[end:]
+        written = _API_LINE.search(body)
+        assert written is not None  # both bodies hold the document's apiVersion line
+        body = body[: written.start(1)] + branching.branched(before, newer, since) + body[written.end(1) :]
+        out.text = out.text[: after[n][0]] + body + out.text[after[n][1] :]
         line = out.original.count("\n", 0, span[0] + api.start(1)) + 1
         notes = [f for f in trial.findings if first <= f.line <= last and f not in out.findings]
-        added = branching.branched_finding(kind_name, api.group(1), newer, since, out.filename, line)
+        moved = api.group(1) if before != api.group(1) else None
+        added = branching.branched_finding(kind_name, before, newer, since, out.filename, line, moved)
         out.findings = sorted(
             [f for f in out.findings if f not in errors] + [added, *notes], key=lambda f: (f.line, f.level != "error")
         )
+
+
+def _migrated_body(out: FileResult, trial: FileResult, n: int, first: int, last: int, api: str) -> str | None:
+    """Document ``n`` as ``trial`` migrated it to ``api`` with no error in it; None otherwise."""
+    chunks = _chunks(trial.text)
+    if len(chunks) != len(_chunks(out.original)):
+        return None
+    body = trial.text[slice(*chunks[n])]
+    written = _API_LINE.search(body)
+    if written is None or written.group(1) != api:
+        return None
+    if any(f.level == "error" and first <= f.line <= last for f in trial.findings):
+        return None
+    return body
 
 
 def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, values: Any) -> None:

@@ -4,7 +4,8 @@ The two versions have the same fields and the same defaults
 (``pkg/apis/autoscaling/v2beta2/defaults.go`` and ``v2/defaults.go``: ``minReplicas: 1``,
 CPU utilization 80% without metrics, behavior defaults applied only when ``behavior`` is
 set): the spec is kept as it is. (v2 later added ``behavior.scale{Up,Down}.tolerance``,
-which is optional.)
+which is optional.) The step declares ``same_fields``: a chart that picks the apiVersion by
+release (``--set api-branches=write``) may write ``v2``'s body under ``autoscaling/v2beta2``.
 
 ``status`` is dropped (K8SM-HPA-005), as for v2beta1 sources: the API server ignores it on
 create and rebuilds it, and a status captured from an older server is the part of an
@@ -37,6 +38,7 @@ MIGRATION = Step(
     to_api="autoscaling/v2",
     available_in="1.23",
     body=body,
+    same_fields=True,
     summary="HPA autoscaling/v2beta2 → v2 (spec unchanged, status dropped)",
     codes=(
         STATUS_DROPPED,
