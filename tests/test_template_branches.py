@@ -234,27 +234,3 @@ def test_an_else_branch_that_does_not_parse_either_is_an_unreadable_document() -
     error = the_error(text)
     assert (error.code, error.line) == ("K8SM-TPL-002", line_of(text, "{{- else }}"))
     assert "the branch after '{{- else }}' (line 14)" in error.message and "does not parse either" in error.message
-
-
-def test_a_first_branch_that_does_not_read_and_writes_a_key_the_migration_changes_is_left_as_before() -> None:
-    # the first branch alone does not read (servicePort one level too deep); it is left out of
-    # the skeleton only when the migration changes none of its keys (test_template_unreadable_blocks)
-    text = dedent(
-        """
-        apiVersion: networking.k8s.io/v1beta1
-        kind: Ingress
-        metadata:
-          name: web
-        spec:
-          backend:
-            serviceName: web
-          {{- if .Values.port }}
-              servicePort: {{ .Values.port }}
-          {{- else }}
-            servicePort: 80
-          {{- end }}
-        """
-    )
-    error = the_error(text)
-    assert (error.code, error.line) == ("K8SM-TPL-002", line_of(text, "{{- if .Values.port }}"))
-    assert "do not read as YAML" in error.message and "(servicePort)" in error.message

@@ -96,24 +96,19 @@ def test_the_document_around_the_block_is_migrated_and_the_block_kept_byte_for_b
     assert not [f for f in result.findings if f.level == "error"]
 
 
-def test_a_first_branch_that_does_not_read_is_left_out_and_its_else_branch_migrated() -> None:
-    text = dedent(
-        """
-        apiVersion: networking.k8s.io/v1beta1
-        kind: Ingress
-        metadata:
-          name: web
-        spec:
-          backend:
-            serviceName: web
-          {{- if .Values.port }}
-          - {{ .Values.port }}
-          {{- else }}
-            servicePort: 80
-          {{- end }}
-        """
+def backend_if(first_branch: str) -> str:
+    """An Ingress whose servicePort is written by an if/else, the first branch as given."""
+    head = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: web\nspec:\n"
+    backend = "  backend:\n    serviceName: web\n"
+    return (
+        head
+        + backend
+        + f"  {{{{- if .Values.port }}}}\n{first_branch}  {{{{- else }}}}\n    servicePort: 80\n  {{{{- end }}}}\n"
     )
-    result = migrate(text)
+
+
+def test_a_first_branch_that_does_not_read_is_left_out_and_its_else_branch_migrated() -> None:
+    result = migrate(backend_if("  - {{ .Values.port }}\n"))
     assert "  - {{ .Values.port }}\n" in result.text and "number: 80" in result.text
     assert ("warning", "K8SM-TPL-014") in codes(result)
 
@@ -128,6 +123,15 @@ def test_a_block_with_a_key_the_migration_changes_is_refused() -> None:
     assert result.text == text
     [error] = [f for f in result.findings if f.level == "error"]
     assert error.code == "K8SM-TPL-002" and "(serviceName)" in error.message
+
+
+def test_a_first_branch_that_does_not_read_and_writes_a_key_the_migration_changes_is_refused() -> None:
+    text = backend_if("      servicePort: {{ .Values.port }}\n")  # one level too deep
+    result = migrate(text)
+    assert result.text == text
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert (error.code, error.line) == ("K8SM-TPL-002", 8)
+    assert "do not read as YAML" in error.message and "(servicePort)" in error.message
 
 
 def test_a_block_that_holds_top_level_keys_is_not_left_out() -> None:

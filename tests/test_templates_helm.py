@@ -253,27 +253,17 @@ def test_helm_renders_the_migrated_file_a_template_loads(helm: str, tmp_path: Pa
     assert (chart / "templates/crds.yaml").read_text(encoding="utf-8") == LOADING_TEMPLATE
 
 
+def labelled_deployment(api: str) -> str:
+    """A Deployment without a selector whose pod template labels hold an action."""
+    head = f'apiVersion: {api}\nkind: Deployment\nmetadata:\n  name: {{{{ include "web.fullname" . }}}}\n'
+    pod = "      labels:\n        app: web\n        release: {{ .Release.Name }}\n"
+    containers = "    spec:\n      containers:\n        - name: web\n          image: nginx\n"
+    return head + "  labels:\n    app: web\nspec:\n  template:\n    metadata:\n" + pod + containers
+
+
 def test_helm_reads_a_selector_written_as_an_alias_of_templated_labels(helm: str, tmp_path: Path) -> None:
     chart = make_chart(tmp_path / "web")
-    deployment = (
-        "apiVersion: extensions/v1beta1\n"
-        "kind: Deployment\n"
-        "metadata:\n"
-        '  name: {{ include "web.fullname" . }}\n'
-        "  labels:\n"
-        "    app: web\n"
-        "spec:\n"
-        "  template:\n"
-        "    metadata:\n"
-        "      labels:\n"
-        "        app: web\n"
-        "        release: {{ .Release.Name }}\n"
-        "    spec:\n"
-        "      containers:\n"
-        "        - name: web\n"
-        "          image: nginx\n"
-    )
-    (chart / "templates/deployment.yaml").write_text(deployment, encoding="utf-8")
+    (chart / "templates/deployment.yaml").write_text(labelled_deployment("extensions/v1beta1"), encoding="utf-8")
     result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
     assert "K8SM-TPL-013 helm proves it" in result.stderr, result.stderr
     assert "matchLabels: *podlabels" in (chart / "templates/deployment.yaml").read_text(encoding="utf-8")
@@ -287,29 +277,8 @@ def test_helm_reads_the_labels_moved_into_a_selector_before_a_template_that_ends
 ) -> None:
     # swift: nothing can follow a pod spec ending with {{- end -}}, so the selector goes first
     chart = make_chart(tmp_path / "web")
-    deployment = (
-        "apiVersion: apps/v1beta1\n"
-        "kind: Deployment\n"
-        "metadata:\n"
-        '  name: {{ include "web.fullname" . }}\n'
-        "  labels:\n"
-        "    app: web\n"
-        "spec:\n"
-        "  template:\n"
-        "    metadata:\n"
-        "      labels:\n"
-        "        app: web\n"
-        "        release: {{ .Release.Name }}\n"
-        "    spec:\n"
-        "      containers:\n"
-        "        - name: web\n"
-        "          image: nginx\n"
-        "{{- if .Values.nodeSelector }}\n"
-        "      nodeSelector:\n"
-        "{{ toYaml .Values.nodeSelector | indent 8 }}\n"
-        "{{- end -}}\n"
-    )
-    (chart / "templates/deployment.yaml").write_text(deployment, encoding="utf-8")
+    trimmed = "{{- if .Values.nodeSelector }}\n      nodeSelector:\n{{ toYaml .Values.nodeSelector | indent 8 }}\n{{- end -}}\n"
+    (chart / "templates/deployment.yaml").write_text(labelled_deployment("apps/v1beta1") + trimmed, encoding="utf-8")
     result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
     assert "K8SM-TPL-013 helm proves it" in result.stderr, result.stderr
     assert "matchLabels: &podlabels" in (chart / "templates/deployment.yaml").read_text(encoding="utf-8")
