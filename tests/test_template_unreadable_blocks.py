@@ -181,6 +181,25 @@ def test_tags_at_column_0_inside_a_block_scalar_leave_their_block_out_and_the_re
     assert "lines 17–27, under '{{- if .Values.sidecar }}'" in warning.message
 
 
+# ------------------------------------------------------------------ scan answers as apply
+
+
+def test_scan_lists_the_document_around_the_block_with_the_warning(tmp_path: Path) -> None:
+    folder = write_chart(tmp_path / "c", {"ingress.yaml": ingress("extensions/v1beta1", OLD_BACKEND)})
+    code, output = run_cli("scan", "--target-version", "1.29", str(folder))
+    assert code == 1, output
+    assert "ingress.yaml:1: removed-api      Ingress web extensions/v1beta1" in output
+    assert "ingress.yaml:7: warning K8SM-TPL-014 lines 7–13" in output
+
+
+def test_scan_gives_the_refusal_apply_gives(tmp_path: Path) -> None:
+    block = "  {{- range .Values.extra }}\n  - secretName: {{ . }}\n     serviceName: {{ . }}\n  {{- end }}\n"
+    folder = write_chart(tmp_path / "c", {"ingress.yaml": ingress("extensions/v1beta1", OLD_BACKEND, block)})
+    code, output = run_cli("scan", "--target-version", "1.29", str(folder))
+    assert code == 3, output
+    assert "ingress.yaml:7: error K8SM-TPL-002" in output and "(serviceName)" in output
+
+
 # ------------------------------------------------------------------ proof with helm
 
 

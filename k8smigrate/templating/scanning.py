@@ -23,9 +23,10 @@ from ..settings import Settings
 from ..versions import Window
 from .apiversions import ComputedApiVersion
 from .golex import LexError
-from .mask import unmask_message
+from .mask import Skeleton, Tag, unmask_message
 from .migrate import (
     _blank,
+    _chunk_at,
     _chunks,
     _finding,
     _skeleton,
@@ -69,14 +70,14 @@ def scan_template(
         )
         return []
     wanted = prefilter(registry, settings, settings.window)
-    skeleton = _skeleton(
-        text, tags, hidden, lambda piece: wanted(piece) and may_need(piece, registry, settings)
-    ).skeleton
+    masked = _skeleton(text, tags, hidden, lambda piece: wanted(piece) and may_need(piece, registry, settings))
+    skeleton = masked.skeleton
     found: list[Finding] = []
     chunks = _chunks(skeleton.text)
     gated = version_gated(text, chunks, gates or [], settings, filename)
+    refused = _unread_blocks(masked.unreadable, text, tags, chunks, skeleton, problems, settings, filename, values)
     read = "".join(
-        "".join(_blank(skeleton.text[start:end])) if n in gated else skeleton.text[start:end]
+        "".join(_blank(skeleton.text[start:end])) if n in gated or n in refused else skeleton.text[start:end]
         for n, (start, end) in enumerate(chunks)
     )
     problems.extend(gated.values())
@@ -102,6 +103,34 @@ def scan_template(
     if dialect == "go":
         out = _chart_decisions(out, text, settings, filename, registry, values, gates)
     return out
+
+
+def _unread_blocks(
+    spans: list[tuple[int, int]],
+    text: str,
+    tags: list[Tag],
+    chunks: list[tuple[int, int]],
+    skeleton: Skeleton,
+    problems: list[Finding],
+    settings: Settings,
+    filename: str,
+    values: Any,
+) -> set[int]:
+    """The blocks the skeleton left out because they do not read, as ``apply`` judges them (it
+    must migrate to know whether a block writes a key the migration changes): their warning
+    (K8SM-TPL-014) or refusal (K8SM-TPL-002) goes to ``problems``; the refused documents are
+    returned, to be read as nothing (``apply`` leaves them as they are)."""
+    if not spans:
+        return set()
+    openers = {text.count("\n", 0, t.start) + 1 for t in tags if any(t.end == a for a, _b in spans)}
+    applied = migrate_template(text, settings, filename, values=values, dialect="go")
+    refused: set[int] = set()
+    for f in applied.findings:
+        if f.line in openers and f.code in ("K8SM-TPL-014", "K8SM-TPL-002"):
+            problems.append(f)
+            if f.level == "error":
+                refused.add(_chunk_at(chunks, skeleton.text, f.line))
+    return refused
 
 
 def _chart_decisions(
