@@ -14,6 +14,8 @@ import subprocess
 from pathlib import Path
 
 import yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from k8smigrate import migrate_text
 from k8smigrate.registry import default_registry
@@ -21,6 +23,7 @@ from k8smigrate.settings import Settings
 from k8smigrate.templating.values_objects import migrate_objects, objects
 from k8smigrate.versions import KubeVersion
 
+from .strategies import Layout, current, ingress, layouts, rbac
 from .templating_helpers import run_cli, write_chart
 
 SETTINGS = Settings(target_version=KubeVersion.parse("1.29"))
@@ -168,3 +171,19 @@ def test_helm_renders_the_migrated_values_as_the_migrated_rendering(helm: str, t
 def render(helm: str, folder: Path) -> str:
     command = [helm, "template", "r", str(folder), "--kube-version", "1.29.0"]
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+
+# ------------------------------------------------------------------ properties
+
+
+@settings(max_examples=60, deadline=None)
+@given(layout=layouts(), found=st.lists(st.one_of(ingress(), rbac(), current()), min_size=1, max_size=3))
+def test_each_object_migrates_as_it_would_alone_and_nothing_else_changes(layout: Layout, found: list[dict]) -> None:
+    text = layout.emit({"replicaCount": 1, "extraObjects": found, "image": {"tag": "v1"}})
+    assume(len(objects(text)) == len(found))  # a layout whose comment breaks an object's lines: left alone
+    after, _codes = migrate(text)
+    data = yaml.safe_load(after)
+    assert {k: v for k, v in data.items() if k != "extraObjects"} == {"replicaCount": 1, "image": {"tag": "v1"}}
+    for before, migrated in zip(found, data["extraObjects"], strict=True):
+        alone = migrate_text(yaml.safe_dump(before, sort_keys=False), target_version="1.29").text
+        assert migrated == yaml.safe_load(alone)
