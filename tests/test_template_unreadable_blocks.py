@@ -113,6 +113,23 @@ def test_a_first_branch_that_does_not_read_is_left_out_and_its_else_branch_migra
     assert ("warning", "K8SM-TPL-014") in codes(result)
 
 
+def test_a_block_that_writes_only_what_its_actions_write_is_left_out_without_a_finding() -> None:
+    # kube-state-metrics: labels from an include, then more from values; nothing to check in them
+    labels = (
+        "  labels:\n"
+        '    {{- include "x.labels" . | indent 4 }}\n'
+        "    {{- with .Values.labels }}\n"
+        "    {{- toYaml . | nindent 4 }}\n"
+        "    {{- end }}\n"
+    )
+    text = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web\n" + labels
+    text += "spec:\n  backend:\n    serviceName: web\n    servicePort: 80\n"
+    result = migrate(text)
+    assert result.text.startswith("apiVersion: networking.k8s.io/v1\n")
+    assert "    {{- with .Values.labels }}\n    {{- toYaml . | nindent 4 }}\n" in result.text
+    assert [f for f in result.findings if f.code.startswith("K8SM-TPL")] == []
+
+
 # ------------------------------------------------------------------ left as they are
 
 

@@ -142,6 +142,8 @@ def migrate_template(
         if n not in failed:
             out_start, out_end = _chunks(result.text)[n]
             found_here = _check_unreadable(span, text, tags, engine_chunks[n], result.text[out_start:out_end], filename)
+            if found_here is None:
+                continue
             if found_here.level == "error":
                 unreadable.add(n)
                 failed[n] = idle(found_here, n)
@@ -758,10 +760,19 @@ def _reads_further(
 
 def _check_unreadable(
     span: tuple[int, int], text: str, tags: list[Tag], before: str, after: str, filename: str
-) -> Finding:
+) -> Finding | None:
     """A branch left out because it does not read (``Masked.unreadable``), once its document is
     migrated without it: a warning that it was kept as written, or the refusal when the
-    migration changes a key that the branch writes too (it would need the same change)."""
+    migration changes a key that the branch writes too (it would need the same change). None
+    for a branch that writes nothing but what its actions write (``{{- with .Values.labels }}
+    {{- toYaml . | nindent 4 }}`` after an ``include`` of the labels): no migration reads or
+    rewrites an action's output, so nothing was left unchecked."""
+    literal = list(text[span[0] : span[1]])
+    for t in tags:
+        if span[0] <= t.start and t.end <= span[1]:
+            literal[t.start - span[0] : t.end - span[0]] = [" "] * (t.end - t.start)
+    if not "".join(literal).strip():
+        return None
     opener = next(t for t in tags if t.end == span[0])
     line = text.count("\n", 0, opener.start) + 1
     last = text.count("\n", 0, span[1]) + 1
