@@ -174,11 +174,12 @@ def plain_literals(text: str) -> str:
 
 
 def explain_lines(name: str, registry: Registry) -> list[str] | None:
-    """``k8smigrate explain NAME``: what a migration does, its rules, codes and decisions; or
-    what a decision (``--set NAME=…``) settles and who asks for it (None: unknown)."""
+    """``k8smigrate explain NAME``: what a migration does, its rules, codes and decisions; what
+    a decision (``--set NAME=…``) settles and who asks for it; or what a finding code means and
+    who reports it (None: unknown)."""
     entries: list[Migration] = registry.named(name)
     if not entries:
-        return decision_lines(name, registry)
+        return decision_lines(name, registry) or code_lines(name, registry)
     lines: list[str] = []
     checks = [m for m in entries if isinstance(m, Check)]
     if checks:
@@ -231,3 +232,38 @@ def decision_lines(name: str, registry: Registry) -> list[str] | None:
         "",
         f"Asked by: {', '.join(dict.fromkeys(askers))}",
     ]
+
+
+_CODE = re.compile(r"K8SM-[A-Z]+-\d+", re.IGNORECASE)
+_CORE_REPORTERS = {
+    "TPL": "the template reader (Helm and Jinja2 templates; docs/templates.md)",
+    "KUS": "the kustomize tree step (docs/kustomize.md)",
+}
+
+
+def code_lines(name: str, registry: Registry) -> list[str] | None:
+    """``k8smigrate explain K8SM-…``: a finding code's level and meaning, and who reports it (the
+    migrations that declare it, or the core); None when ``name`` is no known code."""
+    if not _CODE.fullmatch(name):
+        return None
+    code = registry.code(name.upper())
+    if code is None:
+        return None
+    from .codes import GENERAL
+
+    declaring = [m.name for m in registry.migrations if any(c.code == code.code for c in m.codes)]
+    prefix = code.code.split("-")[1]
+    core = _CORE_REPORTERS.get(prefix, "the core (any migration, or reading the input)")
+    general = code.code in GENERAL
+    reporters = list(dict.fromkeys([core, *declaring] if general or not declaring else declaring))
+    lines = [f"{code.code}: {code.level}", "", plain_literals(code.summary), "", f"Reported by: {'; '.join(reporters)}"]
+    if declaring and not general:
+        lines.append(f"(k8smigrate explain {declaring[0]} says what it does)")
+    return lines
+
+
+def unknown_code(name: str) -> str | None:
+    """The message for a name that looks like a finding code but is none (None: it does not)."""
+    if not _CODE.fullmatch(name):
+        return None
+    return f"unknown finding code {name!r} (docs/migrations.md lists every code)"

@@ -255,12 +255,13 @@ def explain(
         ),
     ],
 ) -> None:
-    """What a migration does, its rules, finding codes and decisions; what a decision settles; or a guide."""
+    """What a migration does, its rules, finding codes and decisions; what a decision settles; what a
+    finding code means; or a guide."""
     text = guide(name)
     if text is not None:
         typer.echo(text, nl=False)
         return
-    from .catalog import explain_lines  # list and explain only
+    from .catalog import explain_lines, unknown_code  # list and explain only
 
     registry = default_registry()
     new = registry.renamed(name)
@@ -269,7 +270,7 @@ def explain(
         name = new
     lines = explain_lines(name, registry)
     if lines is None:
-        raise typer.Exit(commands.usage(unknown_migration(name, registry)).code)
+        raise typer.Exit(commands.usage(unknown_code(name) or unknown_migration(name, registry)).code)
     for line in lines:
         typer.echo(line)
 

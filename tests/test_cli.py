@@ -264,6 +264,23 @@ def test_explain_a_decision_says_what_it_settles_and_who_asks_for_it() -> None:
     assert lines[-1] == "Asked by: the chart-level step (Helm charts)"
 
 
+def test_explain_a_finding_code_says_its_level_meaning_and_who_reports_it() -> None:
+    lines = cli("explain", "k8sm-apps-003").stdout.splitlines()  # as findings print it, or not
+    assert lines[0] == "K8SM-APPS-003: info"
+    assert "Reported by: workloads_apps_v1beta1; workloads_extensions_v1beta1" in lines
+    assert lines[-1] == "(k8smigrate explain workloads_apps_v1beta1 says what it does)"
+    lines = cli("explain", "K8SM-TPL-014").stdout.splitlines()
+    assert lines[0] == "K8SM-TPL-014: warning" and lines[-1].startswith("Reported by: the template reader")
+    lines = cli("explain", "K8SM-GEN-010").stdout.splitlines()
+    assert lines[-1].startswith("Reported by: the core (any migration, or reading the input); ")
+
+
+def test_explain_an_unknown_code_is_a_usage_error_that_says_so() -> None:
+    result = cli("explain", "K8SM-XYZ-999")
+    assert result.exit_code == 2
+    assert "unknown finding code 'K8SM-XYZ-999'" in result.stderr
+
+
 def test_explain_a_module_with_several_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     steps = [
         Step(("Gadget",), "gadgets.example.com/v1beta1", "gadgets.example.com/v1", "1.20", name="gadgets"),
