@@ -85,7 +85,9 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         from .scan import scan_stream  # scan's module: not imported by apply and diff
 
         entries = scan_stream(text, settings, name, default_registry(), problems, facts)
-        root = chart_root(path) if path.name != "-" else None
+        # only a values.yaml or a ci/ file can be a chart's values: most files ask nothing more
+        maybe_values = path.name == "values.yaml" or path.parent.name == "ci"
+        root = chart_root(path) if maybe_values else None
         if root is not None and path.name == "values.yaml" and root == path.resolve().parent:
             from .templating.values_scheduling import scan_rows
 

@@ -180,21 +180,23 @@ def _as_the_release_needs(
     Also proven: the document migrated for the target, under an apiVersion served at that
     release whose step to the target's declares the same fields (``Step.same_fields``: a
     ``v2beta1`` HorizontalPodAutoscaler written as ``v2``'s body under ``autoscaling/v2beta2``)."""
-    for release in (version, str(settings.window.target)):
+
+    def reference(release: str) -> dict[tuple[str, str, str], dict[str, Any]]:
         if release not in cache:
             narrowed = replace(settings, min_version=release, target_version=release)
-            reference = migrate_stream(original, narrowed, "<rendered>", registry).text
-            cache[release] = {_ident(d): d for _src, d in _documents(reference)}
-    if cache[version].get(ident) == doc:
+            migrated = migrate_stream(original, narrowed, "<rendered>", registry).text
+            cache[release] = {_ident(d): d for _src, d in _documents(migrated)}
+        return cache[release]
+
+    if reference(version).get(ident) == doc:
         return True
-    target_doc = cache[str(settings.window.target)].get(ident)
     api, kind = doc.get("apiVersion"), doc.get("kind")
-    if target_doc is None or not isinstance(api, str) or not isinstance(kind, str):
+    if not isinstance(api, str) or not isinstance(kind, str):
         return False
     step = registry.step(api, kind)
-    if step is None or not step.same_fields or step.to_api != target_doc.get("apiVersion"):
+    if step is None or not step.same_fields or served(api, kind, KubeVersion.parse(version)) is not True:
         return False
-    return served(api, kind, KubeVersion.parse(version)) is True and {**doc, "apiVersion": step.to_api} == target_doc
+    return reference(str(settings.window.target)).get(ident) == {**doc, "apiVersion": step.to_api}
 
 
 def _documents(text: str) -> list[tuple[str | None, dict[str, Any]]]:
