@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from ..results import Finding
 from ..versions import KubeVersion, Window
+from .semver import on_cluster_version
 
 DECISION = "api-branches"
 REPLACEMENT_UNAVAILABLE = "K8SM-GEN-009"
@@ -69,8 +70,7 @@ def branch_plan(api: str, kind: str, window: Window) -> tuple[str, KubeVersion, 
 
 def branched(api: str, newer: str, since: KubeVersion) -> str:
     """The apiVersion value that gives releases from ``since`` on ``newer``, the others ``api``."""
-    condition = f'semverCompare ">={since.major}.{since.minor}-0" $.Capabilities.KubeVersion.GitVersion'
-    return "{{ if " + condition + " }}" + newer + "{{ else }}" + api + "{{ end }}"
+    return "{{ if " + on_cluster_version(">=", since) + " }}" + newer + "{{ else }}" + api + "{{ end }}"
 
 
 def branched_finding(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from ..dataclasscode import dataclass
+from ..versions import KubeVersion
 
 __all__ = ["Constraints", "SemverError", "Version", "semver_compare"]
 
@@ -316,3 +317,11 @@ class Constraints:
 def semver_compare(constraint: str, version: str) -> bool:
     """sprig's ``semverCompare``: raises ``SemverError`` where the template would fail."""
     return Constraints.parse(constraint).check(Version.parse(version))
+
+
+def on_cluster_version(operator: str, release: KubeVersion) -> str:
+    """The condition a migration writes into a chart to pick by the cluster's release:
+    ``semverCompare "<1.25-0" $.Capabilities.KubeVersion.GitVersion``. ``-0`` so that a
+    ``v1.21.3-gke.100`` cluster counts as 1.21; ``$`` so that it reads the chart's root inside
+    ``range`` and ``with``."""
+    return f'semverCompare "{operator}{release.major}.{release.minor}-0" $.Capabilities.KubeVersion.GitVersion'

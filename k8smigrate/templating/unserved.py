@@ -42,6 +42,7 @@ from typing import NamedTuple
 from ..results import Finding
 from ..versions import KubeVersion, Window
 from .mask import Tag
+from .semver import on_cluster_version
 
 DECISION = "unserved-kinds"
 REMOVED_CODES = frozenset({"K8SM-GEN-007", "K8SM-GEN-009"})
@@ -97,7 +98,8 @@ def kind_end(apis: list[str], kind: str) -> KubeVersion | None:
 
 
 def condition(release: KubeVersion) -> str:
-    return f'semverCompare "<{release.major}.{release.minor}-0" $.Capabilities.KubeVersion.GitVersion'
+    """Written only for the releases before ``release``."""
+    return on_cluster_version("<", release)
 
 
 class Wrapped(NamedTuple):
