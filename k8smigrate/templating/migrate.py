@@ -773,8 +773,7 @@ def _check_unreadable(
             literal[t.start - span[0] : t.end - span[0]] = [" "] * (t.end - t.start)
     if not "".join(literal).strip():
         return None
-    opener = next(t for t in tags if t.end == span[0])
-    line = text.count("\n", 0, opener.start) + 1
+    opener, line = block_opener(span, text, tags)
     last = text.count("\n", 0, span[1]) + 1
     where = f"lines {line}–{last}, under {text[opener.start : opener.end].strip()!r}"
     import difflib
@@ -797,6 +796,12 @@ def _check_unreadable(
         "written; nothing in them was checked"
     )
     return Finding("warning", "K8SM-TPL-014", message, None, filename, 0, line)
+
+
+def block_opener(span: tuple[int, int], text: str, tags: list[Tag]) -> tuple[Tag, int]:
+    """The tag that opens the branch at ``span`` and its line: where its findings stand."""
+    opener = next(t for t in tags if t.end == span[0])
+    return opener, text.count("\n", 0, opener.start) + 1
 
 
 _NESTED_KEY = re.compile(r"""^[ \t]+(?:-[ \t]+)?["']?([\w./-]+)["']?[ \t]*:(?:[ \t]|$)""")

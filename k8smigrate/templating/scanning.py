@@ -31,6 +31,7 @@ from .migrate import (
     _finding,
     _skeleton,
     _tags,
+    block_opener,
     dialect_of,
     migrate_template,
     on_removed_apis,
@@ -122,7 +123,7 @@ def _unread_blocks(
     returned, to be read as nothing (``apply`` leaves them as they are)."""
     if not spans:
         return set()
-    openers = {text.count("\n", 0, t.start) + 1 for t in tags if any(t.end == a for a, _b in spans)}
+    openers = {block_opener(span, text, tags)[1] for span in spans}
     applied = migrate_template(text, settings, filename, values=values, dialect="go")
     refused: set[int] = set()
     for f in applied.findings:
