@@ -17,6 +17,7 @@ import re
 import textwrap
 from typing import Any
 
+from .codes import GENERAL
 from .components import is_addon
 from .model import Check, Migration, Step
 from .registry import Registry
@@ -249,8 +250,6 @@ def code_lines(name: str, registry: Registry) -> list[str] | None:
     code = registry.code(name.upper())
     if code is None:
         return None
-    from .codes import GENERAL
-
     declaring = [m.name for m in registry.migrations if any(c.code == code.code for c in m.codes)]
     prefix = code.code.split("-")[1]
     core = _CORE_REPORTERS.get(prefix, "the core (any migration, or reading the input)")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..engine import migrate_stream
 from ..registry import Registry
@@ -35,15 +35,14 @@ if TYPE_CHECKING:
     from ..scan import ScanEntry
 
 
-class Cut:
+class Cut(NamedTuple):
     """One object's lines: where they stand, the text before it on its first line, the text."""
 
-    def __init__(self, start: int, end: int, first_line: int, prefix: str, text: str) -> None:
-        self.start, self.end, self.first_line, self.prefix, self.text = start, end, first_line, prefix, text
-
-    @property
-    def indent(self) -> int:
-        return len(self.prefix)
+    start: int
+    end: int
+    first_line: int
+    prefix: str
+    text: str
 
 
 def objects(text: str) -> list[Cut]:
@@ -159,6 +158,6 @@ def _put_back(original: str, cut: Cut, migrated: str) -> str:
             continue
         for j in range(j1, j2):
             line = new_lines[j]
-            lead = cut.prefix if j == 0 else " " * cut.indent
+            lead = cut.prefix if j == 0 else " " * len(cut.prefix)
             out.append(lead + line if line.strip() else line)
     return "".join(out)
