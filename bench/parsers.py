@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import run as bench  # noqa: E402 - the builders of the benchmark repositories
 
 from k8smigrate.scalars import Data, resolve_plain  # noqa: E402
-from k8smigrate.yamlio import EVERY, CParser, _c_events, read_data, read_stream  # noqa: E402
+from k8smigrate.yamlio import EVERY, read_data, read_stream  # noqa: E402
+from k8smigrate.yamlio.events import CParser, c_events  # noqa: E402
 
 try:
     import ryml
@@ -275,7 +276,7 @@ def stages(texts: list[str]) -> Iterator[tuple[str, Callable[[], object]]]:
             parser.dispose()
 
     yield "libyaml scan only (C, raw_parse)", each(raw)
-    yield "libyaml events into Python", each(lambda t: sum(1 for _ in _c_events(t)))
+    yield "libyaml events into Python", each(lambda t: sum(1 for _ in c_events(t)))
     yield "libyaml data (read_data)", each(read_data)
     yield "our tree with spans (libyaml)", each(lambda t: read_stream(t, wanted=EVERY))
     if ryml is not None:

@@ -129,7 +129,7 @@ def test_the_facts_are_the_same_over_processes(tmp_path: Path) -> None:
     root = tree(tmp_path, SERIAL_BELOW + 4)
     files = sorted(root.rglob("*.yaml"))
     settings = Settings(target_version="1.29")
-    assert parallel_facts(files, settings, 4) == run_facts(files, settings)
+    assert parallel_facts(files, settings, 4, serial_bytes=0) == run_facts(files, settings)  # a pool, however small
 
 
 def test_a_worker_sends_one_merged_facts_per_chunk(tmp_path: Path) -> None:
