@@ -354,6 +354,30 @@ def test_labels_that_are_the_value_of_an_nindent_include_are_aliased() -> None:
     assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
 
 
+def test_labels_an_include_starts_on_their_key_line_are_aliased_not_copied_in_part() -> None:
+    # the include writes labels too: a selector of the lines below only would select more pods
+    text = """
+        apiVersion: extensions/v1beta1
+        kind: Deployment
+        metadata:
+          name: x
+          labels: {{- include "x.labels" . | nindent 4 }}
+            app.kubernetes.io/component: web
+        spec:
+          template:
+            metadata:
+              labels: {{- include "x.labels" . | nindent 8 }}
+                app.kubernetes.io/component: web
+            spec:
+              containers: []
+        """
+    out, codes = migrate(text, adopt_new_defaults=True)
+    assert '      labels: &podlabels {{- include "x.labels" . | nindent 8 }}\n' in out
+    assert out.endswith("  selector:\n    matchLabels: *podlabels\n")
+    assert "K8SM-APPS-003" in codes and "K8SM-TPL-002" not in codes
+    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
+
+
 def test_the_anchor_name_does_not_collide_with_one_the_document_has() -> None:
     text = """
         apiVersion: extensions/v1beta1
@@ -720,3 +744,24 @@ def test_a_key_written_twice_in_a_document_a_migration_needs_is_an_error() -> No
     result = migrate_template(text, Settings(target_version="1.29"), "t.yaml")
     assert result.text == text
     assert ("error", "K8SM-TPL-004") in [(f.level, f.code) for f in result.findings]
+
+
+def test_hpa_metrics_a_template_action_writes_are_refused_not_left_in_the_old_shape() -> None:
+    # v2 with v2beta1 metrics (targetAverageUtilization from values) is an object the API server rejects
+    text = """
+        apiVersion: autoscaling/v2beta1
+        kind: HorizontalPodAutoscaler
+        metadata:
+          name: x
+        spec:
+          scaleTargetRef:
+            apiVersion: apps/v1
+            kind: Deployment
+            name: x
+          maxReplicas: 5
+          metrics:
+            {{- toYaml .Values.autoscaling.metrics | nindent 4 }}
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-HPA-007" in codes

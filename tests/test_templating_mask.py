@@ -114,6 +114,35 @@ def test_a_list_field_whose_value_is_an_nindent_tag_holds_one_unknown_item() -> 
     assert isinstance(tolerations, list) and len(tolerations) == 1
 
 
+BITNAMI_LABELS = """
+    metadata:
+      labels: {{- include "common.labels.standard" . | nindent 4 }}
+        {{- if .Values.commonLabels }}
+          {{- include "common.tplvalues.render" (dict "value" .Values.commonLabels "context" $) | nindent 4 }}
+        {{- end }}
+        app.kubernetes.io/component: web
+      name: x
+    """
+
+
+def test_a_key_whose_nindent_tag_the_lines_below_go_on_with_holds_those_lines() -> None:
+    # Bitnami's idiom: the tag writes the first labels, the lines at its column the rest
+    text = dedent(BITNAMI_LABELS)
+    skeleton = skeleton_of(text)
+    metadata = yaml.safe_load(skeleton.text)["metadata"]
+    assert metadata["name"] == "x"
+    labels = metadata["labels"]
+    assert labels["app.kubernetes.io/component"] == "web" and len(labels) == 2  # and the output line's entry
+    key_line = text.splitlines()[1]
+    assert shape(skeleton.text).splitlines()[1] == "  labels: #P" + "." * (len(key_line) - len("  labels: #P"))
+    assert unmask(skeleton.text, skeleton) == text
+
+
+def test_a_list_field_whose_nindent_tag_the_items_below_go_on_with_holds_those_items() -> None:
+    text = "spec:\n  args: {{- toYaml .Values.args | nindent 4 }}\n    - --verbose\n"
+    assert yaml.safe_load(skeleton_of(text).text)["spec"]["args"] == ["--verbose"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -121,6 +150,7 @@ def test_a_list_field_whose_value_is_an_nindent_tag_holds_one_unknown_item() -> 
         "tolerations: {{ toYaml .Values.t | indent 4 }}\n",  # indent: written on the key's own line
         'labels: {{ include "x" . | nindent 4 }}\n{{- with .Values.extra }}\n    a: b\n{{- end }}\n',
         'name: {{ include "x" . | nindent 4 }}-suffix\n',  # text after the tag
+        'labels: {{- include "x" . | nindent 4 }}\n      a: b\n',  # the lines below stand elsewhere
     ],
 )
 def test_a_value_tag_that_is_not_a_whole_block_stays_scalar_text(text: str) -> None:

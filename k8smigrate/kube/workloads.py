@@ -82,10 +82,16 @@ def _templated(labels: Mapping, ctx: Context) -> bool:
     """Whether the template labels are written with template actions (a masked template).
 
     Their whole text counts, comment lines included: a ``{{- if }}`` around a label masks to
-    a comment line, and a copy of the label without it would be written unconditionally.
+    a comment line, and a copy of the label without it would be written unconditionally. So
+    does the line of their key: ``labels: {{- include "x.labels" . | nindent 8 }}`` writes
+    the first labels there (masked as a comment, the labels below only go on with them).
     """
     src = labels.src
-    return src is not None and holds_placeholder(ctx.source[src.start : src.end])
+    if src is None:
+        return False
+    first_line = ctx.source.rfind("\n", 0, src.start) + 1
+    line_above = ctx.source.rfind("\n", 0, max(first_line - 1, 0)) + 1 if first_line else 0
+    return holds_placeholder(ctx.source[line_above : src.end])
 
 
 ANCHOR = "podlabels"

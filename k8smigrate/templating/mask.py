@@ -132,6 +132,7 @@ LIST_FIELDS = frozenset(
         "imagePullSecrets",
         "initContainers",
         "items",
+        "metrics",
         "paths",
         "ports",
         "rules",
@@ -152,6 +153,9 @@ _KEY_LINE = re.compile(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*
 
 _VALUE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]+$")
 """The text before a tag that is a block key's whole value: indentation, dashes, key, colon."""
+
+_HEAD = ("#", "")
+"""``block_value``'s answer for a tag that writes the head of a block the lines below go on with."""
 
 
 class _TooShort(Exception):
@@ -375,6 +379,9 @@ class _Builder:
 
     def mask_inline(self, tag: Tag, n: int) -> None:
         flow = self.block_value(tag, n)
+        if flow == _HEAD:
+            self.region(tag.start, tag.end, "#" + ph.PAD * (tag.end - tag.start - 1))
+            return
         if flow is not None:
             self.region(tag.start, tag.end, flow[0] + ph.PAD * (tag.end - tag.start - 2) + flow[1])
             return
@@ -387,13 +394,20 @@ class _Builder:
             self.region(tag.start, tag.end, first)
 
     def block_value(self, tag: Tag, n: int) -> tuple[str, str] | None:
-        """``{}`` or ``[]`` when ``tag`` is the value of a key and writes a block below it.
+        """``{}`` or ``[]`` when ``tag`` is the value of a key and writes a block below it;
+        ``_HEAD`` when lines below, at the column it writes at, go on with that block.
 
         ``labels: {{ include "x.labels" . | nindent 4 }}`` renders a mapping on the lines
         after the key. Plain placeholder text would make the key a string (a migration would
         then see no labels at all); a one-entry flow mapping (a flow sequence under a list
         field) is a collection with one unknown entry, as a whole line of ``toYaml`` is. Only
         when nothing below adds to that block: a flow collection cannot be continued.
+
+        When entries at column N follow (``labels: {{- include "x.labels" . | nindent 4 }}``
+        then ``    app.kubernetes.io/component: web``, the idiom of Bitnami's charts), the tag
+        writes the first entries of the block those lines go on with. It is masked as a
+        comment after the key, so the key holds the block below; the entries the tag writes
+        are unknown, and ``open_block`` tells a migration so.
         """
         line = self.lines[n]
         if not (tag.writes and tag.newline and tag.indent is not None) or tag.end > line.end:
@@ -407,8 +421,15 @@ class _Builder:
             other = self.lines[m]
             if other.kind in ("blank", "control", "hidden", "continuation"):
                 continue
-            if self.indentation(other) > key.start(2):
-                return None  # the block goes on below: only the rendering knows its shape
+            column = self.indentation(other)
+            if other.kind == "output":
+                writer = next(
+                    self.tags[j] for j, a, _b in other.segments if self.tags[j].writes and self.tags[j].start == a
+                )
+                column = self.output_column(writer, other)
+            if column > key.start(2):
+                # the block goes on below: when at the tag's column, the tag writes its head
+                return _HEAD if column == tag.indent else None
             break
         return ("[", "]") if key.group(2) in LIST_FIELDS else ("{", "}")
 
@@ -441,14 +462,7 @@ class _Builder:
         """A line that writes YAML: one unknown key or item at the column the rendering uses."""
         tag = self.tags[i]
         start = line.start
-        col_of_tag = tag.start - line.start
-        if tag.indent is not None and tag.newline:
-            column = tag.indent
-        elif tag.indent is not None:
-            base = self.trimmed_column(tag)
-            column = (col_of_tag if base is None else base) + tag.indent
-        else:
-            column = self.indentation(line)
+        column = self.output_column(tag, line)
         width = line.end - start
         form = self.form(n, column)
         room = width - column - (2 if form == "item" else 1)
@@ -462,6 +476,15 @@ class _Builder:
         tail = self._fill_lines(self.text[line.end : stop], "#") if stop > line.end else ""
         self.region(start, max(stop, line.end), core + tail)
         self.whole_lines.add(start)
+
+    def output_column(self, tag: Tag, line: _Line) -> int:
+        """The column at which a line's writing tag puts what it writes."""
+        if tag.indent is not None and tag.newline:
+            return tag.indent
+        if tag.indent is not None:
+            base = self.trimmed_column(tag)
+            return (tag.start - line.start if base is None else base) + tag.indent
+        return self.indentation(line)
 
     def trimmed_column(self, tag: Tag) -> int | None:
         """Where the rendering of a tag that trims the space before it (``{{- toYaml . | indent 4 }}``) starts.
