@@ -103,11 +103,13 @@ def _migrate_loaded(
     root = chart_root(loaded.path)
     if root is None:
         return migrate_any(loaded.text, settings, name, registry, loaded.path, facts=facts)
-    from .templating.chartplan import plan_for
+    from .templating.chartplan import plan_for, with_parents_edits
 
     try:
         plan = plan_for(root, settings)
         rel = loaded.path.resolve().relative_to(root.resolve()).as_posix()
+        text = plan.texts.get(rel, loaded.text)
+        text, conflict = with_parents_edits(root, loaded.path, settings, text, loaded.text)
     except Exception as exc:  # the chart-level step must cost its findings, never the file
         if settings.raise_errors:
             raise
@@ -115,8 +117,9 @@ def _migrate_loaded(
         message = f"internal error in the chart-level step: {type(exc).__name__}: {exc}"
         result.findings.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
         return result
-    text = plan.texts.get(rel, loaded.text)
     findings = [replace(f, filename=name) for f in plan.findings.get(rel, [])]
+    if conflict is not None:
+        findings.append(replace(conflict, filename=name))
     if is_support_file(rel):
         return FileResult(name, loaded.text, text, findings, list(plan.documents.get(rel, [])))
     values = plan.values if plan.values is not None else chart_values(root)

@@ -873,10 +873,10 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,)==(other.templates,other.values,other.ci_values,other.chart_yaml,other.values_path,other.api_versions,)
+   return (self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,self.lent,)==(other.templates,other.values,other.ci_values,other.chart_yaml,other.values_path,other.api_versions,other.lent,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,)==(other.templates,other.values,other.ci_values,other.chart_yaml,other.values_path,other.api_versions,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,self.lent,)==(other.templates,other.values,other.ci_values,other.chart_yaml,other.values_path,other.api_versions,other.lent,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -1382,9 +1382,9 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.target_ver
 
 def __create_fn__():
  def __hash__(self):
-  return hash((self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,))
+  return hash((self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,self.lent,))
  return __hash__
-CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,))\n return __hash__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.templates,self.values,self.ci_values,self.chart_yaml,self.values_path,self.api_versions,self.lent,))\n return __hash__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __hash__(self):
@@ -2124,9 +2124,9 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(templates={self.templates!r}, values={self.values!r}, ci_values={self.ci_values!r}, chart_yaml={self.chart_yaml!r}, values_path={self.values_path!r}, api_versions={self.api_versions!r})"
+  return self.__class__.__qualname__ + f"(templates={self.templates!r}, values={self.values!r}, ci_values={self.ci_values!r}, chart_yaml={self.chart_yaml!r}, values_path={self.values_path!r}, api_versions={self.api_versions!r}, lent={self.lent!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(templates={self.templates!r}, values={self.values!r}, ci_values={self.ci_values!r}, chart_yaml={self.chart_yaml!r}, values_path={self.values_path!r}, api_versions={self.api_versions!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(templates={self.templates!r}, values={self.values!r}, ci_values={self.ci_values!r}, chart_yaml={self.chart_yaml!r}, values_path={self.values_path!r}, api_versions={self.api_versions!r}, lent={self.lent!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -3397,16 +3397,17 @@ def __create_fn__(_type_target_version, _type_min_version, _type_decisions, _typ
  return __init__
 CODE["def __create_fn__(_type_target_version, _type_min_version, _type_decisions, _type_only, _type_skip, _type_adopt_new_defaults, _type_strict, _type_raise_errors, _type_components, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_target_version, _dflt_min_version, _dflt_decisions, _dflt_only, _dflt_skip, _dflt_adopt_new_defaults, _dflt_strict, _dflt_raise_errors, _dflt_components, _return_type):\n def __init__(self,target_version:_type_target_version=_dflt_target_version,min_version:_type_min_version=_dflt_min_version,decisions:_type_decisions=_HAS_DEFAULT_FACTORY,only:_type_only=_dflt_only,skip:_type_skip=_dflt_skip,adopt_new_defaults:_type_adopt_new_defaults=_dflt_adopt_new_defaults,strict:_type_strict=_dflt_strict,raise_errors:_type_raise_errors=_dflt_raise_errors,components:_type_components=_HAS_DEFAULT_FACTORY)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'target_version',target_version)\n  __dataclass_builtins_object__.__setattr__(self,'min_version',min_version)\n  __dataclass_builtins_object__.__setattr__(self,'decisions',_dflt_decisions() if decisions is _HAS_DEFAULT_FACTORY else decisions)\n  __dataclass_builtins_object__.__setattr__(self,'only',only)\n  __dataclass_builtins_object__.__setattr__(self,'skip',skip)\n  __dataclass_builtins_object__.__setattr__(self,'adopt_new_defaults',adopt_new_defaults)\n  __dataclass_builtins_object__.__setattr__(self,'strict',strict)\n  __dataclass_builtins_object__.__setattr__(self,'raise_errors',raise_errors)\n  __dataclass_builtins_object__.__setattr__(self,'components',_dflt_components() if components is _HAS_DEFAULT_FACTORY else components)\n  self.__post_init__()\n return __init__"] = __create_fn__.__code__
 
-def __create_fn__(_type_templates, _type_values, _type_ci_values, _type_chart_yaml, _type_values_path, _type_api_versions, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_values, _dflt_ci_values, _dflt_chart_yaml, _dflt_values_path, _dflt_api_versions, _return_type):
- def __init__(self,templates:_type_templates,values:_type_values=_dflt_values,ci_values:_type_ci_values=_HAS_DEFAULT_FACTORY,chart_yaml:_type_chart_yaml=_dflt_chart_yaml,values_path:_type_values_path=_dflt_values_path,api_versions:_type_api_versions=_dflt_api_versions)->_return_type:
+def __create_fn__(_type_templates, _type_values, _type_ci_values, _type_chart_yaml, _type_values_path, _type_api_versions, _type_lent, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_values, _dflt_ci_values, _dflt_chart_yaml, _dflt_values_path, _dflt_api_versions, _dflt_lent, _return_type):
+ def __init__(self,templates:_type_templates,values:_type_values=_dflt_values,ci_values:_type_ci_values=_HAS_DEFAULT_FACTORY,chart_yaml:_type_chart_yaml=_dflt_chart_yaml,values_path:_type_values_path=_dflt_values_path,api_versions:_type_api_versions=_dflt_api_versions,lent:_type_lent=_HAS_DEFAULT_FACTORY)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'templates',templates)
   __dataclass_builtins_object__.__setattr__(self,'values',values)
   __dataclass_builtins_object__.__setattr__(self,'ci_values',_dflt_ci_values() if ci_values is _HAS_DEFAULT_FACTORY else ci_values)
   __dataclass_builtins_object__.__setattr__(self,'chart_yaml',chart_yaml)
   __dataclass_builtins_object__.__setattr__(self,'values_path',values_path)
   __dataclass_builtins_object__.__setattr__(self,'api_versions',api_versions)
+  __dataclass_builtins_object__.__setattr__(self,'lent',_dflt_lent() if lent is _HAS_DEFAULT_FACTORY else lent)
  return __init__
-CODE["def __create_fn__(_type_templates, _type_values, _type_ci_values, _type_chart_yaml, _type_values_path, _type_api_versions, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_values, _dflt_ci_values, _dflt_chart_yaml, _dflt_values_path, _dflt_api_versions, _return_type):\n def __init__(self,templates:_type_templates,values:_type_values=_dflt_values,ci_values:_type_ci_values=_HAS_DEFAULT_FACTORY,chart_yaml:_type_chart_yaml=_dflt_chart_yaml,values_path:_type_values_path=_dflt_values_path,api_versions:_type_api_versions=_dflt_api_versions)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'templates',templates)\n  __dataclass_builtins_object__.__setattr__(self,'values',values)\n  __dataclass_builtins_object__.__setattr__(self,'ci_values',_dflt_ci_values() if ci_values is _HAS_DEFAULT_FACTORY else ci_values)\n  __dataclass_builtins_object__.__setattr__(self,'chart_yaml',chart_yaml)\n  __dataclass_builtins_object__.__setattr__(self,'values_path',values_path)\n  __dataclass_builtins_object__.__setattr__(self,'api_versions',api_versions)\n return __init__"] = __create_fn__.__code__
+CODE["def __create_fn__(_type_templates, _type_values, _type_ci_values, _type_chart_yaml, _type_values_path, _type_api_versions, _type_lent, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_values, _dflt_ci_values, _dflt_chart_yaml, _dflt_values_path, _dflt_api_versions, _dflt_lent, _return_type):\n def __init__(self,templates:_type_templates,values:_type_values=_dflt_values,ci_values:_type_ci_values=_HAS_DEFAULT_FACTORY,chart_yaml:_type_chart_yaml=_dflt_chart_yaml,values_path:_type_values_path=_dflt_values_path,api_versions:_type_api_versions=_dflt_api_versions,lent:_type_lent=_HAS_DEFAULT_FACTORY)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'templates',templates)\n  __dataclass_builtins_object__.__setattr__(self,'values',values)\n  __dataclass_builtins_object__.__setattr__(self,'ci_values',_dflt_ci_values() if ci_values is _HAS_DEFAULT_FACTORY else ci_values)\n  __dataclass_builtins_object__.__setattr__(self,'chart_yaml',chart_yaml)\n  __dataclass_builtins_object__.__setattr__(self,'values_path',values_path)\n  __dataclass_builtins_object__.__setattr__(self,'api_versions',api_versions)\n  __dataclass_builtins_object__.__setattr__(self,'lent',_dflt_lent() if lent is _HAS_DEFAULT_FACTORY else lent)\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__(_type_text, _type_bom, _type_documents, _type_whole, _type_libyaml, _type_boms, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_whole, _dflt_libyaml, _dflt_boms, _return_type):
  def __init__(self,text:_type_text,bom:_type_bom,documents:_type_documents,whole:_type_whole=_dflt_whole,libyaml:_type_libyaml=_dflt_libyaml,boms:_type_boms=_dflt_boms)->_return_type:
@@ -4034,11 +4035,11 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('templates','values','ci_values','chart_yaml','values_path','api_versions',):
+  if type(self) is cls or name in ('templates','values','ci_values','chart_yaml','values_path','api_versions','lent',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'templates\',\'values\',\'ci_values\',\'chart_yaml\',\'values_path\',\'api_versions\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'templates\',\'values\',\'ci_values\',\'chart_yaml\',\'values_path\',\'api_versions\',\'lent\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -4594,11 +4595,11 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('templates','values','ci_values','chart_yaml','values_path','api_versions',):
+  if type(self) is cls or name in ('templates','values','ci_values','chart_yaml','values_path','api_versions','lent',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'templates\',\'values\',\'ci_values\',\'chart_yaml\',\'values_path\',\'api_versions\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'templates\',\'values\',\'ci_values\',\'chart_yaml\',\'values_path\',\'api_versions\',\'lent\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):

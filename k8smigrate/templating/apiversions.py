@@ -183,6 +183,7 @@ class ApiVersionPlan:
         """
         base: dict[str, str] = {}
         if self.sources is not None:
+            base.update(self.sources.lent)
             base.update(self.sources.templates)
             base[self.sources.values_path] = self.sources.values
             base.update(self.sources.ci_values)
@@ -257,7 +258,7 @@ def _evaluate(
                 if first is not None:  # the site reads no .Values: every values set gets the same
                     per_values.append(replace(first[0], values=values_name))
                     continue
-                ev = Evaluator(chart.sources.templates, chart.defines, values, caps, chart=chart.chart_meta)
+                ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
                 ev.var_fallback = variables_before(chart, ev, site.path, site.start)
                 y = _yield(ev, chart, site, kinds[i], release, scenario.name, values_name)
                 per_values.append(y)
@@ -606,7 +607,7 @@ class _Planner:
             )
 
     def _all_texts(self) -> dict[str, str]:
-        texts = dict(self.sources.templates)
+        texts = {**self.sources.lent, **self.sources.templates}
         texts[self.sources.values_path] = self.sources.values
         texts.update(self.sources.ci_values)
         return texts
@@ -615,6 +616,7 @@ class _Planner:
         return replace(
             self.sources,
             templates={p: texts.get(p, t) for p, t in self.sources.templates.items()},
+            lent={p: texts.get(p, t) for p, t in self.sources.lent.items()},
             values=texts.get(self.sources.values_path, self.sources.values),
             ci_values={p: texts.get(p, t) for p, t in self.sources.ci_values.items()},
         )
@@ -879,7 +881,7 @@ def _source_of(sources: ChartSources, site: Site, y: Yield) -> tuple[str, int, s
                     return path, found.line, f"values key {'.'.join(key)}"
     for p in reversed(pieces):
         if isinstance(p.origin, TemplateOrigin):
-            text = sources.templates.get(p.origin.path, "")
+            text = sources.text(p.origin.path) or ""
             source = f"define {site.helper!r}" if site.helper else "literal"
             return p.origin.path, line_of(text, p.origin.start), source
     return site.path, site.line, site.idiom

@@ -26,11 +26,12 @@ from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..codes import API_CONFLICT
 from ..dataclasscode import dataclass
 from ..decisions import chart_decision
 from ..results import DocumentResult, Finding
 from ..settings import Settings
-from .chart import chart_values, load_values
+from .chart import chart_values, is_chart, load_values
 
 if TYPE_CHECKING:
     from ..versions import KubeVersion
@@ -120,7 +121,53 @@ def sources_of(root: Path) -> ChartSources:
             except (UnicodeDecodeError, OSError):
                 continue
     ci = {p.relative_to(root).as_posix(): _read(p) for p in sorted((root / "ci").glob("*.yaml"))}
-    return ChartSources(templates, _read(root / "values.yaml"), ci, _read(root / "Chart.yaml"))
+    return ChartSources(
+        templates, _read(root / "values.yaml"), ci, _read(root / "Chart.yaml"), lent=_lent_templates(root)
+    )
+
+
+def with_parents_edits(
+    root: Path, path: Path, settings: Settings, text: str, original: str
+) -> tuple[str, Finding | None]:
+    """``text`` (the file's new text by its own chart's plan) with the rewrites that the charts
+    above ``root`` make in it: a subchart's define (a library chart's apiVersion helper) is
+    rewritten by the charts that use it, in the file that holds it. Two different rewrites of
+    one file leave it as it is, with an error."""
+    if "define" not in original:
+        return text, None
+    parent = root.parent.parent
+    while root.parent.name == "charts" and is_chart(parent):
+        rel = path.resolve().relative_to(parent.resolve()).as_posix()
+        new = plan_for(parent, settings).texts.get(rel)
+        if new is not None and new != text:
+            if text != original:
+                message = (
+                    f"the charts that use this subchart's defines need different rewrites of it "
+                    f"({parent.name} and another); left as it is"
+                )
+                return original, Finding(API_CONFLICT.level, API_CONFLICT.code, message, None, str(path))
+            text = new
+        root, parent = parent, parent.parent.parent
+    return text, None
+
+
+def _lent_templates(root: Path) -> dict[str, str]:
+    """The templates with defines of every subchart folder under ``root/charts`` (at any depth),
+    by path from ``root``: Helm shares defines across a chart and its subcharts."""
+    out: dict[str, str] = {}
+    charts = root / "charts"
+    if not charts.is_dir():
+        return out
+    for sub in sorted(charts.iterdir()):
+        if not (sub.is_dir() and is_chart(sub)):
+            continue
+        for path in sorted((sub / "templates").rglob("*")) if (sub / "templates").is_dir() else []:
+            if path.is_file():
+                text = _read(path)
+                if "define" in text:
+                    out[path.relative_to(root).as_posix()] = text
+        out.update({f"charts/{sub.name}/{p}": t for p, t in _lent_templates(sub).items()})
+    return out
 
 
 def _plan(root: Path, settings: Settings) -> ChartPlan:
@@ -372,7 +419,7 @@ def _bodies_refused(
 
 def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], result: ApiVersionPlan) -> ChartPlan:
     out = ChartPlan()
-    texts = dict(templates)
+    texts = {**sources.lent, **templates}  # a subchart's define is rewritten where it is written
     texts["values.yaml"] = sources.values
     out.texts = result.apply(texts) if not result.edits else _apply_keeping_actions(texts, result.edits)
     if out.texts.get("values.yaml", sources.values) != sources.values:

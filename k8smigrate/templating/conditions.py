@@ -166,7 +166,7 @@ def _arms_at(
     taken: set[int] = set()
     reads_values = False
     for _name, values in chart.values_sets:
-        ev = Evaluator(chart.sources.templates, chart.defines, values, caps, chart=chart.chart_meta)
+        ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
         ev.var_fallback = variables_before(chart, ev, path, block.start)
         taken.add(_arm(ev, path, block))
         if ev.values_reads == 0:

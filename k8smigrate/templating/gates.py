@@ -76,7 +76,7 @@ def _never(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Sc
     """Whether the first arm is not taken at ``release`` in ``scenario``, whatever values a user gives."""
     caps = capabilities(scenario, release, chart.sources.api_versions)
     for _name, values in chart.values_sets:
-        ev = Evaluator(chart.sources.templates, chart.defines, values, caps, chart=chart.chart_meta)
+        ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
         ev.var_fallback = variables_before(chart, ev, path, block.start)
         if not any(_false_by_release(ev, path, term) for term in _terms(pipe)):
             return False

@@ -69,8 +69,8 @@ _KIND = re.compile(r"^([ \t]*)((?:-[ \t]+)*)kind[ \t]*:", re.M)
 class ChartSources:
     """The texts of a chart, by path relative to the chart's folder.
 
-    ``templates`` holds every file under ``templates/`` (partials included), and those of
-    subcharts if their defines are wanted; ``values`` is ``values.yaml``; ``ci_values`` the
+    ``templates`` holds every file under ``templates/`` (partials included), ``lent`` the
+    subcharts' templates that hold defines; ``values`` is ``values.yaml``; ``ci_values`` the
     ``ci/*.yaml`` files, each rendered over the defaults as ``helm template -f`` would;
     ``chart_yaml`` feeds ``.Chart``; ``api_versions`` are ``helm template --api-versions``.
     """
@@ -81,14 +81,27 @@ class ChartSources:
     chart_yaml: str = ""
     values_path: str = "values.yaml"
     api_versions: tuple[str, ...] = ()
+    lent: Mapping[str, str] = field(default_factory=dict)
+    """The templates of the chart's subcharts that hold defines, by path from this chart
+    (``charts/common/templates/_capabilities.tpl``). Helm gives a chart and its subcharts one
+    namespace of defines, and a library chart (Bitnami's ``common``) is only that: its defines
+    compute the apiVersions of the charts that use it. They lend defines and nothing else:
+    never rendered, read or edited as this chart's templates (the subchart's own run does)."""
 
     def text(self, path: str) -> str | None:
-        """Any file of the chart by path: a template, the values file or a ci values file."""
+        """Any file of the chart by path: a template, a lent one, the values file or a ci values file."""
         if path in self.templates:
             return self.templates[path]
+        if path in self.lent:
+            return self.lent[path]
         if path == self.values_path:
             return self.values
         return self.ci_values.get(path)
+
+    @cached_property
+    def runnable(self) -> Mapping[str, str]:
+        """Every template an evaluation may run, by path: the lent ones and the chart's own."""
+        return {**self.lent, **self.templates} if self.lent else self.templates
 
 
 def rendered(path: str) -> bool:
@@ -119,6 +132,14 @@ class ParsedChart:
         self.actions: dict[str, list[Action]] = {}
         self.errors: dict[str, TemplateSyntaxError] = {}
         self.defines: dict[str, tuple[str, Define]] = {}
+        for path in sorted(sources.lent):  # first: a define of the chart's own wins, as in Helm
+            try:
+                _actions, lent_tree = read(sources.lent[path])
+                for node in walk(list(lent_tree)):
+                    if isinstance(node, Define):
+                        self.defines[node.name] = (path, node)
+            except TemplateSyntaxError:
+                continue  # the subchart's own run reports it
         for path in sorted(sources.templates):
             try:
                 actions_read, tree_read = read(sources.templates[path])
@@ -426,7 +447,7 @@ def _conditions(chart: ParsedChart, text: str, body: list[Node], lo: int, hi: in
         for node in walk(nodes):
             name: str | None = None
             if isinstance(node, Block):
-                source = chart.sources.templates.get(_where, text) if _where else text
+                source = (chart.sources.text(_where) or text) if _where else text
                 out += [_pipe_text(source, b.action) for b in node.branches if b.pipe is not None]
             elif isinstance(node, Template):
                 name = node.name
@@ -505,7 +526,7 @@ def scalar_bounds(value: str) -> tuple[int, int]:
 def _evaluate_kind(chart: ParsedChart, path: str, lo: int, hi: int) -> str | None:
     _name, values = chart.values_sets[0]
     caps = capabilities(HELM_TEMPLATE, NEWEST_KNOWN)
-    ev = Evaluator(chart.sources.templates, chart.defines, values, caps, chart=chart.chart_meta)
+    ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
     ev.var_fallback = variables_before(chart, ev, path, lo)
     place = _locate(chart.trees[path], lo)
     if place is None:

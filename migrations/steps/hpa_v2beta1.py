@@ -29,7 +29,9 @@ with both is reported (K8SM-HPA-002). Keys keep their comments when renamed.
 same in both versions (``minReplicas: 1``; no metrics means CPU utilization 80%; behavior
 defaults apply only when ``behavior`` is set), so nothing is pinned.
 
-A metric without the fields its type needs cannot be converted (K8SM-HPA-001). A
+A metric without the fields its type needs cannot be converted (K8SM-HPA-001), nor can metrics
+a chart's template action writes (``{{- toYaml .Values.autoscaling.metrics | nindent 4 }}``,
+K8SM-HPA-007): their v2beta1 fields are in the values, which the step does not see. A
 ``scaleTargetRef.apiVersion`` whose group no longer serves the kind at the target
 (``extensions/v1beta1`` Deployment, …) is reported (K8SM-HPA-006): the HPA controller looks
 its target up by group and kind only (``reconcileAutoscaler`` in
@@ -47,6 +49,7 @@ from k8smigrate.context import Context
 from k8smigrate.kube.autoscaling import STATUS_DROPPED, TARGET_REMOVED, check_scale_target
 from k8smigrate.model import Step
 from k8smigrate.scalars import Data
+from k8smigrate.templating.placeholders import holds_placeholder
 from k8smigrate.tree import Entry, Mapping, Scalar
 
 ANNOTATION_PREFIX = "autoscaling.alpha.kubernetes.io/"
@@ -59,8 +62,17 @@ def body(hpa: Mapping, ctx: Context) -> None:
     check_scale_target(spec, ctx)
     if spec is not None:
         metrics = spec.sequence("metrics")
-        for _i, metric in metrics.mappings() if metrics is not None else []:
-            convert_metric(metric, ctx)
+        for item in metrics.items if metrics is not None else []:
+            if isinstance(item.value, Mapping):
+                convert_metric(item.value, ctx)
+            elif isinstance(item.value, Scalar) and holds_placeholder(item.value.value):
+                ctx.error(
+                    "K8SM-HPA-007",
+                    "metrics written by a template action: their autoscaling/v2beta1 fields "
+                    "(targetAverageUtilization, …) cannot be converted here; write them in the autoscaling/v2 "
+                    "shape (target: {type, averageUtilization}) where the action takes them from",
+                    item.value,
+                )
     if ctx.failed:
         return
     lift_behavior(hpa, spec, ctx)
@@ -231,6 +243,7 @@ MIGRATION = Step(
         Code("K8SM-HPA-002", "warning", "two target quantities set; only the one the type uses is kept"),
         Code("K8SM-HPA-003", "info", "the behavior annotation lifted into spec.behavior"),
         Code("K8SM-HPA-004", "warning", "a round-trip annotation (or an unreadable behavior annotation) dropped"),
+        Code("K8SM-HPA-007", "error", "metrics written by a template action, whose v2beta1 fields cannot be converted"),
         STATUS_DROPPED,
         TARGET_REMOVED,
     ),
