@@ -765,3 +765,27 @@ def test_hpa_metrics_a_template_action_writes_are_refused_not_left_in_the_old_sh
     out, codes = migrate(text)
     assert out == dedent(text)
     assert "K8SM-HPA-007" in codes
+
+
+def test_hpa_metrics_an_action_starts_on_their_key_line_are_refused_too() -> None:
+    # the literal item below could be converted, the ones the action writes could not
+    text = """
+        apiVersion: autoscaling/v2beta1
+        kind: HorizontalPodAutoscaler
+        metadata:
+          name: x
+        spec:
+          scaleTargetRef:
+            apiVersion: apps/v1
+            kind: Deployment
+            name: x
+          maxReplicas: 5
+          metrics: {{- toYaml .Values.extraMetrics | nindent 4 }}
+            - type: Resource
+              resource:
+                name: cpu
+                targetAverageUtilization: 80
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text)
+    assert "K8SM-HPA-007" in codes

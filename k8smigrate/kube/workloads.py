@@ -12,7 +12,7 @@ from k8smigrate.codes import NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.results import Level
 from k8smigrate.scalars import Data
-from k8smigrate.templating.placeholders import holds_placeholder
+from k8smigrate.templating.placeholders import holds_placeholder, opened_by_action
 from k8smigrate.templating.values import selector_first
 from k8smigrate.tree import Alias, Mapping, Node, Scalar, nodes, unique_anchor
 
@@ -67,7 +67,7 @@ def default_selector(obj: Mapping, ctx: Context) -> None:
                 spec,
             )
             return
-        if _templated(labels, ctx):
+        if _templated(labels, spec, ctx):
             alias_selector(spec, labels, ctx)
         else:
             selector = Mapping.of({"matchLabels": labels.to_data()})
@@ -78,20 +78,20 @@ def default_selector(obj: Mapping, ctx: Context) -> None:
         pin_object_labels(obj, labels.to_data(), ctx)
 
 
-def _templated(labels: Mapping, ctx: Context) -> bool:
+def _templated(labels: Mapping, spec: Mapping, ctx: Context) -> bool:
     """Whether the template labels are written with template actions (a masked template).
 
     Their whole text counts, comment lines included: a ``{{- if }}`` around a label masks to
     a comment line, and a copy of the label without it would be written unconditionally. So
-    does the line of their key: ``labels: {{- include "x.labels" . | nindent 8 }}`` writes
-    the first labels there (masked as a comment, the labels below only go on with them).
+    does an action on the line of their key, which writes the first labels
+    (``labels: {{- include "x.labels" . | nindent 8 }}`` with more labels below).
     """
     src = labels.src
-    if src is None:
-        return False
-    first_line = ctx.source.rfind("\n", 0, src.start) + 1
-    line_above = ctx.source.rfind("\n", 0, max(first_line - 1, 0)) + 1 if first_line else 0
-    return holds_placeholder(ctx.source[line_above : src.end])
+    if src is not None and holds_placeholder(ctx.source[src.start : src.end]):
+        return True
+    template = spec.mapping("template")
+    metadata = template.mapping("metadata") if template is not None else None
+    return metadata is not None and opened_by_action(metadata.entry("labels"))
 
 
 ANCHOR = "podlabels"

@@ -10,7 +10,12 @@ mapped back to its original text (or found missing or doubled).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..lazyre import lazy
+
+if TYPE_CHECKING:
+    from ..tree import Entry
 
 START = "\ue000"
 PAD = "\ue001"
@@ -50,3 +55,13 @@ def index_of(found: str) -> int:
 
 def holds_placeholder(text: str) -> bool:
     return START in text
+
+
+def opened_by_action(entry: Entry | None) -> bool:
+    """Whether an action on the entry's key line writes the first entries (or items) of its value.
+
+    ``labels: {{- include "x.labels" . | nindent 4 }}`` with more labels below is masked as a
+    comment after the key (``mask.block_value``): the value the tree shows is only the lines
+    below, so a migration must not take it for the whole (copy it, or convert it in part).
+    """
+    return entry is not None and entry.eol_comment is not None and START in entry.eol_comment

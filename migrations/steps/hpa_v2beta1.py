@@ -49,8 +49,8 @@ from k8smigrate.context import Context
 from k8smigrate.kube.autoscaling import STATUS_DROPPED, TARGET_REMOVED, check_scale_target
 from k8smigrate.model import Step
 from k8smigrate.scalars import Data
-from k8smigrate.templating.placeholders import holds_placeholder
-from k8smigrate.tree import Entry, Mapping, Scalar
+from k8smigrate.templating.placeholders import holds_placeholder, opened_by_action
+from k8smigrate.tree import Entry, Mapping, Node, Scalar
 
 ANNOTATION_PREFIX = "autoscaling.alpha.kubernetes.io/"
 BEHAVIOR = ANNOTATION_PREFIX + "behavior"
@@ -62,17 +62,13 @@ def body(hpa: Mapping, ctx: Context) -> None:
     check_scale_target(spec, ctx)
     if spec is not None:
         metrics = spec.sequence("metrics")
+        if metrics is not None and opened_by_action(spec.entry("metrics")):
+            templated_metrics(metrics, ctx)
         for item in metrics.items if metrics is not None else []:
             if isinstance(item.value, Mapping):
                 convert_metric(item.value, ctx)
             elif isinstance(item.value, Scalar) and holds_placeholder(item.value.value):
-                ctx.error(
-                    "K8SM-HPA-007",
-                    "metrics written by a template action: their autoscaling/v2beta1 fields "
-                    "(targetAverageUtilization, …) cannot be converted here; write them in the autoscaling/v2 "
-                    "shape (target: {type, averageUtilization}) where the action takes them from",
-                    item.value,
-                )
+                templated_metrics(item.value, ctx)
     if ctx.failed:
         return
     lift_behavior(hpa, spec, ctx)
@@ -83,6 +79,16 @@ def body(hpa: Mapping, ctx: Context) -> None:
             hpa.get("status"),
         )
         hpa.pop("status")
+
+
+def templated_metrics(node: Node, ctx: Context) -> None:
+    ctx.error(
+        "K8SM-HPA-007",
+        "metrics written by a template action: their autoscaling/v2beta1 fields (targetAverageUtilization, …) "
+        "cannot be converted here; write them in the autoscaling/v2 shape (target: {type, averageUtilization}) "
+        "where the action takes them from",
+        node,
+    )
 
 
 def convert_metric(metric: Mapping, ctx: Context) -> None:
