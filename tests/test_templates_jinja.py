@@ -16,6 +16,7 @@ import pytest
 from k8smigrate import migrate_text
 from k8smigrate.templating import jinja
 from k8smigrate.templating.golex import LexError
+from k8smigrate.templating.migrate import dialect_of
 from tests.helpers import dedent
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "files"
@@ -188,3 +189,17 @@ def test_a_migrated_jinja_template_renders_objects_valid_at_the_target() -> None
     assert {d["apiVersion"] for d in objects} == {"admissionregistration.k8s.io/v1"}
     for obj in objects:
         kubernetes_validate.validate(obj, "1.29.0", strict=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect"),
+    [
+        ("a: {{ .Values.a }}\n", "go"),
+        # a shell script in a Helm template counts an array: not a Jinja2 comment
+        ('args: ["for ((i = 0; i < ${#users[@]}; i++)); do echo {{ .Values.x }}; done"]\n', "go"),
+        ("a: {{ a }}\n{# a comment #}\n", "jinja"),
+        ("{% if a %}\nb: c\n{% endif %}\n", "jinja"),
+    ],
+)
+def test_the_dialect_is_told_by_what_only_jinja2_writes(text: str, dialect: str) -> None:
+    assert dialect_of(text, "templates/job.yaml") == dialect

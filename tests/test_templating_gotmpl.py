@@ -121,6 +121,16 @@ def test_if_else_if_else_chain() -> None:
     assert text[block.end_action.start : block.end_action.end] == "{{- end -}}"
 
 
+def test_a_keyword_ends_where_its_identifier_does() -> None:
+    # Go's lexer: "range" then the field .spec.ports (Bitnami's redis sentinel ports ConfigMap)
+    (outer,) = parse("{{- range .items }}{{- range.spec.ports }}x{{- end }}{{- end }}")
+    assert isinstance(outer, Block)
+    (inner,) = outer.branches[0].body
+    assert isinstance(inner, Block) and inner.keyword == "range"
+    pipe = inner.branches[0].pipe
+    assert pipe is not None and pipe.cmds[0].args == (Field(("spec", "ports")),)
+
+
 def test_define_template_and_block() -> None:
     text = '{{- define "x.apiVersion" -}}apps/v1{{- end -}}\napiVersion: {{ template "x.apiVersion" . }}\n'
     text += '{{ block "b" . }}default{{ end }}'

@@ -395,8 +395,17 @@ def parse(text: str, actions: list[Action] | None = None) -> list[Node]:
 
 
 def _keyword(text: str, action: Action) -> str:
+    """The action's first word; a keyword ends where an identifier does, as Go's lexer reads it
+    (``{{ range.spec.ports }}`` is ``range`` over ``.spec.ports``)."""
     inner = text[action.inner_start : action.inner_end].strip(SPACE)
+    word = _IDENTIFIER.match(inner)
+    if word is not None and word.group() in _KEYWORDS:
+        return word.group()
     return inner.split(None, 1)[0] if inner else ""
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEYWORDS = frozenset(("if", "with", "range", "else", "end", "define", "block", "template", "break", "continue"))
 
 
 class _Parser:

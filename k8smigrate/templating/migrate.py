@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_JINJA_COMMENT = re.compile(r"(?<!\$)\{#.*?#\}", re.S)
+"""A Jinja2 comment: a shell script in a Helm template counts an array with ``${#names[@]}``."""
 
 
 def dialect_of(text: str, filename: str) -> str | None:
@@ -48,7 +50,7 @@ def dialect_of(text: str, filename: str) -> str | None:
         return None
     if filename.endswith(JINJA_SUFFIXES) or filename.endswith(tuple(s + ".yaml" for s in JINJA_SUFFIXES)):
         return "jinja"
-    if "{%" in text or "{#" in text:
+    if "{%" in text or ("{#" in text and _JINJA_COMMENT.search(text)):
         return "jinja"
     return "go"
 
