@@ -407,7 +407,7 @@ class _Builder:
         then ``    app.kubernetes.io/component: web``, the idiom of Bitnami's charts), the tag
         writes the first entries of the block those lines go on with. It is masked as a
         comment after the key, so the key holds the block below; the entries the tag writes
-        are unknown, and ``open_block`` tells a migration so.
+        are unknown, and ``placeholders.opened_by_action`` tells a migration so.
         """
         line = self.lines[n]
         if not (tag.writes and tag.newline and tag.indent is not None) or tag.end > line.end:
