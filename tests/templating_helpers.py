@@ -18,6 +18,21 @@ SEMVER_HELPER = """\
 {{- end -}}
 """
 
+COMMON_KUBE_VERSION = """\
+{{- define "common.capabilities.kubeVersion" -}}
+{{- if .Values.global }}
+    {{- if .Values.global.kubeVersion }}
+    {{- .Values.global.kubeVersion -}}
+    {{- else }}
+    {{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
+    {{- end -}}
+{{- else }}
+{{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
+{{- end -}}
+{{- end -}}
+"""
+"""Bitnami's ``common`` library chart: the release its apiVersion helpers compare with."""
+
 INGRESS_HELPER = """\
 {{- define "x.ingress.apiVersion" -}}
 {{- if semverCompare ">=1.14-0" .Capabilities.KubeVersion.GitVersion -}}
@@ -124,3 +139,27 @@ def run_cli(*args: str) -> tuple[int, str]:
 
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.output
+
+
+BITNAMI_STYLE_DEPLOYMENT = """\
+apiVersion: extensions/v1beta1
+kind: Deployment
+metadata:
+  name: {{ include "web.fullname" . }}
+  labels: {{- include "web.labels" . | nindent 4 }}
+    app.kubernetes.io/component: web
+spec:
+  template:
+    metadata:
+      labels: {{- include "web.labels" . | nindent 8 }}
+        {{- if .Values.podLabels }}
+        {{- toYaml .Values.podLabels | nindent 8 }}
+        {{- end }}
+        app.kubernetes.io/component: web
+    spec:
+      containers:
+        - name: web
+          image: nginx
+"""
+"""An extensions/v1beta1 Deployment without a selector, labelled as Bitnami's charts label:
+an include on the key's line, more labels below."""

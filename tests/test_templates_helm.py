@@ -18,6 +18,7 @@ import yaml
 from typer.testing import CliRunner
 
 from k8smigrate.cli import app
+from tests.templating_helpers import BITNAMI_STYLE_DEPLOYMENT
 
 ROOT = Path(__file__).resolve().parent.parent
 CHARTS = ROOT.parent / "shared" / "corpus" / "charts"
@@ -121,52 +122,29 @@ NINDENT_DEPLOYMENT = (
 )
 
 
-def test_labels_an_include_writes_with_nindent_become_the_selector(helm: str, tmp_path: Path) -> None:
-    chart = make_chart(tmp_path / "web")
+def migrated_deployment(helm: str, folder: Path, template: str) -> dict:
+    """The Deployment that ``template`` (with a ``web.labels`` define) renders once migrated,
+    after ``--verify-render`` proved the migration."""
+    chart = make_chart(folder)
     labels = '{{- define "web.labels" -}}\napp: web\nrelease: {{ .Release.Name }}\n{{- end -}}\n'
     (chart / "templates/_labels.tpl").write_text(labels, encoding="utf-8")
-    (chart / "templates/deployment.yaml").write_text(NINDENT_DEPLOYMENT, encoding="utf-8")
+    (chart / "templates/deployment.yaml").write_text(template, encoding="utf-8")
     result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
     assert result.exit_code == 1, result.output
     assert "K8SM-TPL-013 helm proves it" in result.stderr
     deployment = next(d for d in render(helm, chart) if d["kind"] == "Deployment")
     assert deployment["apiVersion"] == "apps/v1"
+    return deployment
+
+
+def test_labels_an_include_writes_with_nindent_become_the_selector(helm: str, tmp_path: Path) -> None:
+    deployment = migrated_deployment(helm, tmp_path / "web", NINDENT_DEPLOYMENT)
     assert deployment["spec"]["selector"] == {"matchLabels": {"app": "web", "release": "r"}}
     assert deployment["spec"]["template"]["metadata"]["labels"] == {"app": "web", "release": "r"}
 
 
-BITNAMI_STYLE_DEPLOYMENT = """\
-apiVersion: extensions/v1beta1
-kind: Deployment
-metadata:
-  name: {{ include "web.fullname" . }}
-  labels: {{- include "web.labels" . | nindent 4 }}
-    app.kubernetes.io/component: web
-spec:
-  template:
-    metadata:
-      labels: {{- include "web.labels" . | nindent 8 }}
-        {{- if .Values.podLabels }}
-        {{- toYaml .Values.podLabels | nindent 8 }}
-        {{- end }}
-        app.kubernetes.io/component: web
-    spec:
-      containers:
-        - name: web
-          image: nginx
-"""
-
-
 def test_labels_an_include_starts_on_their_key_line_become_the_selector(helm: str, tmp_path: Path) -> None:
-    chart = make_chart(tmp_path / "web")
-    labels = '{{- define "web.labels" -}}\napp: web\nrelease: {{ .Release.Name }}\n{{- end -}}\n'
-    (chart / "templates/_labels.tpl").write_text(labels, encoding="utf-8")
-    (chart / "templates/deployment.yaml").write_text(BITNAMI_STYLE_DEPLOYMENT, encoding="utf-8")
-    result = CliRunner().invoke(app, ["apply", "--in-place", "--verify-render", "--target-version", "1.29", str(chart)])
-    assert result.exit_code == 1, result.output
-    assert "K8SM-TPL-013 helm proves it" in result.stderr
-    deployment = next(d for d in render(helm, chart) if d["kind"] == "Deployment")
-    assert deployment["apiVersion"] == "apps/v1"
+    deployment = migrated_deployment(helm, tmp_path / "web", BITNAMI_STYLE_DEPLOYMENT)
     expected = {"app": "web", "release": "r", "app.kubernetes.io/component": "web"}
     assert deployment["spec"]["template"]["metadata"]["labels"] == expected
     assert deployment["spec"]["selector"] == {"matchLabels": expected}

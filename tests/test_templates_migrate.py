@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from k8smigrate import migrate_text
 from k8smigrate.settings import Settings
 from k8smigrate.templating.migrate import migrate_template
 from tests.helpers import dedent
+from tests.templating_helpers import BITNAMI_STYLE_DEPLOYMENT
 
 ACTION = re.compile(r"\{\{.*?\}\}", re.S)
 
@@ -355,27 +357,18 @@ def test_labels_that_are_the_value_of_an_nindent_include_are_aliased() -> None:
 
 
 def test_labels_an_include_starts_on_their_key_line_are_aliased_not_copied_in_part() -> None:
-    # the include writes labels too: a selector of the lines below only would select more pods
-    text = """
-        apiVersion: extensions/v1beta1
-        kind: Deployment
-        metadata:
-          name: x
-          labels: {{- include "x.labels" . | nindent 4 }}
-            app.kubernetes.io/component: web
-        spec:
-          template:
-            metadata:
-              labels: {{- include "x.labels" . | nindent 8 }}
-                app.kubernetes.io/component: web
-            spec:
-              containers: []
-        """
+    # the include writes labels too: a selector of the lines below only would select more pods.
+    # Without the if around podLabels, nothing but the key's line says the labels are templated
+    podlabels = (
+        "        {{- if .Values.podLabels }}\n        {{- toYaml .Values.podLabels | nindent 8 }}\n        {{- end }}\n"
+    )
+    assert podlabels in BITNAMI_STYLE_DEPLOYMENT
+    text = BITNAMI_STYLE_DEPLOYMENT.replace(podlabels, "")
     out, codes = migrate(text, adopt_new_defaults=True)
-    assert '      labels: &podlabels {{- include "x.labels" . | nindent 8 }}\n' in out
+    assert '      labels: &podlabels {{- include "web.labels" . | nindent 8 }}\n' in out
     assert out.endswith("  selector:\n    matchLabels: *podlabels\n")
     assert "K8SM-APPS-003" in codes and "K8SM-TPL-002" not in codes
-    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(dedent(text)))
+    assert Counter(ACTION.findall(out)) == Counter(ACTION.findall(text))
 
 
 def test_the_anchor_name_does_not_collide_with_one_the_document_has() -> None:
@@ -746,46 +739,32 @@ def test_a_key_written_twice_in_a_document_a_migration_needs_is_an_error() -> No
     assert ("error", "K8SM-TPL-004") in [(f.level, f.code) for f in result.findings]
 
 
-def test_hpa_metrics_a_template_action_writes_are_refused_not_left_in_the_old_shape() -> None:
+HPA_V2BETA1 = """
+    apiVersion: autoscaling/v2beta1
+    kind: HorizontalPodAutoscaler
+    metadata:
+      name: x
+    spec:
+      scaleTargetRef:
+        apiVersion: apps/v1
+        kind: Deployment
+        name: x
+      maxReplicas: 5
+    """
+
+
+@pytest.mark.parametrize(
+    "metrics",
+    [
+        "  metrics:\n    {{- toYaml .Values.autoscaling.metrics | nindent 4 }}\n",
+        # the literal item below could be converted, the ones the action writes could not
+        "  metrics: {{- toYaml .Values.extraMetrics | nindent 4 }}\n"
+        "    - type: Resource\n      resource:\n        name: cpu\n        targetAverageUtilization: 80\n",
+    ],
+)
+def test_hpa_metrics_a_template_action_writes_are_refused_not_left_in_the_old_shape(metrics: str) -> None:
     # v2 with v2beta1 metrics (targetAverageUtilization from values) is an object the API server rejects
-    text = """
-        apiVersion: autoscaling/v2beta1
-        kind: HorizontalPodAutoscaler
-        metadata:
-          name: x
-        spec:
-          scaleTargetRef:
-            apiVersion: apps/v1
-            kind: Deployment
-            name: x
-          maxReplicas: 5
-          metrics:
-            {{- toYaml .Values.autoscaling.metrics | nindent 4 }}
-        """
+    text = dedent(HPA_V2BETA1) + metrics
     out, codes = migrate(text)
-    assert out == dedent(text)
-    assert "K8SM-HPA-007" in codes
-
-
-def test_hpa_metrics_an_action_starts_on_their_key_line_are_refused_too() -> None:
-    # the literal item below could be converted, the ones the action writes could not
-    text = """
-        apiVersion: autoscaling/v2beta1
-        kind: HorizontalPodAutoscaler
-        metadata:
-          name: x
-        spec:
-          scaleTargetRef:
-            apiVersion: apps/v1
-            kind: Deployment
-            name: x
-          maxReplicas: 5
-          metrics: {{- toYaml .Values.extraMetrics | nindent 4 }}
-            - type: Resource
-              resource:
-                name: cpu
-                targetAverageUtilization: 80
-        """
-    out, codes = migrate(text)
-    assert out == dedent(text)
+    assert out == text
     assert "K8SM-HPA-007" in codes

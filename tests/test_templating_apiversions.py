@@ -20,7 +20,16 @@ from k8smigrate.templating.apiversions import CODES, ChartSources, per_release, 
 from k8smigrate.templating.capabilities import CLUSTER, HELM_TEMPLATE
 from k8smigrate.versions import KubeVersion, Window
 
-from .templating_helpers import DEPLOYMENT, INGRESS, INGRESS_HELPER, SEMVER_HELPER, after, chart, planned
+from .templating_helpers import (
+    COMMON_KUBE_VERSION,
+    DEPLOYMENT,
+    INGRESS,
+    INGRESS_HELPER,
+    SEMVER_HELPER,
+    after,
+    chart,
+    planned,
+)
 
 
 def codes(result: object) -> list[str]:
@@ -361,18 +370,9 @@ def test_kinds_given_by_the_caller_win() -> None:
     assert result.sites[0].body_to == "apps/v1"
 
 
-COMMON = """\
-{{- define "common.capabilities.kubeVersion" -}}
-{{- if .Values.global }}
-    {{- if .Values.global.kubeVersion }}
-    {{- .Values.global.kubeVersion -}}
-    {{- else }}
-    {{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
-    {{- end -}}
-{{- else }}
-{{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
-{{- end -}}
-{{- end -}}
+COMMON = (
+    COMMON_KUBE_VERSION
+    + """\
 {{- define "common.capabilities.ingress.apiVersion" -}}
 {{- if semverCompare "<1.14-0" (include "common.capabilities.kubeVersion" .) -}}
 {{- print "extensions/v1beta1" -}}
@@ -381,6 +381,7 @@ COMMON = """\
 {{- end -}}
 {{- end -}}
 """
+)
 
 
 def test_a_library_subchart_helper_is_rewritten_with_a_warning_about_the_dependency() -> None:

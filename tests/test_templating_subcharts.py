@@ -21,18 +21,11 @@ from k8smigrate.cli import app
 from k8smigrate.settings import Settings
 from k8smigrate.templating import chartplan
 
-LIBRARY = """\
-{{- define "common.capabilities.kubeVersion" -}}
-{{- if .Values.global }}
-    {{- if .Values.global.kubeVersion }}
-    {{- .Values.global.kubeVersion -}}
-    {{- else }}
-    {{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
-    {{- end -}}
-{{- else }}
-{{- default .Capabilities.KubeVersion.Version .Values.kubeVersion -}}
-{{- end -}}
-{{- end -}}
+from .templating_helpers import COMMON_KUBE_VERSION
+
+LIBRARY = (
+    COMMON_KUBE_VERSION
+    + """\
 {{- define "common.capabilities.policy.apiVersion" -}}
 {{- if semverCompare "<1.21-0" (include "common.capabilities.kubeVersion" .) -}}
 {{- print "policy/v1beta1" -}}
@@ -41,6 +34,7 @@ LIBRARY = """\
 {{- end -}}
 {{- end -}}
 """
+)
 
 PDB = """\
 apiVersion: {{ include "common.capabilities.policy.apiVersion" . }}
