@@ -14,10 +14,9 @@ from typer.testing import CliRunner
 
 from k8smigrate.cli import app
 from k8smigrate.templating.gates import gates
-from k8smigrate.templating.migrate import on_removed_apis
 from k8smigrate.versions import KubeVersion, Window
 
-from .templating_helpers import chart
+from .templating_helpers import COMMON_KUBE_VERSION, chart, run_cli, write_chart
 
 PSP = (
     "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\n"
@@ -36,7 +35,7 @@ END = "{{- end }}\n"
 
 def off(template: str, window: Window, values: str = "psp:\n  create: true\n", **more: str) -> set[str]:
     sources = chart({"psp.yaml": template, **more}, values)
-    found = gates(sources, window, on_removed_apis(sources.templates, window))
+    found = gates(sources, window, list(sources.templates))
     return {str(r) for gate in found.get("templates/psp.yaml", []) for r in gate.off}
 
 
@@ -116,3 +115,82 @@ def test_a_condition_that_still_writes_it_where_the_api_is_gone_keeps_the_error(
     )
     assert result.exit_code == 3
     assert "K8SM-GEN-007" in result.output and "K8SM-TPL-008" not in result.output
+
+
+# ---------------------------------------------------------------------------- lines no release renders
+
+APPARMOR_BY_RELEASE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}
+spec:
+  selector:
+    matchLabels: {app: a}
+  template:
+    metadata:
+      labels: {app: a}
+      annotations:
+        {{- if semverCompare "<1.30-0" (include "common.capabilities.kubeVersion" .) }}
+        container.apparmor.security.beta.kubernetes.io/main: unconfined
+        {{- end }}
+    spec:
+      containers:
+        - name: main
+          image: nginx
+          {{- if semverCompare ">=1.30-0" (include "common.capabilities.kubeVersion" .) }}
+          securityContext:
+            appArmorProfile:
+              type: Unconfined
+          {{- end }}
+"""
+"""cilium's idiom (Bitnami): the AppArmor annotations for releases before 1.30, the field after."""
+
+
+def apparmor_chart(folder: Path) -> Path:
+    return write_chart(folder, {"deployment.yaml": APPARMOR_BY_RELEASE, "_helpers.tpl": COMMON_KUBE_VERSION})
+
+
+def test_lines_that_some_release_of_the_window_renders_are_read(tmp_path: Path) -> None:
+    # 1.29 renders the annotation: the AppArmor check sees it (and keeps it for 1.29)
+    code, output = run_cli(
+        "apply", "--check", "--target-version", "1.35", "--min-version", "1.29", str(apparmor_chart(tmp_path / "c"))
+    )
+    assert code == 0, output
+    assert "K8SM-FLD-042" in output  # AppArmor annotations kept: unknown before 1.30
+
+
+def test_lines_that_no_release_of_the_window_renders_are_left_out(tmp_path: Path) -> None:
+    chart_dir = apparmor_chart(tmp_path / "c")
+    for command in (["apply", "--check"], ["scan"]):
+        code, output = run_cli(*command, "--target-version", "1.35", str(chart_dir))
+        assert code == 0, output
+        assert "apparmor" not in output.lower(), output  # never moved into the field the other arm writes
+
+
+def test_only_arms_on_lines_of_their_own_inside_a_document_are_left_out() -> None:
+    from k8smigrate.templating.gates import Gate, unreached
+
+    window = Window.of("1.35", None)
+    never = frozenset({KubeVersion(1, 35)})
+    text = (
+        "kind: A\n"
+        'x: {{ if semverCompare "<1.30-0" .Capabilities.KubeVersion.GitVersion }}a{{ else }}b{{ end }}\n'
+        "y:\n"
+        '  {{- if semverCompare "<1.30-0" .Capabilities.KubeVersion.GitVersion }}\n'
+        "  z: 1\n"
+        "  {{- end }}\n"
+        '{{- if semverCompare "<1.30-0" .Capabilities.KubeVersion.GitVersion }}\n'
+        "w: 2\n"
+        "{{- end }}\n"
+    )
+    inline_start = text.index("}}a") + 2
+    own = text.index("}}\n  z") + 2
+    top = text.index("}}\nw") + 2
+    gates = [
+        Gate(inline_start, inline_start + 1, "if", never),
+        Gate(own, text.index("{{- end }}\n{{"), "if", never),
+        Gate(top, text.rindex("{{- end"), "if", never),
+    ]
+    assert unreached(text, gates, window) == [(own, text.index("{{- end }}\n{{"))]
+    assert unreached(text, [gates[1]], Window.of("1.35", "1.29")) == []  # 1.29 takes it

@@ -56,6 +56,23 @@ def test_a_comment_line_moves_to_the_next_lines_indentation_inside_a_block_scala
     assert yaml.safe_load(skeleton_of(text).text)["data"]["conf"].startswith("one\n")
 
 
+def test_a_short_control_line_far_left_of_a_block_scalar_joins_the_control_line_above() -> None:
+    # consul: "{{- end }}" six columns left of the script it closes has no room for '#' and a
+    # placeholder at the script's column; left of it, the comment would end the scalar
+    text = "args:\n  - |\n        run\n  {{- if .Values.x }}\n    {{- end }}\n  {{- end }}\n\n        more\n"
+    skeleton = skeleton_of(text)
+    script = yaml.safe_load(skeleton.text)["args"][0]
+    assert script.startswith("run\n") and script.endswith("\nmore\n")
+    assert unmask(skeleton.text, skeleton) == text
+
+
+def test_a_fail_action_writes_nothing_where_it_stands() -> None:
+    # consul: "{{- else }}{{ fail "…" }}" between the lines of a script is a control line
+    text = 'args:\n  - |\n      run\n    {{- if .Values.x }}{{ else }}{{ fail "x must be set" }}{{ end }}\n      more\n'
+    script = yaml.safe_load(skeleton_of(text).text)["args"][0]
+    assert script.startswith("run\n") and script.endswith("\nmore\n")
+
+
 def test_an_output_line_with_nindent_is_a_key_at_that_column() -> None:
     text = dedent(
         """
@@ -99,6 +116,14 @@ def test_a_trimming_output_tag_after_yaml_text_keeps_its_own_column() -> None:
 def test_an_output_line_among_items_is_an_item() -> None:
     text = "args:\n  - --a\n  {{- range .Values.extra }}\n  {{ . | quote }}\n  {{- end }}\n  - --b\n"
     assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3
+
+
+def test_a_comment_line_between_items_does_not_make_an_output_line_a_key() -> None:
+    text = (
+        'initContainers:\n  - name: a\n  {{- if .Values.tls }}\n  {{- include "x.init" . | nindent 2 }}\n'
+        "  {{- end }}\n  # the next one\n  - name: b\n"
+    )
+    assert len(yaml.safe_load(skeleton_of(text).text)["initContainers"]) == 3
 
 
 def test_a_key_whose_value_is_an_nindent_tag_holds_one_unknown_entry() -> None:

@@ -34,7 +34,9 @@ from ..settings import Settings
 from .chart import chart_values, is_chart, load_values
 
 if TYPE_CHECKING:
-    from ..versions import KubeVersion
+    from collections.abc import Mapping
+
+    from ..versions import KubeVersion, Window
     from .apiversions import ApiVersionPlan, ChartSources, Edit, SiteResult
     from .gates import Gate
 
@@ -172,8 +174,6 @@ def _lent_templates(root: Path) -> dict[str, str]:
 
 def _plan(root: Path, settings: Settings) -> ChartPlan:
     from .apiversions import plan
-    from .gates import gates
-    from .migrate import on_removed_apis
 
     sources = sources_of(root)
     templates = dict(sources.templates)
@@ -193,10 +193,19 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
         refused.update(more)
     _branch_bodies(out, result, settings, root)
     _unserved_sites(out, result, sources, settings, root)
-    unedited = {path: text for path, text in sources.templates.items() if path not in out.texts}
-    found = gates(sources, settings.window, on_removed_apis(unedited, settings.window))
-    out.gates = {**found, **out.gates}  # (a file the plan gated is edited: not in ``found``)
+    out.gates = {**version_conditions(sources, out.texts, settings.window), **out.gates}  # (the plan's own first)
     return _with_values_objects(_with_values_scheduling(out, root, sources.values, settings), root, sources, settings)
+
+
+def version_conditions(sources: ChartSources, edited: Mapping[str, str], window: Window) -> dict[str, list[Gate]]:
+    """Every template's version conditions (``gates.gates``), read from its text as the plan
+    left it (``edited``: an apiVersion rewritten moves the offsets, never a condition): they
+    tell a template's migration which documents and lines no release of the window renders."""
+    from .gates import gates
+
+    changed = {path: text for path, text in edited.items() if path in sources.templates}
+    current = replace(sources, templates={**sources.templates, **changed}) if changed else sources
+    return gates(current, window, list(current.templates))
 
 
 def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: Settings) -> ChartPlan:

@@ -6,12 +6,13 @@ is how the upstream charts moved on: ``{{- if semverCompare "<1.25-0"
 (include "common.capabilities.psp.supported" .) .Values.podSecurityPolicy.create }}``. Such a
 document is never rendered at a release that no longer serves its API: nothing to migrate,
 nothing for a human to do (``migrate`` and ``scanning`` leave it alone with an info).
+Inside a document, lines under such a condition are no part of it at those releases
+(``unreached``): the skeleton leaves them out.
 
 ``gates(sources, window, paths, scenarios=SCENARIOS) -> dict[str, list[Gate]]``
-    Per template at ``paths`` (those that write a document on an API removed in the window,
-    ``migrate.on_removed_apis``: the only ones where it matters), the first arm of every ``if``
-    whose condition reads ``.Capabilities``, with the releases of the window at which that arm
-    is never taken. An arm is off at a release
+    Per template at ``paths``, the first arm of every ``if`` whose condition reads
+    ``.Capabilities`` (directly, through a variable or through the defines it calls), with the
+    releases of the window at which that arm is never taken. An arm is off at a release
     when its condition, or one of the terms of its top-level ``and``, is false there in every
     rendering scenario and with every values set of the chart (``values.yaml``, each
     ``ci/*.yaml``) and reads ``.Capabilities``: a term that only reads values (the
@@ -20,7 +21,6 @@ nothing for a human to do (``migrate`` and ``scanning`` leave it alone with an i
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 from ..dataclasscode import dataclass
@@ -28,6 +28,7 @@ from ..versions import KubeVersion, Window
 from .capabilities import SCENARIOS, Scenario, capabilities, releases
 from .conditions import _blocks, _reads_capabilities
 from .gotmpl import Arg, Block, Cmd, Ident, Pipe, Sub
+from .markers import TOP_LEVEL
 from .sites import ChartSources, ParsedChart, parsed, variables_before
 from .tmpleval import UNKNOWN, Evaluator, TemplateFailure, truthy
 
@@ -56,8 +57,10 @@ def gates(
         for block in _blocks(chart.trees[path]):
             first = block.branches[0]
             condition = text[first.action.inner_start : first.action.inner_end]
-            if first.pipe is None or not (_reads_capabilities(chart, path, block) or _CALLS.search(condition)):
-                continue  # (a define it calls may read .Capabilities: the evaluation says)
+            if first.pipe is None or not (
+                _reads_capabilities(chart, path, block) or chart.may_read_capabilities(condition)
+            ):
+                continue
             off = frozenset(
                 release
                 for release in releases(window.min_version, window.target)
@@ -67,9 +70,6 @@ def gates(
                 end = block.branches[1].action.start if len(block.branches) > 1 else block.end_action.start
                 out[path].append(Gate(first.action.end, end, condition.strip(), off))
     return dict(out)
-
-
-_CALLS = re.compile(r"\b(?:include|template)\b")
 
 
 def _never(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Scenario, release: KubeVersion) -> bool:
@@ -110,3 +110,34 @@ def _false_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
     finally:
         ev._path = saved
     return value is not UNKNOWN and truthy(value) is False and ev.caps_reads > before
+
+
+def unreached(text: str, gates: list[Gate], window: Window) -> list[tuple[int, int]]:
+    """The arms of ``gates`` inside a document, on lines of their own, that no release of
+    ``window`` takes: a rendering at those releases never holds them, so neither does the
+    skeleton (``migrate``), and no migration or check acts on them.
+
+    Bitnami's cilium writes its AppArmor annotations under ``{{- if semverCompare "<1.30-0" … }}``
+    and the fields that replace them under the other arm: at 1.35 the annotations are no part of
+    the pod. An arm that holds a line at column 0 (a document, or its top-level keys) is not
+    one: a document written only for some releases is ``version_gated``'s case.
+    """
+    every = frozenset(releases(window.min_version, window.target))
+    return [
+        (gate.start, gate.end)
+        for gate in gates
+        if every <= gate.off
+        and _own_lines(text, gate.start, gate.end)
+        and not TOP_LEVEL.search(text, gate.start, gate.end)
+    ]
+
+
+def _own_lines(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` starts at a line end and ends at an indentation: whole lines."""
+    line_end = text.find("\n", start)
+    return (
+        line_end >= 0
+        and line_end < end
+        and not text[start:line_end].strip()
+        and not text[text.rfind("\n", 0, end) + 1 : end].strip()
+    )

@@ -141,6 +141,8 @@ class Action:
         """Whether the action writes text where it stands (False for comments, control and ``$x := …``)."""
         if self.comment or self.keyword in CONTROL:
             return False
+        if self.words and self.words[0].typ is ItemType.IDENTIFIER and self.words[0].val == "fail":
+            return False  # ``{{ fail "…" }}`` stops the rendering: it never writes where it stands
         declares = len(self.words) > 1 and self.words[0].typ is ItemType.VARIABLE
         return not (declares and self.words[1].typ in (ItemType.DECLARE, ItemType.ASSIGN))
 

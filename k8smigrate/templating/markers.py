@@ -13,6 +13,9 @@ from ..yamlio import EVERY, read_stream
 MARKERS = re.compile(r"\{\{|\{%|\{#")
 """The start of a Go template action or comment, or of a Jinja2 statement or comment."""
 
+TOP_LEVEL = re.compile(r"^(?![ \t\r\n]|\{\{|\{%|#)[^\r\n]", re.M)
+"""A line of a template at column 0 that is not a tag or a comment: a document's top-level key."""
+
 
 def needs_masking(text: str) -> bool:
     """True when the plain reading would skip a document as templated (K8SM-GEN-001/014)."""

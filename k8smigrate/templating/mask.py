@@ -442,21 +442,40 @@ class _Builder:
         if not first_on_line:
             self.region(tag.start, tag.end, ph.PAD * length + tail)
             return
-        shift = self.safe_shift(n, tag.start - line.start, length)
+        col = tag.start - line.start
+        wanted = self.next_indent(n) - col
+        if wanted > length - 1 - ph.MIN_LENGTH and not tail and self.join_previous(n, tag, wanted, length):
+            return
+        shift = max(0, min(wanted, length - 1 - ph.MIN_LENGTH))
         head = " " * shift + "#"
         self.region(tag.start, tag.end, head + ph.PAD * (length - len(head)) + tail)
 
-    def safe_shift(self, n: int, col: int, length: int) -> int:
-        """How far right a comment may move: to the next content line's indentation, room permitting."""
+    def next_indent(self, n: int) -> int:
+        """The indentation of the next line of content after line ``n`` (0 when there is none):
+        a comment line must not stand left of it, or it would end a block scalar it stands in."""
         for m in range(n + 1, len(self.lines)):
             other = self.lines[m]
             if other.kind in ("blank", "control", "hidden", "continuation"):
                 continue
             content = self.text[other.start : other.end]
-            indent = len(content) - len(content.lstrip(" "))
-            room = length - 1 - ph.MIN_LENGTH
-            return max(0, min(indent - col, room))
+            return len(content) - len(content.lstrip(" "))
         return 0
+
+    def join_previous(self, n: int, tag: Tag, wanted: int, length: int) -> bool:
+        """A tag too short to hold a placeholder at the column it must move to (consul's
+        ``{{- end }}`` six columns left of the script it closes): its line joins the region of
+        the tag that ends the line above, whose number then stands for both. False when there
+        is no such region, or the line is too short even for ``#``."""
+        if n == 0 or length < wanted + 1 or not self.regions or self.lines[n - 1].kind != "control":
+            return False
+        start, end, skeleton = self.regions[-1]
+        if end != self.lines[n - 1].end or self.text[end : self.lines[n].start].strip():
+            return False
+        self.regions.pop()
+        between = self.text[end : tag.start]  # the line break, then the tag's indentation
+        head = " " * wanted + "#"
+        self.region(start, tag.end, skeleton + between + head + ph.PAD * (length - len(head)))
+        return True
 
     def mask_output(self, i: int, n: int, line: _Line) -> None:
         """A line that writes YAML: one unknown key or item at the column the rendering uses."""
@@ -536,6 +555,8 @@ class _Builder:
                     continue
                 content = self.text[line.start : line.end]
                 stripped = content.lstrip(" ")
+                if stripped.startswith("#"):
+                    continue  # a comment line is no sibling, whatever its column
                 indent = len(content) - len(stripped)
                 inner = indent
                 while stripped.startswith("- "):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -27,7 +27,7 @@ from ..versions import KubeVersion
 from ..yamlio import EVERY, read_stream
 from . import placeholders as ph
 from .golex import LexError
-from .markers import MARKERS
+from .markers import MARKERS, TOP_LEVEL
 from .markers import needs_masking as needs_masking  # where tests and callers have found it
 from .mask import Chain, Problem, Region, Skeleton, Tag, UnmaskError, blocks, chains, mask, unmask, unmask_message
 from .values import Scope, scope
@@ -80,7 +80,7 @@ def migrate_template(
     registry = registry or default_registry()
     dialect = dialect or dialect_of(text, filename) or "go"
     try:
-        tags, hidden, _actions, resolve = _tags(text, dialect, values)
+        tags, hidden, _actions, resolve = _tags(text, dialect, values, gates, settings.window)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
@@ -384,11 +384,6 @@ def removed_documents(
             yield n, (start, end), api, kind, life
 
 
-def on_removed_apis(templates: Mapping[str, str], window: Window) -> list[str]:
-    """The templates (by path) that write a document on an API removed in ``window``."""
-    return [path for path, text in templates.items() if any(removed_documents(text, _chunks(text), window))]
-
-
 class _Engine:
     """The engine run on a skeleton of the template: the documents in ``failed`` blanked, the
     bodies of computed apiVersions (``api_bodies``) read as the API they are written for."""
@@ -597,7 +592,12 @@ def skeleton_scope(skeleton: Skeleton, resolve: Any, selector_first: frozenset[i
     return Scope({ph.index_of(r.skeleton[r.core :]): r.original for r in skeleton.regions}, resolve, selector_first)
 
 
-def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
+def _tags(
+    text: str, dialect: str, values: Any, gates: list[Gate] | None = None, window: Window | None = None
+) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
+    """The template's tags, the spans its skeleton leaves out (define bodies, and the lines under
+    a version condition that no release of ``window`` renders: ``gates.unreached``), its Go
+    actions and the resolver of their ``.Values`` paths."""
     if dialect == "jinja":
         from . import jinja
 
@@ -606,6 +606,10 @@ def _tags(text: str, dialect: str, values: Any) -> tuple[list[Tag], list[tuple[i
     from . import gotemplate, helmvalues
 
     tags, hidden, actions = gotemplate.tags(text)
+    if gates and window is not None:
+        from .gates import unreached
+
+        hidden = [*hidden, *unreached(text, gates, window)]
     return tags, hidden, actions, helmvalues.resolver(actions, values)
 
 
@@ -731,13 +735,9 @@ def _unreadable_branch(
         for span in chain.branches(tags):
             if span[0] <= at < span[1] and span not in dead and (best is None or span[0] > best[0]):
                 best = span
-    if best is None or _TOP_LEVEL.search(text, best[0], best[1]):
+    if best is None or TOP_LEVEL.search(text, best[0], best[1]):
         return None
     return best
-
-
-_TOP_LEVEL = re.compile(r"^(?![ \t\r\n]|\{\{|\{%|#)[^\r\n]", re.M)
-"""A line at column 0 that is not a tag or a comment: a top-level key, the document itself."""
 
 
 def _reads_further(

@@ -34,8 +34,6 @@ from .migrate import (
     block_opener,
     dialect_of,
     migrate_template,
-    on_removed_apis,
-    removed_documents,
     skeleton_scope,
     version_gated,
 )
@@ -63,7 +61,7 @@ def scan_template(
     """
     dialect = dialect_of(text, filename) or "go"
     try:
-        tags, hidden, _actions, resolve = _tags(text, dialect, values)
+        tags, hidden, _actions, resolve = _tags(text, dialect, values, gates, settings.window)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         problems.append(
@@ -234,20 +232,16 @@ def _offered_by_plan(root: Path, rel: str, settings: Settings) -> set[int]:
 
 
 def chart_gates(root: Path, rel: str, text: str, window: Window) -> list[Gate]:
-    """The version conditions of one template of the chart at ``root`` (``gates.gates``), when
-    ``text`` writes a document on an API removed in the window (else none matter)."""
-    if not any(removed_documents(text, _chunks(text), window)):
-        return []
+    """The version conditions of one template of the chart at ``root`` (``gates.gates``), read
+    as ``apply`` reads them (``chartplan.version_conditions``, from the chart as it is)."""
     return _gates(str(root.resolve()), window).get(rel, [])
 
 
 @lru_cache(maxsize=8)
 def _gates(root_text: str, window: Window) -> dict[str, list[Gate]]:
-    from .chartplan import sources_of
-    from .gates import gates
+    from .chartplan import sources_of, version_conditions
 
-    sources = sources_of(Path(root_text))
-    return gates(sources, window, on_removed_apis(sources.templates, window))
+    return version_conditions(sources_of(Path(root_text)), {}, window)
 
 
 @lru_cache(maxsize=8)

@@ -112,6 +112,11 @@ def rendered(path: str) -> bool:
     return path.startswith("templates/") and not name.startswith("_") and name != "NOTES.txt"
 
 
+_NAMED_CALL = re.compile(r'\b(?:include|template)\s+"([^"]*)"')
+_COMPUTED_CALL = re.compile(r'\b(?:include|template)\s+(?!")')
+"""``include (printf "%s.name" .Chart.Name) .``: which define runs is known only by running it."""
+
+
 def parsed(sources: ChartSources) -> ParsedChart:
     """The ``ParsedChart`` of ``sources``, read once while the same sources object is asked for
     again (the apiVersion planner and the version conditions of one chart read the same)."""
@@ -183,6 +188,33 @@ class ParsedChart:
         except valuesfile.ValuesError:
             return None
         return {k[:1].upper() + k[1:]: v for k, v in data.items()}
+
+    @cached_property
+    def capability_defines(self) -> frozenset[str]:
+        """The defines that may read ``.Capabilities``: their body names it, calls one that does,
+        or calls a define whose name it computes (which one is not known without running it)."""
+        calls: dict[str, set[str]] = {}
+        reads: set[str] = set()
+        for name, (path, define) in self.defines.items():
+            text = self.sources.templates.get(path) or self.sources.lent.get(path, "")
+            body = text[define.action.end : define.end_action.start]
+            if "Capabilities" in body or _COMPUTED_CALL.search(body):
+                reads.add(name)
+            calls[name] = set(_NAMED_CALL.findall(body))
+        grew = True
+        while grew:
+            grew = False
+            for name, called in calls.items():
+                if name not in reads and called & reads:
+                    reads.add(name)
+                    grew = True
+        return frozenset(reads)
+
+    def may_read_capabilities(self, condition: str) -> bool:
+        """Whether an action's text may read ``.Capabilities`` through the defines it calls."""
+        if _COMPUTED_CALL.search(condition):
+            return True
+        return any(name in self.capability_defines for name in _NAMED_CALL.findall(condition))
 
     def declarations(self, path: str) -> list[tuple[int, str, Pipe]]:
         """``$x := …`` actions of a template, outside defines: (offset, name, pipe)."""
