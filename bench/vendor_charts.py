@@ -5,6 +5,7 @@ Charts of a repository such as bitnami/charts declare their dependencies (the ``
 library chart, databases) by repository URL, which ``helm template`` cannot fetch here. This
 copies every chart of ``SRC`` (library charts aside) to ``OUT`` with each dependency that ``SRC`` also holds (by
 name, recursively) copied under its ``charts/``, as ``helm dependency build`` would unpack it.
+Dependencies are read from Chart.yaml, or from ``requirements.yaml`` for a Helm 2 chart.
 
     python bench/vendor_charts.py SRC OUT
     # e.g. SRC = bitnami/ of github:bitnami/charts at f01935dbde4e (2021-09), then
@@ -28,6 +29,10 @@ def meta(chart: Path) -> dict[str, object]:
 def dependencies(chart: Path, src: Path) -> list[str]:
     """The names of the chart's dependencies that ``src`` holds a chart of."""
     declared = meta(chart).get("dependencies")
+    requirements = chart / "requirements.yaml"  # Helm 2 charts (apiVersion v1) declare them there
+    if declared is None and requirements.is_file():
+        data = YAML(typ="safe").load(requirements.read_text(encoding="utf-8"))
+        declared = data.get("dependencies") if isinstance(data, dict) else None
     names = [str(d.get("name")) for d in (declared if isinstance(declared, list) else []) if isinstance(d, dict)]
     return [n for n in names if (src / n / "Chart.yaml").is_file()]
 
