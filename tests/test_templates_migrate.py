@@ -220,6 +220,29 @@ def test_a_computed_api_version_that_can_render_a_removed_api_is_an_error() -> N
     assert [f.code for f in result.findings] == ["K8SM-TPL-005"]
 
 
+def test_an_action_joined_to_the_line_before_is_never_read_as_a_key_that_holds_the_lines_below() -> None:
+    # kubernetes-dashboard: `{{- "\n" }}{{ tpl (toYaml .customPaths | indent 10) $ }}` after
+    # `paths:`; read as a key at its own column, the paths below became its value and the
+    # Ingress moved to v1 with its v1beta1 backends: an object the API server rejects
+    text = """
+        apiVersion: networking.k8s.io/v1beta1
+        kind: Ingress
+        metadata:
+          name: x
+        spec:
+          rules:
+            - http:
+                paths:
+          {{- "" }}
+                  - path: /
+                    backend:
+                      serviceName: svc
+                      servicePort: 443
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text) and codes == ["K8SM-TPL-002"]
+
+
 def test_an_invalid_go_template_is_left_unchanged_with_a_located_error() -> None:
     text = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ .Values.x\n"
     out, codes = migrate(text)

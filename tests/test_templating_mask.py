@@ -126,6 +126,13 @@ def test_a_comment_line_between_items_does_not_make_an_output_line_a_key() -> No
     assert len(yaml.safe_load(skeleton_of(text).text)["initContainers"]) == 3
 
 
+def test_an_output_line_joined_to_the_text_before_it_is_a_problem_when_deeper_lines_follow() -> None:
+    joined = 'http:\n  paths:\n {{- "" }}\n    - path: /\n'
+    assert [p.line for p in skeleton_of(joined).problems] == [3]
+    placed = 'http:\n  paths:\n {{- include "x" . | nindent 1 }}\n    - path: /\n'  # nindent says where
+    assert not skeleton_of(placed).problems
+
+
 def test_a_key_whose_value_is_an_nindent_tag_holds_one_unknown_entry() -> None:
     text = 'metadata:\n  labels: {{ include "x.labels" . | nindent 4 }}\n  name: x\n'
     metadata = yaml.safe_load(skeleton_of(text).text)["metadata"]

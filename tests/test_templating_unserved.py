@@ -232,3 +232,18 @@ def test_helm_renders_the_gated_chart_as_before_where_the_api_is_served_and_noth
     assert len([d for d in render(helm, gated, "1.24.0") if d["kind"] == "PodSecurityPolicy"]) == 2
     for release in ("1.25.0", "1.29.0"):
         assert [d for d in render(helm, gated, release) if d["kind"] == "PodSecurityPolicy"] == []
+
+
+def test_a_gated_document_reads_as_gated_with_a_comment_or_a_document_marker_before_its_gate(tmp_path: Path) -> None:
+    # a second run must not gate it again: the comment above the chart's `if` (aws-calico), and
+    # an `if` that opens before the document's `---` (kubernetes-dashboard), render nothing of it
+    for name, template in {
+        "comment": "# the policy\n" + SWITCH + PSP + END,
+        "marker": SWITCH + CONFIG_MAP + "---\n" + PSP + END,
+    }.items():
+        folder = chart(tmp_path / name, {"psp.yaml": template})
+        window = ["--target-version", "1.29", "--min-version", "1.22"]
+        code, output = run("apply", "--in-place", "--set", "unserved-kinds=gate", *window, str(folder))
+        assert code == 1 and "K8SM-TPL-009" in output, output
+        code, output = run("apply", "--check", "--set", "unserved-kinds=gate", *window, str(folder))
+        assert code == 0 and "K8SM-TPL-008" in output, (name, output)

@@ -488,6 +488,14 @@ class _Builder:
         if room < ph.MIN_LENGTH:
             self.problem(n, f"a line that writes YAML at column {column} is too short to stand for it")
             return
+        if form == "key" and self.joined(tag) and self.next_indent(n) > column:
+            # the skeleton would read the lines below as this key's value: a guess, never a reading
+            self.problem(
+                n,
+                "an action that writes YAML joined to the text before it (it trims the line break and "
+                "has no indent) stands where the lines below it go on: where its output goes is unknown",
+            )
+            return
         head = " " * column + ("- " if form == "item" else "")
         core = head + self.code(room) + (":" if form == "key" else "")
         # the tags after this one on the line belong to the region; so do later lines of a spanning tag
@@ -531,6 +539,11 @@ class _Builder:
             if not self.trims_before(before.start):
                 return len(lead)
             k = before.start
+
+    def joined(self, tag: Tag) -> bool:
+        """Whether what a tag without ``indent`` writes is joined to what was written before it
+        (``{{- "\\n" }}{{ tpl … }}`` after ``paths:``): then its column is not known."""
+        return tag.indent is None and self.trims_before(tag.start) and self.trimmed_column(tag) is None
 
     def trims_before(self, pos: int) -> bool:
         """Whether the tag at ``pos`` opens with a trim marker (``{{- ``, ``{%- ``)."""

@@ -355,7 +355,7 @@ def version_gated(
         for gate in gates:
             inside = gate.start <= at < gate.end
             outside = _TAG.sub("", text[start : max(start, gate.start)] + text[min(end, gate.end) : end])
-            if inside and not outside.strip() and gone <= gate.off:
+            if inside and not _NOT_CONTENT.sub("", outside).strip() and gone <= gate.off:
                 condition = gate.condition.removeprefix("if").strip()
                 message = (
                     f"{kind.group(1)} {api.group(1)} (removed in {life.removed_in}) is written only where "
@@ -505,6 +505,8 @@ _KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?(\w+)", re.M)
 _KIND_VALUE = re.compile(r"^kind:[ \t]*(\{\{.*?)[ \t]*$", re.M)
 _API_WORD = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
 _TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_NOT_CONTENT = re.compile(r"^[ \t]*(?:#.*|---|\.\.\.)[ \t]*$", re.M)
+"""A comment line or a document marker: outside a version condition, they render nothing of the document."""
 
 
 def _computed_api_versions(
