@@ -115,6 +115,11 @@ TEMPLATE_BLOCK_UNREAD = Code(
     "warning",
     "a template block whose lines do not read as YAML with its document: left out of the migration, kept as written",
 )
+VALUES_POD_ANNOTATION = Code(
+    "K8SM-TPL-015",
+    "error",
+    "values.yaml sets a pod annotation Kubernetes no longer reads (seccomp): set the field that replaces it instead",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
     "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
@@ -166,6 +171,7 @@ TEMPLATE: tuple[Code, ...] = (
     RENDER_DIFFERS,
     RENDER_PROVEN,
     TEMPLATE_BLOCK_UNREAD,
+    VALUES_POD_ANNOTATION,
     API_REWRITTEN,
     API_DEAD_BRANCH,
     API_BODY_PER_BRANCH,

@@ -89,9 +89,10 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         maybe_values = path.name == "values.yaml" or path.parent.name == "ci"
         root = chart_root(path) if maybe_values else None
         if root is not None and path.name == "values.yaml" and root == path.resolve().parent:
-            from .templating.values_scheduling import scan_rows
+            from .templating import values_annotations, values_scheduling
 
-            entries += scan_rows(text, settings, name, default_registry())
+            for rows in (values_scheduling.scan_rows, values_annotations.scan_rows):
+                entries += rows(text, settings, name, default_registry())
         if root is not None and is_values_file(path, root):
             from .templating.values_objects import scan_rows as object_rows
 

@@ -194,7 +194,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
     _branch_bodies(out, result, settings, root)
     _unserved_sites(out, result, sources, settings, root)
     out.gates = {**version_conditions(sources, out.texts, settings.window), **out.gates}  # (the plan's own first)
-    return _with_values_objects(_with_values_scheduling(out, root, sources.values, settings), root, sources, settings)
+    return _with_values_objects(_with_values_defaults(out, root, sources.values, settings), root, sources, settings)
 
 
 def version_conditions(sources: ChartSources, edited: Mapping[str, str], window: Window) -> dict[str, list[Gate]]:
@@ -208,18 +208,20 @@ def version_conditions(sources: ChartSources, edited: Mapping[str, str], window:
     return gates(current, window, list(current.templates))
 
 
-def _with_values_scheduling(out: ChartPlan, root: Path, values: str, settings: Settings) -> ChartPlan:
-    """The plan, with values.yaml's scheduling defaults migrated too (``values_scheduling``)."""
+def _with_values_defaults(out: ChartPlan, root: Path, values: str, settings: Settings) -> ChartPlan:
+    """The plan, with values.yaml's defaults that render into pod specs migrated too: scheduling
+    (``values_scheduling``) and pod annotations (``values_annotations``)."""
     from ..registry import default_registry
-    from .values_scheduling import migrate_values
+    from . import values_annotations, values_scheduling
 
-    before = out.texts.get("values.yaml", values)
-    after, findings = migrate_values(before, settings, str(root / "values.yaml"), default_registry())
-    if after != before:
-        out.texts["values.yaml"] = after
-        out.values = load_values(after)
-    if findings:
-        out.findings.setdefault("values.yaml", []).extend(findings)
+    for step in (values_scheduling.migrate_values, values_annotations.migrate_values):
+        before = out.texts.get("values.yaml", values)
+        after, findings = step(before, settings, str(root / "values.yaml"), default_registry())
+        if after != before:
+            out.texts["values.yaml"] = after
+            out.values = load_values(after)
+        if findings:
+            out.findings.setdefault("values.yaml", []).extend(findings)
     return out
 
 

@@ -6,7 +6,8 @@ The annotation worked only with the ``ExperimentalCriticalPodAnnotation`` gate, 
 deleted from every pod template (K8SM-FLD-010). No ``priorityClassName`` is written: the
 annotation has done nothing for years, and ``system-cluster-critical`` or
 ``system-node-critical`` would change preemption and quota behaviour; the finding suggests
-it for pods that really are critical.
+it for pods that really are critical. A chart's values.yaml default (``podAnnotations``, at any
+depth) is deleted the same way (``templating.values_annotations``).
 """
 
 from __future__ import annotations

@@ -21,6 +21,11 @@ an annotation and a field that disagree: when the field is already set, an equal
 is dropped and a different one is an error (K8SM-FLD-031). An annotation naming no container
 of the pod is kept (K8SM-FLD-032). When ``--min-version`` is below 1.19 the field does not
 exist at the start of the window: nothing is moved (K8SM-FLD-033).
+
+**Helm charts.** A chart usually renders pod annotations from its values (``{{ toYaml
+.Values.podAnnotations | nindent 8 }}``). A seccomp annotation there cannot be moved: the field
+is in the pod spec, which values.yaml does not describe. It is an error at its values.yaml line
+that names the field to set (K8SM-TPL-015, ``templating.values_annotations``).
 """
 
 from __future__ import annotations
