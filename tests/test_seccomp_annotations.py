@@ -177,6 +177,34 @@ def test_unknown_container_is_kept_with_a_warning() -> None:
     assert codes(result) == ["K8SM-FLD-032"]
 
 
+def test_a_container_an_action_writes_is_an_error_not_a_warning() -> None:
+    # datadog: the container of the annotation is written by `{{- include … | nindent 8 }}`
+    from k8smigrate import migrate_text
+
+    text = dedent(
+        """
+        apiVersion: apps/v1
+        kind: DaemonSet
+        metadata:
+          name: d
+        spec:
+          selector:
+            matchLabels: {app: d}
+          template:
+            metadata:
+              labels: {app: d}
+              annotations:
+                container.seccomp.security.alpha.kubernetes.io/probe: runtime/default
+            spec:
+              containers:
+                {{- include "x.probe" . | nindent 8 }}
+        """
+    )
+    result = migrate_text(text, target_version="1.29")
+    assert result.text == text
+    assert [(f.code, f.level, f.line) for f in result.findings] == [("K8SM-FLD-068", "error", 12)]
+
+
 def test_window_before_1_19_keeps_the_annotations() -> None:
     result = check_noop(POD, target_version="1.29", min_version="1.18")
     assert codes(result) == ["K8SM-FLD-033"]

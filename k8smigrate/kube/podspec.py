@@ -97,6 +97,23 @@ def containers(pod_spec: Mapping) -> Iterator[Mapping]:
                 yield container
 
 
+def unknown_containers(pod_spec: Mapping) -> bool:
+    """Whether a template action writes some of the pod's containers (``containers:`` then
+    ``{{- include "x.container" . | nindent 8 }}``): their names are not known."""
+    from k8smigrate.templating.placeholders import holds_placeholder
+
+    for key in CONTAINER_LISTS:
+        node = pod_spec.get(key)
+        if isinstance(node, Scalar) and holds_placeholder(node.value):
+            return True
+        items = pod_spec.sequence(key)
+        if items is not None and any(
+            isinstance(i.value, Scalar) and holds_placeholder(i.value.value) for i in items.items
+        ):
+            return True
+    return False
+
+
 def annotations_of(metadata: Mapping | None) -> Mapping | None:
     return metadata.mapping("annotations") if metadata is not None else None
 

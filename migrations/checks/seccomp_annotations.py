@@ -19,8 +19,10 @@ annotation to that container's ``securityContext.seccompProfile`` (K8SM-FLD-008)
 the kubelet's seccomp root). Any other value is an error (K8SM-FLD-030). Validation rejects
 an annotation and a field that disagree: when the field is already set, an equal annotation
 is dropped and a different one is an error (K8SM-FLD-031). An annotation naming no container
-of the pod is kept (K8SM-FLD-032). When ``--min-version`` is below 1.19 the field does not
-exist at the start of the window: nothing is moved (K8SM-FLD-033).
+of the pod is kept (K8SM-FLD-032); in a template where an action writes containers
+(``{{- include "x.container" . | nindent 8 }}``) it names one of those, so it is an error
+(K8SM-FLD-068): the field must be set where the action's text is. When ``--min-version`` is
+below 1.19 the field does not exist at the start of the window: nothing is moved (K8SM-FLD-033).
 
 **Helm charts.** A chart usually renders pod annotations from its values (``{{ toYaml
 .Values.podAnnotations | nindent 8 }}``). A seccomp annotation there cannot be moved: the field
@@ -32,7 +34,15 @@ from __future__ import annotations
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
-from k8smigrate.kube.podspec import POD_APIS, child, containers, drop_annotation, pod_specs, string_annotations
+from k8smigrate.kube.podspec import (
+    POD_APIS,
+    child,
+    containers,
+    drop_annotation,
+    pod_specs,
+    string_annotations,
+    unknown_containers,
+)
 from k8smigrate.model import Check
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Scalar
@@ -75,6 +85,15 @@ def body(obj: Mapping, ctx: Context) -> None:
                 name = key[len(CONTAINER_PREFIX) :]
                 target = by_name.get(name)
                 code, where = "K8SM-FLD-008", f"securityContext.seccompProfile of container {name}"
+                if target is None and unknown_containers(spec):
+                    ctx.error(
+                        "K8SM-FLD-068",
+                        f"annotation {key} names no container the template writes itself, and an action writes "
+                        f"containers of this pod: set securityContext.seccompProfile on container {name} where "
+                        "that action's text is (the profile stops applying from 1.27); kept",
+                        node,
+                    )
+                    continue
                 if target is None:
                     ctx.warn("K8SM-FLD-032", f"annotation {key} names no container of the pod; kept", node)
                     continue
@@ -126,6 +145,11 @@ MIGRATION = Check(
         Code("K8SM-FLD-030", "error", "a seccomp annotation value with no seccompProfile equivalent"),
         Code("K8SM-FLD-031", "error", "a seccomp annotation that disagrees with the field already set"),
         Code("K8SM-FLD-032", "warning", "a container seccomp annotation naming no container of the pod; kept"),
+        Code(
+            "K8SM-FLD-068",
+            "error",
+            "a container seccomp annotation naming no container the template writes, where an action writes containers",
+        ),
         Code("K8SM-FLD-033", "warning", "--min-version below 1.19, where the field does not exist; annotations kept"),
     ),
 )
