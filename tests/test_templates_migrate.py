@@ -243,6 +243,30 @@ def test_an_action_joined_to_the_line_before_is_never_read_as_a_key_that_holds_t
     assert out == dedent(text) and codes == ["K8SM-TPL-002"]
 
 
+def test_a_control_line_above_a_field_replaced_by_another_stays_where_it_was() -> None:
+    # datadog: `{{- end }}` closes a ports item, and the removed topologyKeys below it becomes
+    # internalTrafficPolicy; the line must stay, not go with the field (K8SM-TPL-003 before)
+    text = """
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: s
+        spec:
+          ports:
+            - port: 1
+        {{- if .Values.apm }}
+            - port: 2
+        {{- end }}
+          topologyKeys:
+            - "kubernetes.io/hostname"
+        """
+    out, codes = migrate(text)
+    assert out == dedent(text).replace(
+        '  topologyKeys:\n    - "kubernetes.io/hostname"\n', "  internalTrafficPolicy: Local\n"
+    )
+    assert codes == ["K8SM-FLD-001"]
+
+
 def test_an_invalid_go_template_is_left_unchanged_with_a_located_error() -> None:
     text = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata:\n  name: {{ .Values.x\n"
     out, codes = migrate(text)

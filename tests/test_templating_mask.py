@@ -66,6 +66,19 @@ def test_a_short_control_line_far_left_of_a_block_scalar_joins_the_control_line_
     assert unmask(skeleton.text, skeleton) == text
 
 
+def test_control_lines_around_an_output_line_in_a_block_scalar_stay_inside_it() -> None:
+    # an `{{ .Values.extra | indent 6 }}` at column 0 writes at column 6: the `{{- if }}` above
+    # moves there, and the short `{{- end }}` below joins the output line's placeholder
+    text = (
+        "snippet: |\n      one\n{{- if .Values.extra }}\n{{ .Values.extra | indent 6 }}\n{{- end }}\n"
+        "      two\nnext: 1\n"
+    )
+    skeleton = skeleton_of(text)
+    data = yaml.safe_load(skeleton.text)
+    assert data["snippet"].startswith("one\n") and data["snippet"].endswith("\ntwo\n") and data["next"] == 1
+    assert unmask(skeleton.text, skeleton) == text
+
+
 def test_a_fail_action_writes_nothing_where_it_stands() -> None:
     # consul: "{{- else }}{{ fail "…" }}" between the lines of a script is a control line
     text = 'args:\n  - |\n      run\n    {{- if .Values.x }}{{ else }}{{ fail "x must be set" }}{{ end }}\n      more\n'

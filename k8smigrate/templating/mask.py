@@ -457,6 +457,10 @@ class _Builder:
             other = self.lines[m]
             if other.kind in ("blank", "control", "hidden", "continuation"):
                 continue
+            if other.kind == "output":  # it stands where the rendering puts what it writes
+                writer = next((self.tags[i] for i, _a, _b in other.segments if self.tags[i].writes), None)
+                if writer is not None:
+                    return self.output_column(writer, other)
             content = self.text[other.start : other.end]
             return len(content) - len(content.lstrip(" "))
         return 0
@@ -464,9 +468,10 @@ class _Builder:
     def join_previous(self, n: int, tag: Tag, wanted: int, length: int) -> bool:
         """A tag too short to hold a placeholder at the column it must move to (consul's
         ``{{- end }}`` six columns left of the script it closes): its line joins the region of
-        the tag that ends the line above, whose number then stands for both. False when there
-        is no such region, or the line is too short even for ``#``."""
-        if n == 0 or length < wanted + 1 or not self.regions or self.lines[n - 1].kind != "control":
+        the tag that ends the line above (a line of actions, or one that writes YAML), whose
+        number then stands for both. False when there is no such region, or the line is too
+        short even for ``#``."""
+        if n == 0 or length < wanted + 1 or not self.regions or self.lines[n - 1].kind not in ("control", "output"):
             return False
         start, end, skeleton = self.regions[-1]
         if end != self.lines[n - 1].end or self.text[end : self.lines[n].start].strip():

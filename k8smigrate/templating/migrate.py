@@ -1003,7 +1003,7 @@ def keep_control_lines(before: str, after: str) -> str:
     present = set(ph.CODE.findall(after))
     matcher = difflib.SequenceMatcher(a=old_lines, b=lines, autojunk=False)
     for tag, i1, i2, j1, _j2 in reversed(matcher.get_opcodes()):
-        if tag != "delete":
+        if tag not in ("delete", "replace"):  # (replace: a field deleted and another written there)
             continue
         kept = [x for x in old_lines[i1:i2] if _CONTROL_LINE.match(x) and not present & set(ph.CODE.findall(x))]
         if kept:
