@@ -199,6 +199,9 @@ def test_a_migrated_jinja_template_renders_objects_valid_at_the_target() -> None
         ('args: ["for ((i = 0; i < ${#users[@]}; i++)); do echo {{ .Values.x }}; done"]\n', "go"),
         ("a: {{ a }}\n{# a comment #}\n", "jinja"),
         ("{% if a %}\nb: c\n{% endif %}\n", "jinja"),
+        ("{%- for a in b -%}\n{%raw%}{{ x }}{%endraw%}\n{% endfor %}\n", "jinja"),
+        # cockroachdb's registry secret: a printf format in a Go action, not a Jinja2 statement
+        ('data:\n  c: {{ printf `{"auths":{%s:{"auth":"%s"}}}` .r .a | b64enc }}\n', "go"),
     ],
 )
 def test_the_dialect_is_told_by_what_only_jinja2_writes(text: str, dialect: str) -> None:

@@ -173,6 +173,10 @@ class _Line:
     """blank, text (YAML with or without inline tags), control, output, hidden or continuation."""
 
 
+_BLOCK_SCALAR_HEAD = re.compile(r"(?:^|[\s:-])[|>][-+0-9]*[ \t]*(?:#.*)?$")
+"""The end of a line that starts a block scalar (``key: |``, ``- >-``, ``args: |2``)."""
+
+
 def mask(text: str, tags: list[Tag], hidden: list[tuple[int, int]] | None = None) -> Skeleton:
     """The skeleton of ``text`` whose tags (sorted, not overlapping) are ``tags``.
 
@@ -493,7 +497,7 @@ class _Builder:
         if room < ph.MIN_LENGTH:
             self.problem(n, f"a line that writes YAML at column {column} is too short to stand for it")
             return
-        if form == "key" and self.joined(tag) and self.next_indent(n) > column:
+        if form == "key" and self.joined(tag) and self.next_indent(n) > column and not self.in_block_scalar(n, column):
             # the skeleton would read the lines below as this key's value: a guess, never a reading
             self.problem(
                 n,
@@ -544,6 +548,25 @@ class _Builder:
             if not self.trims_before(before.start):
                 return len(lead)
             k = before.start
+
+    def in_block_scalar(self, n: int, column: int) -> bool:
+        """Whether line ``n``, at ``column``, is inside a block scalar: going up, each line less
+        indented than all below it may be the scalar's text, until one ends with ``|`` or ``>``
+        (and their indicators): the scalar's head."""
+        least = column
+        for m in range(n - 1, -1, -1):
+            line = self.lines[m]
+            if line.kind != "text":
+                continue
+            content = self.outside(line)
+            stripped = content.lstrip(" ")
+            indent = len(content) - len(stripped)
+            if not stripped.strip() or indent >= least:
+                continue
+            if _BLOCK_SCALAR_HEAD.search(content):
+                return True
+            least = indent
+        return False
 
     def joined(self, tag: Tag) -> bool:
         """Whether what a tag without ``indent`` writes is joined to what was written before it

@@ -42,6 +42,9 @@ JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 _JINJA_COMMENT = re.compile(r"(?<!\$)\{#.*?#\}", re.S)
 """A Jinja2 comment: a shell script in a Helm template counts an array with ``${#names[@]}``."""
+_JINJA_STATEMENT = re.compile(r"\{%[-+]?\s*[A-Za-z_]\w*(?:\s|[-+]?%\})")
+"""A Jinja2 statement (``{% if``, ``{%- for``): a Go ``printf`` format in a Helm template writes
+``{"auths":{%s:…}}`` (cockroachdb's registry secret), which is none."""
 
 
 def dialect_of(text: str, filename: str) -> str | None:
@@ -50,7 +53,7 @@ def dialect_of(text: str, filename: str) -> str | None:
         return None
     if filename.endswith(JINJA_SUFFIXES) or filename.endswith(tuple(s + ".yaml" for s in JINJA_SUFFIXES)):
         return "jinja"
-    if "{%" in text or ("{#" in text and _JINJA_COMMENT.search(text)):
+    if ("{%" in text and _JINJA_STATEMENT.search(text)) or ("{#" in text and _JINJA_COMMENT.search(text)):
         return "jinja"
     return "go"
 
