@@ -24,6 +24,26 @@ spec:
 """
 
 
+DAEMONSET = """
+apiVersion: extensions/v1beta1
+kind: DaemonSet
+metadata:
+  name: d
+spec:
+  selector:
+    matchLabels: {app: d}
+  template:
+    metadata:
+      labels: {app: d}
+      annotations:
+        seccomp.security.alpha.kubernetes.io/pod: runtime/default
+    spec:
+      containers:
+      - name: c
+        image: nginx
+"""
+
+
 def test_noop_without_annotations() -> None:
     check_noop("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: []\n")
 
@@ -182,23 +202,9 @@ def test_a_container_an_action_writes_is_an_error_not_a_warning() -> None:
     from k8smigrate import migrate_text
 
     text = dedent(
-        """
-        apiVersion: apps/v1
-        kind: DaemonSet
-        metadata:
-          name: d
-        spec:
-          selector:
-            matchLabels: {app: d}
-          template:
-            metadata:
-              labels: {app: d}
-              annotations:
-                container.seccomp.security.alpha.kubernetes.io/probe: runtime/default
-            spec:
-              containers:
-                {{- include "x.probe" . | nindent 8 }}
-        """
+        DAEMONSET.replace("extensions/v1beta1", "apps/v1")
+        .replace("seccomp.security.alpha.kubernetes.io/pod", "container.seccomp.security.alpha.kubernetes.io/probe")
+        .replace("      - name: c\n        image: nginx\n", '        {{- include "x.probe" . | nindent 8 }}\n')
     )
     result = migrate_text(text, target_version="1.29")
     assert result.text == text
@@ -227,26 +233,7 @@ def test_pod_specs_finds_every_template() -> None:
 
 
 def test_old_workload_api_is_fixed_before_its_migration() -> None:
-    result = run(
-        """
-        apiVersion: extensions/v1beta1
-        kind: DaemonSet
-        metadata:
-          name: d
-        spec:
-          selector:
-            matchLabels: {app: d}
-          template:
-            metadata:
-              labels: {app: d}
-              annotations:
-                seccomp.security.alpha.kubernetes.io/pod: runtime/default
-            spec:
-              containers:
-              - name: c
-                image: nginx
-        """
-    )
+    result = run(DAEMONSET)
     assert "seccomp_annotations" in result.documents[0].applied
     assert "seccomp.security" not in result.text and "RuntimeDefault" in result.text
     validate(result.text)
