@@ -75,12 +75,13 @@ def migrate_any(
     values: Any = None,
     facts: Facts | None = None,
     gates: list[Gate] | None = None,
+    newline_defines: frozenset[str] = frozenset(),
 ) -> FileResult:
     """Migrate a stream, through its YAML skeleton when it is a template (Helm or Jinja2).
 
     ``path``: where the text was read from, to find the chart whose values.yaml resolves
-    ``.Values`` paths (or ``values``, already read); ``api_bodies`` and ``gates``: see
-    ``templating.migrate.migrate_template``.
+    ``.Values`` paths (or ``values``, already read); ``api_bodies``, ``gates`` and
+    ``newline_defines``: see ``templating.migrate.migrate_template``.
     """
     from .templating.markers import needs_masking
 
@@ -91,7 +92,16 @@ def migrate_any(
 
     if values is None and path is not None:
         values = chart_values(chart_root(path))
-    return migrate_template(text, settings, filename, registry, values=values, api_bodies=api_bodies, gates=gates)
+    return migrate_template(
+        text,
+        settings,
+        filename,
+        registry,
+        values=values,
+        api_bodies=api_bodies,
+        gates=gates,
+        newline_defines=newline_defines,
+    )
 
 
 def _migrate_loaded(
@@ -124,7 +134,15 @@ def _migrate_loaded(
         return FileResult(name, loaded.text, text, findings, list(plan.documents.get(rel, [])))
     values = plan.values if plan.values is not None else chart_values(root)
     result = migrate_any(
-        text, settings, name, registry, loaded.path, plan.bodies.get(rel), values, gates=plan.gates.get(rel)
+        text,
+        settings,
+        name,
+        registry,
+        loaded.path,
+        plan.bodies.get(rel),
+        values,
+        gates=plan.gates.get(rel),
+        newline_defines=plan.newline_defines,
     )
     result.original = loaded.text
     result.findings = findings + result.findings

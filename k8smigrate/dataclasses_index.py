@@ -921,10 +921,10 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.texts,self.bodies,self.findings,self.gates,self.values,self.documents,)==(other.texts,other.bodies,other.findings,other.gates,other.values,other.documents,)
+   return (self.texts,self.bodies,self.findings,self.gates,self.values,self.documents,self.newline_defines,)==(other.texts,other.bodies,other.findings,other.gates,other.values,other.documents,other.newline_defines,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.texts,self.bodies,self.findings,self.gates,self.values,self.documents,)==(other.texts,other.bodies,other.findings,other.gates,other.values,other.documents,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.texts,self.bodies,self.findings,self.gates,self.values,self.documents,self.newline_defines,)==(other.texts,other.bodies,other.findings,other.gates,other.values,other.documents,other.newline_defines,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -2160,9 +2160,9 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, gates={self.gates!r}, values={self.values!r}, documents={self.documents!r})"
+  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, gates={self.gates!r}, values={self.values!r}, documents={self.documents!r}, newline_defines={self.newline_defines!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, gates={self.gates!r}, values={self.values!r}, documents={self.documents!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(texts={self.texts!r}, bodies={self.bodies!r}, findings={self.findings!r}, gates={self.gates!r}, values={self.values!r}, documents={self.documents!r}, newline_defines={self.newline_defines!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -3455,16 +3455,17 @@ def __create_fn__(_type_text, _type_registry, _type_path, _type_tag, _type_diges
  return __init__
 CODE["def __create_fn__(_type_text, _type_registry, _type_path, _type_tag, _type_digest, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,text:_type_text,registry:_type_registry,path:_type_path,tag:_type_tag,digest:_type_digest)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'registry',registry)\n  __dataclass_builtins_object__.__setattr__(self,'path',path)\n  __dataclass_builtins_object__.__setattr__(self,'tag',tag)\n  __dataclass_builtins_object__.__setattr__(self,'digest',digest)\n return __init__"] = __create_fn__.__code__
 
-def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, _type_documents, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _dflt_documents, _return_type):
- def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values,documents:_type_documents=_HAS_DEFAULT_FACTORY)->_return_type:
+def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, _type_documents, _type_newline_defines, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _dflt_documents, _dflt_newline_defines, _return_type):
+ def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values,documents:_type_documents=_HAS_DEFAULT_FACTORY,newline_defines:_type_newline_defines=_dflt_newline_defines)->_return_type:
   self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts
   self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies
   self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings
   self.gates=_dflt_gates() if gates is _HAS_DEFAULT_FACTORY else gates
   self.values=values
   self.documents=_dflt_documents() if documents is _HAS_DEFAULT_FACTORY else documents
+  self.newline_defines=newline_defines
  return __init__
-CODE['def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, _type_documents, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _dflt_documents, _return_type):\n def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values,documents:_type_documents=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts\n  self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.gates=_dflt_gates() if gates is _HAS_DEFAULT_FACTORY else gates\n  self.values=values\n  self.documents=_dflt_documents() if documents is _HAS_DEFAULT_FACTORY else documents\n return __init__'] = __create_fn__.__code__
+CODE['def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, _type_documents, _type_newline_defines, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _dflt_documents, _dflt_newline_defines, _return_type):\n def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values,documents:_type_documents=_HAS_DEFAULT_FACTORY,newline_defines:_type_newline_defines=_dflt_newline_defines)->_return_type:\n  self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts\n  self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.gates=_dflt_gates() if gates is _HAS_DEFAULT_FACTORY else gates\n  self.values=values\n  self.documents=_dflt_documents() if documents is _HAS_DEFAULT_FACTORY else documents\n  self.newline_defines=newline_defines\n return __init__'] = __create_fn__.__code__
 
 def __create_fn__(_type_toml, _type_source, _type_text, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_source, _dflt_text, _return_type):
  def __init__(self,toml:_type_toml,source:_type_source=_dflt_source,text:_type_text=_dflt_text)->_return_type:

@@ -67,13 +67,16 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         root = chart_root(path) if path.name != "-" else None
         rel = path.resolve().relative_to(root.resolve()).as_posix() if root is not None else ""
         gates = None
+        newline_defines: frozenset[str] = frozenset()
         if root is not None:
             try:
-                gates = chart_gates(root, rel, text, settings.window)
+                gates, newline_defines = chart_gates(root, rel, text, settings.window)
             except Exception as exc:  # the chart-level step must cost its findings, never the scan
                 message = f"internal error reading version conditions: {type(exc).__name__}: {exc}"
                 problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))
-        entries = scan_template(text, settings, name, default_registry(), problems, chart_values(root), gates)
+        entries = scan_template(
+            text, settings, name, default_registry(), problems, chart_values(root), gates, newline_defines
+        )
         if root is not None:
             try:
                 entries += computed_rows(root, rel, name, settings)

@@ -191,6 +191,31 @@ def test_a_list_field_whose_nindent_tag_the_items_below_go_on_with_holds_those_i
     assert yaml.safe_load(skeleton_of(text).text)["spec"]["args"] == ["--verbose"]
 
 
+MOODLE_INIT_CONTAINERS = """
+    spec:
+      initContainers: {{- if .Values.initContainers -}}{{- include "x" (dict "value" .Values.initContainers) | nindent 4 }}{{- end -}}
+        - name: volume-permissions
+          image: busybox
+      containers: []
+    """
+
+
+def test_control_tags_around_a_key_values_nindent_tag_are_masked_with_it() -> None:
+    # moodle's idiom: the block opened and closed on the key's line writes the first items
+    text = dedent(MOODLE_INIT_CONTAINERS)
+    skeleton = skeleton_of(text)
+    spec = yaml.safe_load(skeleton.text)["spec"]
+    assert spec["initContainers"] == [{"name": "volume-permissions", "image": "busybox"}]
+    assert unmask(skeleton.text, skeleton) == text
+
+
+def test_control_tags_around_a_key_values_nindent_tag_alone_hold_one_unknown_item() -> None:
+    text = "spec:\n  tolerations: {{- with .Values.t }}{{ toYaml . | nindent 4 }}{{- end }}\n  x: 1\n"
+    spec = yaml.safe_load(skeleton_of(text).text)["spec"]
+    assert isinstance(spec["tolerations"], list) and len(spec["tolerations"]) == 1
+    assert spec["x"] == 1
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -199,6 +224,8 @@ def test_a_list_field_whose_nindent_tag_the_items_below_go_on_with_holds_those_i
         'labels: {{ include "x" . | nindent 4 }}\n{{- with .Values.extra }}\n    a: b\n{{- end }}\n',
         'name: {{ include "x" . | nindent 4 }}-suffix\n',  # text after the tag
         'labels: {{- include "x" . | nindent 4 }}\n      a: b\n',  # the lines below stand elsewhere
+        'labels: {{- if .Values.a }}{{ include "x" . | nindent 4 }}\n{{- end }}\n',  # the block ends below
+        'labels: {{- if .Values.a }}{{ include "x" . | nindent 4 }}{{ else }}{{ .Values.b }}{{ end }}\n',
     ],
 )
 def test_a_value_tag_that_is_not_a_whole_block_stays_scalar_text(text: str) -> None:

@@ -58,6 +58,8 @@ class ChartPlan:
     """values.yaml as the plan edited it (parsed), or None when the plan left it as it is."""
     documents: dict[str, list[DocumentResult]] = field(default_factory=dict)
     """Per values file, the objects it holds that the plan migrated (``values_objects``)."""
+    newline_defines: frozenset[str] = frozenset()
+    """The chart's defines whose output starts with a line break (``define_output``)."""
 
 
 _CACHE: OrderedDict[tuple[object, ...], ChartPlan] = OrderedDict()
@@ -174,6 +176,7 @@ def _lent_templates(root: Path) -> dict[str, str]:
 
 def _plan(root: Path, settings: Settings) -> ChartPlan:
     from .apiversions import plan
+    from .sites import parsed
 
     sources = sources_of(root)
     templates = dict(sources.templates)
@@ -187,6 +190,7 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             remove_dead=chart_decision(settings.decisions, "dead-branches") == "remove",
         )
         out = _chart_plan(root, sources, templates, result)
+        out.newline_defines = parsed(sources).newline_defines
         more = _bodies_refused(out, result, settings, root)
         if not more.keys() - refused.keys():
             break
@@ -274,7 +278,9 @@ def _trial(
     index = _document_of(result, site)
     text = out.texts.get(path, result.sources.templates.get(path, "") if result.sources else "")
     values = out.values if out.values is not None else chart_values(root)
-    trial = migrate_template(text, settings, str(root / path), values=values, api_bodies={index: body})
+    trial = migrate_template(
+        text, settings, str(root / path), values=values, api_bodies={index: body}, newline_defines=out.newline_defines
+    )
     start, end = _document_span(text, index)
     first = text.count("\n", 0, start) + 1
     stop = text.count("\n", 0, end) + 1 if end < len(text) else text.count("\n") + 2  # the next document's line

@@ -327,9 +327,8 @@ class _Builder:
             return True
         if line.kind in ("control", "output", "continuation"):
             self.mask_comment(tag, n, line)
-        else:
-            self.mask_inline(tag, n)
-        return False
+            return False
+        return self.mask_inline(tag, n)
 
     def outside_after(self, start: int, end: int) -> str:
         """The text of ``[start, end)`` outside tags."""
@@ -381,14 +380,15 @@ class _Builder:
                 out.append(lead + ph.PAD * len(stripped))
         return "".join(out)
 
-    def mask_inline(self, tag: Tag, n: int) -> None:
-        flow = self.block_value(tag, n)
-        if flow == _HEAD:
-            self.region(tag.start, tag.end, "#" + ph.PAD * (tag.end - tag.start - 1))
-            return
-        if flow is not None:
-            self.region(tag.start, tag.end, flow[0] + ph.PAD * (tag.end - tag.start - 2) + flow[1])
-            return
+    def mask_inline(self, tag: Tag, n: int) -> bool:
+        """Mask a tag inside a line of YAML; True when it masked the rest of the line with it
+        (the tags that together are a key's block value)."""
+        value = self.block_value(tag, n)
+        if value is not None:
+            flow, end = value
+            inner = ph.PAD * (end - tag.start - 2)
+            self.region(tag.start, end, "#" + inner + ph.PAD if flow == _HEAD else flow[0] + inner + flow[1])
+            return end > tag.end
         length = min(tag.end, self.lines[n].end) - tag.start
         first = ph.PAD * length
         if tag.end > self.lines[n].end:
@@ -396,10 +396,30 @@ class _Builder:
             self.region(tag.start, tag.end, first + tail)
         else:
             self.region(tag.start, tag.end, first)
+        return False
 
-    def block_value(self, tag: Tag, n: int) -> tuple[str, str] | None:
-        """``{}`` or ``[]`` when ``tag`` is the value of a key and writes a block below it;
-        ``_HEAD`` when lines below, at the column it writes at, go on with that block.
+    def value_tags(self, tag: Tag, line: _Line) -> tuple[int, Tag] | None:
+        """(end, writer) when ``tag`` and the tags after it on its line, with nothing else after
+        them, write a block below their key: one tag ``nindent N``, or control tags around tags
+        that all write at the same ``nindent N`` (moodle's ``initContainers: {{- if .Values.x -}}
+        {{- include … | nindent 8 }}{{- end -}}``, blocks opened and closed on the line)."""
+        following = [self.tags[i] for i, a, _b in line.segments if a >= tag.start]
+        if any(t.end > line.end for t in following) or self.outside_after(tag.start, line.end).strip():
+            return None
+        writers = [t for t in following if t.writes]
+        if not writers or any(not t.newline or t.indent is None or t.indent != writers[0].indent for t in writers):
+            return None
+        depth = 0
+        for t in following:
+            depth += 1 if t.role in ("if", "open") else -1 if t.role == "end" else 0
+            if depth < 0 or t.role == "open":
+                return None
+        return (following[-1].end, writers[0]) if depth == 0 else None
+
+    def block_value(self, tag: Tag, n: int) -> tuple[tuple[str, str], int] | None:
+        """(``{}`` or ``[]``, end) when ``tag`` (with the tags after it on the line:
+        ``value_tags``) is the value of a key and writes a block below it; (``_HEAD``, end)
+        when lines below, at the column it writes at, go on with that block.
 
         ``labels: {{ include "x.labels" . | nindent 4 }}`` renders a mapping on the lines
         after the key. Plain placeholder text would make the key a string (a migration would
@@ -414,12 +434,13 @@ class _Builder:
         are unknown, and ``placeholders.opened_by_action`` tells a migration so.
         """
         line = self.lines[n]
-        if not (tag.writes and tag.newline and tag.indent is not None) or tag.end > line.end:
+        value = self.value_tags(tag, line)
+        if value is None or value[0] - tag.start < ph.MIN_LENGTH + 2:
             return None
-        if self.text[tag.end : line.end].strip() or tag.end - tag.start < ph.MIN_LENGTH + 2:
-            return None
+        end, writer = value
+        indent = writer.indent
         key = _VALUE_KEY.match(self.text[line.start : tag.start])
-        if key is None or tag.indent <= key.start(2):
+        if key is None or indent is None or indent <= key.start(2):
             return None
         for m in range(n + 1, len(self.lines)):
             other = self.lines[m]
@@ -433,9 +454,9 @@ class _Builder:
                 column = self.output_column(writer, other)
             if column > key.start(2):
                 # the block goes on below: when at the tag's column, the tag writes its head
-                return _HEAD if column == tag.indent else None
+                return (_HEAD, end) if column == indent else None
             break
-        return ("[", "]") if key.group(2) in LIST_FIELDS else ("{", "}")
+        return (("[", "]") if key.group(2) in LIST_FIELDS else ("{", "}")), end
 
     def mask_comment(self, tag: Tag, n: int, line: _Line) -> None:
         """A tag on a line of tags that write nothing: a comment (only the line's first tag needs '#')."""

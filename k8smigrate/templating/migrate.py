@@ -69,6 +69,7 @@ def migrate_template(
     report_only: bool = False,
     api_bodies: dict[int, tuple[str, str]] | None = None,
     gates: list[Gate] | None = None,
+    newline_defines: frozenset[str] = frozenset(),
 ) -> FileResult:
     """Migrate a Helm (Go) or Jinja2 template; ``values`` are the chart's values.yaml data.
 
@@ -78,12 +79,14 @@ def migrate_template(
     document said ``from``; the apiVersion line stays as the template writes it. ``gates``:
     the chart's version conditions in this file (``gates.gates``); a document on a removed API
     that one of them keeps from every release without that API is left alone (K8SM-TPL-008).
+    ``newline_defines``: the chart's defines whose output starts with a line break
+    (``define_output``).
     """
     settings = settings or Settings()
     registry = registry or default_registry()
     dialect = dialect or dialect_of(text, filename) or "go"
     try:
-        tags, hidden, _actions, resolve = _tags(text, dialect, values, gates, settings.window)
+        tags, hidden, _actions, resolve = _tags(text, dialect, values, gates, settings.window, newline_defines)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         message = f"not a valid {_NAMES[dialect]} template: {exc.message}; left unchanged"
@@ -182,12 +185,14 @@ def migrate_template(
         out.findings = sorted(out.findings + extra, key=lambda f: (f.line, f.level != "error"))
     out.findings += _computed_api_versions(out.text, settings, filename, resolve, set(api_bodies or {}))
     if dialect == "go":
-        _unserved_kinds(out, settings, registry, values)
-        _api_branches(out, settings, registry, values)
+        _unserved_kinds(out, settings, registry, values, newline_defines)
+        _api_branches(out, settings, registry, values, newline_defines)
     return out
 
 
-def _api_branches(out: FileResult, settings: Settings, registry: Registry, values: Any) -> None:
+def _api_branches(
+    out: FileResult, settings: Settings, registry: Registry, values: Any, newline_defines: frozenset[str]
+) -> None:
     """Literal apiVersions that no one API serves across the window (``K8SM-GEN-009``) and whose
     body serves both the old API and the new one: with ``--set api-branches=write`` picked by
     release, else their error names that option (``branching``)."""
@@ -206,7 +211,7 @@ def _api_branches(out: FileResult, settings: Settings, registry: Registry, value
     # the one body must serve the newer API too: migrated to it over [s, target], only its
     # apiVersion may change (one trial per s; the decision off, so the trial does not recurse)
     trials = {
-        since: _trial(out, settings, branching.DECISION, registry, values, min_version=str(since))
+        since: _trial(out, settings, branching.DECISION, registry, values, newline_defines, min_version=str(since))
         for since in {entry[4] for entry in found.values()}
     }
     write = chart_decision(settings.decisions, branching.DECISION) == "write"
@@ -253,7 +258,9 @@ def _migrated_body(out: FileResult, trial: FileResult, n: int, first: int, last:
     return body
 
 
-def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, values: Any) -> None:
+def _unserved_kinds(
+    out: FileResult, settings: Settings, registry: Registry, values: Any, newline_defines: frozenset[str]
+) -> None:
     """Documents of a kind no release serves from some release of the window on (PodSecurityPolicy
     from 1.25): with ``--set unserved-kinds=gate`` written only for the releases before, else
     their error names that option (``unserved``)."""
@@ -268,7 +275,9 @@ def _unserved_kinds(out: FileResult, settings: Settings, registry: Registry, val
             continue
         if plan.via is not None:  # written as the apiVersion that serves the releases before: only if it is all
             last_served = KubeVersion(plan.release.major, plan.release.minor - 1)
-            trial = _trial(out, settings, unserved.DECISION, registry, values, target_version=str(last_served))
+            trial = _trial(
+                out, settings, unserved.DECISION, registry, values, newline_defines, target_version=str(last_served)
+            )
             if not _only_api_changed(out, trial, n, span, api, plan.via):
                 continue
         line = out.original.count("\n", 0, span[0] + api.start()) + 1
@@ -316,13 +325,21 @@ def _left_with(
 
 
 def _trial(
-    out: FileResult, settings: Settings, decision: str, registry: Registry, values: Any, **window: str
+    out: FileResult,
+    settings: Settings,
+    decision: str,
+    registry: Registry,
+    values: Any,
+    newline_defines: frozenset[str],
+    **window: str,
 ) -> FileResult:
     """The file migrated over another window (``min_version``/``target_version``), without
     ``decision`` (so that a trial does not try again what it checks)."""
     decisions = {k: v for k, v in settings.decisions.items() if k != decision}
     narrowed = replace(settings, decisions=decisions, **window)  # type: ignore[arg-type]
-    return migrate_template(out.original, narrowed, out.filename, registry, values=values, dialect="go")
+    return migrate_template(
+        out.original, narrowed, out.filename, registry, values=values, dialect="go", newline_defines=newline_defines
+    )
 
 
 def _only_api_changed(
@@ -598,11 +615,17 @@ def skeleton_scope(skeleton: Skeleton, resolve: Any, selector_first: frozenset[i
 
 
 def _tags(
-    text: str, dialect: str, values: Any, gates: list[Gate] | None = None, window: Window | None = None
+    text: str,
+    dialect: str,
+    values: Any,
+    gates: list[Gate] | None = None,
+    window: Window | None = None,
+    newline_defines: frozenset[str] = frozenset(),
 ) -> tuple[list[Tag], list[tuple[int, int]], list[Any], Any]:
     """The template's tags, the spans its skeleton leaves out (define bodies, and the lines under
     a version condition that no release of ``window`` renders: ``gates.unreached``), its Go
-    actions and the resolver of their ``.Values`` paths."""
+    actions and the resolver of their ``.Values`` paths (``newline_defines``: see
+    ``gotemplate.tags``)."""
     if dialect == "jinja":
         from . import jinja
 
@@ -610,7 +633,7 @@ def _tags(
         return tags, hidden, [], None
     from . import gotemplate, helmvalues
 
-    tags, hidden, actions = gotemplate.tags(text)
+    tags, hidden, actions = gotemplate.tags(text, newline_defines)
     if gates and window is not None:
         from .gates import unreached
 

@@ -52,16 +52,18 @@ def scan_template(
     problems: list[Finding],
     values: Any = None,
     gates: list[Gate] | None = None,
+    newline_defines: frozenset[str] = frozenset(),
 ) -> list[ScanEntry]:
     """The rows of a template, read through its skeleton; lex errors and unreadable documents go to ``problems``.
 
     ``values``: the chart's values.yaml data, which resolves ``.Values`` paths as in ``apply``;
     ``gates``: the chart's version conditions in this file (``chart_gates``): a document they
-    keep from every release without its API is not a row (K8SM-TPL-008, as in ``apply``).
+    keep from every release without its API is not a row (K8SM-TPL-008, as in ``apply``);
+    ``newline_defines``: the chart's defines whose output starts with a line break (``chart_gates``).
     """
     dialect = dialect_of(text, filename) or "go"
     try:
-        tags, hidden, _actions, resolve = _tags(text, dialect, values, gates, settings.window)
+        tags, hidden, _actions, resolve = _tags(text, dialect, values, gates, settings.window, newline_defines)
     except LexError as exc:
         line = text.count("\n", 0, exc.pos) + 1
         problems.append(
@@ -74,7 +76,9 @@ def scan_template(
     found: list[Finding] = []
     chunks = _chunks(skeleton.text)
     gated = version_gated(text, chunks, gates or [], settings, filename)
-    refused = _unread_blocks(masked.unreadable, text, tags, chunks, skeleton, problems, settings, filename, values)
+    refused = _unread_blocks(
+        masked.unreadable, text, tags, chunks, skeleton, problems, settings, filename, values, newline_defines
+    )
     read = "".join(
         "".join(_blank(skeleton.text[start:end])) if n in gated or n in refused else skeleton.text[start:end]
         for n, (start, end) in enumerate(chunks)
@@ -100,7 +104,7 @@ def scan_template(
             )
         )
     if dialect == "go":
-        out = _chart_decisions(out, text, settings, filename, registry, values, gates)
+        out = _chart_decisions(out, text, settings, filename, registry, values, gates, newline_defines)
     return out
 
 
@@ -114,6 +118,7 @@ def _unread_blocks(
     settings: Settings,
     filename: str,
     values: Any,
+    newline_defines: frozenset[str],
 ) -> set[int]:
     """The blocks the skeleton left out because they do not read, as ``apply`` judges them (it
     must migrate to know whether a block writes a key the migration changes): their warning
@@ -122,7 +127,7 @@ def _unread_blocks(
     if not spans:
         return set()
     openers = {block_opener(span, text, tags)[1] for span in spans}
-    applied = migrate_template(text, settings, filename, values=values, dialect="go")
+    applied = migrate_template(text, settings, filename, values=values, dialect="go", newline_defines=newline_defines)
     refused: set[int] = set()
     for f in applied.findings:
         if f.line in openers and f.code in ("K8SM-TPL-014", "K8SM-TPL-002"):
@@ -140,6 +145,7 @@ def _chart_decisions(
     registry: Registry,
     values: Any,
     gates: list[Gate] | None,
+    newline_defines: frozenset[str],
 ) -> list[ScanEntry]:
     """The decisions of the chart-level step that ``apply`` offers for a row of a removed API
     (``unserved-kinds=gate``, ``api-branches=write``): whether one works takes a migration (the
@@ -160,7 +166,16 @@ def _chart_decisions(
     ]
     if not asking:
         return entries
-    result = migrate_template(text, settings, filename, registry, values=values, report_only=True, gates=gates)
+    result = migrate_template(
+        text,
+        settings,
+        filename,
+        registry,
+        values=values,
+        report_only=True,
+        gates=gates,
+        newline_defines=newline_defines,
+    )
     offered: dict[int, list[str]] = {}
     for f in result.findings:
         for decision in (f"{unserved.DECISION}=gate", f"{branching.DECISION}=write"):
@@ -231,17 +246,21 @@ def _offered_by_plan(root: Path, rel: str, settings: Settings) -> set[int]:
     return {f.line for f in findings if f"--set {UNSERVED}=gate" in f.message}
 
 
-def chart_gates(root: Path, rel: str, text: str, window: Window) -> list[Gate]:
+def chart_gates(root: Path, rel: str, text: str, window: Window) -> tuple[list[Gate], frozenset[str]]:
     """The version conditions of one template of the chart at ``root`` (``gates.gates``), read
-    as ``apply`` reads them (``chartplan.version_conditions``, from the chart as it is)."""
-    return _gates(str(root.resolve()), window).get(rel, [])
+    as ``apply`` reads them (``chartplan.version_conditions``, from the chart as it is), and the
+    chart's defines whose output starts with a line break (``define_output``)."""
+    gates, newline_defines = _gates(str(root.resolve()), window)
+    return gates.get(rel, []), newline_defines
 
 
 @lru_cache(maxsize=8)
-def _gates(root_text: str, window: Window) -> dict[str, list[Gate]]:
+def _gates(root_text: str, window: Window) -> tuple[dict[str, list[Gate]], frozenset[str]]:
     from .chartplan import sources_of, version_conditions
+    from .sites import parsed
 
-    return version_conditions(sources_of(Path(root_text)), {}, window)
+    sources = sources_of(Path(root_text))
+    return version_conditions(sources, {}, window), parsed(sources).newline_defines
 
 
 @lru_cache(maxsize=8)

@@ -162,6 +162,13 @@ class ParsedChart:
         self._regions: dict[Site, list[Node]] = {}
 
     @cached_property
+    def newline_defines(self) -> frozenset[str]:
+        """The defines whose output is empty or starts with a line break (``define_output``)."""
+        from .define_output import newline_first
+
+        return newline_first(self.defines, {**self.sources.lent, **self.sources.templates})
+
+    @cached_property
     def values_sets(self) -> list[tuple[str, dict[str, object]]]:
         """(name, data): the defaults, then each ci file over them (``values_errors`` says what
         could not be read)."""
