@@ -6,9 +6,13 @@ cases with other delimiters (``TestDelims*``) do not apply: Helm always uses ``{
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from k8smigrate.templating.golex import ItemType, LexError, lex_actions, lex_items
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from k8smigrate.templating.golex import Action, ItemType, LexError, _Lexer, _scan_actions, lex_actions, lex_items
 
 T = ItemType
 RAW = "`" + r"abc\n\t\" " + "`"
@@ -339,3 +343,108 @@ def test_actions_span_lines() -> None:
 )
 def test_which_actions_write(text: str, writes: bool) -> None:
     assert lex_actions(text)[0].writes is writes
+
+
+# ---------------------------------------------------------------- the fast path agrees with the port
+
+
+def port_actions(text: str) -> tuple[Action, ...] | None:
+    """The port's actions for ``text`` (None when Go would not lex it)."""
+    lexer = _Lexer(text, emit_comments=True)
+    try:
+        lexer.run()
+    except LexError:
+        return None
+    return tuple(lexer.actions)
+
+
+def agrees(text: str) -> bool:
+    """The fast path gives the port's actions, or leaves the text to the port (None)."""
+    fast = _scan_actions(text)
+    return fast is None or fast == port_actions(text)
+
+
+GO_TEXTS = [t[1] for t in LEX_TESTS + LEX_ERRORS + LEX_POS_TESTS]
+
+
+@pytest.mark.parametrize("text", GO_TEXTS)
+def test_the_fast_path_agrees_with_the_port_on_gos_cases(text: str) -> None:
+    assert agrees(text)
+
+
+def test_the_fast_path_lexes_the_usual_forms_itself() -> None:
+    text = '{{- include "x" (dict "a" .Values.a) | nindent 4 }}\n{{/* c */}}{{ $v := 3 }}{{ .a -}}\n{{ .b  -}}'
+    fast = _scan_actions(text)
+    assert fast is not None and fast == port_actions(text)
+
+
+FRAGMENTS = st.sampled_from(
+    [
+        "{{",
+        "}}",
+        "{{- ",
+        " -}}",
+        "{{/*",
+        "*/}}",
+        "/*",
+        "*/",
+        " ",
+        "\n",
+        "\t",
+        ".",
+        "$",
+        "$x",
+        ".Values.a",
+        "a",
+        "if",
+        "end",
+        "true",
+        "3",
+        "-3",
+        "+1",
+        "1.5",
+        "0x1F",
+        "1e3",
+        "2i",
+        '"s"',
+        '"}}"',
+        '"a\\"b"',
+        "`r}}`",
+        "'c'",
+        "'\\n'",
+        "(",
+        ")",
+        "|",
+        ":=",
+        "=",
+        ":",
+        ",",
+        "-",
+        "{",
+        "}",
+        "é",
+        "\\",
+        "#",
+        "x-",
+        "_y",
+        "\r\n",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(FRAGMENTS, max_size=24).map("".join))
+def test_the_fast_path_agrees_with_the_port_on_any_text(text: str) -> None:
+    assert agrees(text)
+
+
+def test_the_fast_path_agrees_with_the_port_on_real_charts() -> None:
+    charts = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "charts"
+    if not charts.is_dir():
+        pytest.skip("../shared/corpus/charts is not beside this checkout")
+    texts = [p.read_text(encoding="utf-8") for p in sorted(charts.rglob("templates/*")) if p.is_file()]
+    texts = [t for t in texts if "{{" in t]
+    assert len(texts) > 1000
+    fast = [_scan_actions(t) for t in texts]
+    assert sum(f is None for f in fast) <= len(texts) // 100  # the port is the exception
+    assert all(f is None or f == port_actions(t) for f, t in zip(fast, texts, strict=True))

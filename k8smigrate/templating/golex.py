@@ -20,11 +20,19 @@ the parser, ``break``/``continue`` are keywords inside ``range``). Facts it keep
 - an action may span lines (newlines are spaces inside an action since Go 1.16).
 
 Positions are indices into the Python string (Go counts bytes; the two agree on ASCII).
+
+The port reads a character at a time, which made lexing most of the time of a run on a large
+chart (every template is read for the chart-level step). ``lex_actions`` first tries a fast
+path (``_scan_actions``: one regular expression per token, ASCII forms only) that gives the
+same actions or gives up on the whole text, which the port then lexes; the tests hold the two
+equal on Go's own cases, on generated text and on every template of a corpus of real charts.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterator
 from enum import Enum
 from functools import lru_cache
 
@@ -562,6 +570,143 @@ def lex_actions(text: str) -> list[Action]:
 
 @lru_cache(maxsize=1024)
 def _lex_actions(text: str) -> tuple[Action, ...]:
+    found = _scan_actions(text)
+    if found is not None:
+        return found
     lexer = _Lexer(text, emit_comments=True)
     lexer.run()
     return tuple(lexer.actions)
+
+
+# ---------------------------------------------------------------------------- the fast path
+
+_SPACES = frozenset(SPACE_CHARS)
+_TERMINATORS = frozenset(" \t\r\n.,|:)(")
+_TOKEN = re.compile(
+    r"""(?P<space>[ \t\r\n]+)
+    |(?P<field>\.[A-Za-z_][A-Za-z0-9_]*|\.(?![0-9]))
+    |(?P<variable>\$[A-Za-z0-9_]*)
+    |(?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+    |(?P<number>[+-]?[0-9]+(?![0-9A-Za-z_.+-]))
+    |(?P<string>"(?:[^"\\\n]|\\[^\n])*")
+    |(?P<raw>`[^`]*`)
+    |(?P<char>'(?:[^'\\\n]|\\[^\n])*')
+    |(?P<declare>:=)
+    |(?P<punct>[=|()])
+    |(?P<other>[!#%&*,;<>?@\[\\\]^{}~/])""",
+    re.X,
+)
+"""The tokens of an action in their common ASCII forms. Anything else (another number syntax,
+a character outside ASCII, an error) is not matched, and the port lexes the text instead."""
+
+_PUNCT = {"=": ItemType.ASSIGN, "|": ItemType.PIPE, "(": ItemType.LEFT_PAREN, ")": ItemType.RIGHT_PAREN}
+
+
+class _Unsure(Exception):
+    """The fast path met something it does not lex as Go would for certain."""
+
+
+def _scan_actions(text: str) -> tuple[Action, ...] | None:
+    """``_Lexer``'s actions for ``text``, found with regular expressions: the same result for
+    the forms templates use (checked against the port on every template of the test corpus),
+    several times faster; None when the text holds anything else, for the port to lex."""
+    try:
+        return tuple(_scan(text))
+    except _Unsure:
+        return None
+
+
+def _scan(text: str) -> Iterator[Action]:
+    n = len(text)
+    pos = 0
+    line, counted = 1, 0  # the line of ``counted``
+    token = _TOKEN.match
+    while True:
+        x = text.find(LEFT, pos)
+        if x < 0:
+            return
+        start = x
+        x += 2
+        trim_left = x + 1 < n and text[x] == "-" and text[x + 1] in _SPACES
+        if trim_left:
+            x += 2
+        if text.startswith(LEFT_COMMENT, x):
+            close = text.find(RIGHT_COMMENT, x + 2)
+            if close < 0:
+                raise _Unsure
+            end = close + 2
+            trim_right = end < n and text[end] in _SPACES and text.startswith("-}}", end + 1)
+            if trim_right:
+                end += 2
+            elif not text.startswith(RIGHT, end):
+                raise _Unsure
+            line += text.count("\n", counted, x)
+            counted = x
+            comment = Item(ItemType.COMMENT, x, text[x : close + 2], line)
+            yield Action(start, end + 2, trim_left, trim_right, True, (comment,))
+            pos = end + 2
+            continue
+        words: list[Item] = []
+        depth = 0
+        p = x
+        while True:
+            if text.startswith(RIGHT, p):
+                trim_right = False
+                break
+            if p < n and text[p] in _SPACES and text.startswith("-}}", p + 1):
+                trim_right = True
+                break
+            m = token(text, p)
+            if m is None:
+                raise _Unsure
+            kind = m.lastgroup
+            end = m.end()
+            if kind == "space":
+                p = end - 1 if text.startswith("-}}", end) else end  # the last space may start a trim marker
+                continue
+            val = m.group()
+            if kind in ("field", "variable", "ident"):
+                if end < n and text[end] not in _TERMINATORS and not text.startswith(RIGHT, end):
+                    raise _Unsure
+                if kind == "field":
+                    typ = ItemType.FIELD if len(val) > 1 else ItemType.DOT
+                elif kind == "variable":
+                    typ = ItemType.VARIABLE
+                else:
+                    keyword = KEYWORDS.get(val)
+                    typ = (
+                        keyword
+                        if keyword is not None
+                        else ItemType.BOOL
+                        if val in ("true", "false")
+                        else ItemType.IDENTIFIER
+                    )
+            elif kind == "number":
+                typ = ItemType.NUMBER
+            elif kind == "string":
+                typ = ItemType.STRING
+            elif kind == "raw":
+                typ = ItemType.RAW_STRING
+            elif kind == "char":
+                typ = ItemType.CHAR_CONSTANT
+            elif kind == "declare":
+                typ = ItemType.DECLARE
+            elif kind == "punct":
+                typ = _PUNCT[val]
+                if val == "(":
+                    depth += 1
+                elif val == ")":
+                    depth -= 1
+                    if depth < 0:
+                        raise _Unsure
+            else:
+                typ = ItemType.CHAR
+            line += text.count("\n", counted, p)
+            counted = p
+            words.append(Item(typ, p, val, line))
+            p = end
+        if depth:
+            raise _Unsure
+        end = p + (2 if trim_right else 0) + 2
+        yield Action(start, end, trim_left, trim_right, False, tuple(words))
+        pos = end
