@@ -29,7 +29,7 @@ from ..registry import Registry
 from ..results import DocumentResult, Finding
 from ..settings import Settings
 from ..tree import Mapping, Node, Scalar, Sequence
-from ..yamlio import EVERY, read_stream
+from ..yamlio import EVERY, read_data, read_stream
 
 if TYPE_CHECKING:
     from ..scan import ScanEntry
@@ -47,7 +47,7 @@ class Cut(NamedTuple):
 
 def objects(text: str) -> list[Cut]:
     """The objects of a values file's text, in order, each cut out at its indentation."""
-    if "apiVersion" not in text or "metadata" not in text:
+    if "apiVersion" not in text or "metadata" not in text or not _may_hold_objects(text):
         return []  # most values files: no object to look for
     docs = [d for d in read_stream(text, EVERY).documents if isinstance(d.root, Mapping)]
     if len(docs) != 1:
@@ -93,6 +93,31 @@ def scan_rows(text: str, settings: Settings, filename: str, registry: Registry) 
         found = scan_stream(cut.text, settings, filename, registry)
         rows += [replace(e, line=e.line + cut.first_line - 1) for e in found]
     return rows
+
+
+def _may_hold_objects(text: str) -> bool:
+    """Whether the data of ``text`` holds an object below its root (read without a tree, which
+    costs a fraction of one: the tree is built only for the values files that may hold one)."""
+    try:
+        docs = read_data(text)
+    except Exception:  # the tree reads it, and decides
+        return True
+    stack: list[object] = [child for d in docs if isinstance(d, dict) for child in d.values()]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            if (
+                "apiVersion" in current
+                and not isinstance(current["apiVersion"], (dict, list))
+                and "kind" in current
+                and not isinstance(current["kind"], (dict, list))
+                and isinstance(current.get("metadata"), dict)
+            ):
+                return True
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return False
 
 
 def _is_object(node: Node) -> bool:
