@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..yamlio import EVERY, read_stream
+from ..yamlio import EVERY, not_whole, read_stream
 
 MARKERS = re.compile(r"\{\{|\{%|\{#")
 """The start of a Go template action or comment, or of a Jinja2 statement or comment."""
@@ -21,5 +21,7 @@ def needs_masking(text: str) -> bool:
     """True when the plain reading would skip a document as templated (K8SM-GEN-001/014)."""
     if not MARKERS.search(text):
         return False
+    if not_whole(text):  # most templates: known without building a tree
+        return True
     stream = read_stream(text, wanted=EVERY)
     return not stream.whole or any(d.templated for d in stream.documents)

@@ -22,7 +22,7 @@ from .classify import TEMPLATE_MARKERS
 from .documents import BOM, EVERY, Document, Problem, Stream
 from .lines import column_of, line_of
 from .readback import read_data
-from .stream import directives, read_stream
+from .stream import directives, not_whole, read_stream
 
 __all__ = [
     "BOM",
@@ -36,6 +36,7 @@ __all__ = [
     "directives",
     "entry_end",
     "line_of",
+    "not_whole",
     "read_data",
     "read_stream",
 ]

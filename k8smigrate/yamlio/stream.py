@@ -62,6 +62,28 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     return Stream(body, bom, documents, whole, boms=boms)
 
 
+def not_whole(text: str) -> bool:
+    """True when ``read_stream`` would find the stream not whole, known without reading it: a
+    piece that neither libyaml nor ruamel's own parser reads (each piece is tried in order, and
+    the first such piece answers). False when that is not known (libyaml missing, hostile
+    nesting, or every piece parses): then only ``read_stream`` can say.
+
+    What most Helm templates are (``{{- if … }}`` at column 0 opens a flow mapping YAML cannot
+    close): the test each file takes (``templating.markers.needs_masking``) no longer builds
+    the tree of every piece, nor asks ruamel's parser for the message of each broken one.
+    """
+    body = text[len(text) - len(text.lstrip(BOM)) :]
+    if not LIBYAML or _too_deep(body) is not None or libyaml_accepts(body):
+        return False
+    for start, end in _cuts(body):
+        piece = body[start:end]
+        if _too_deep(piece) is not None:
+            return False
+        if not libyaml_accepts(piece) and _parse_piece(body, start, end, 0)[1]:
+            return True
+    return False
+
+
 def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | None:
     """The documents of a stream that libyaml accepts, trees only where wanted; None to fall back."""
     documents: list[Document] = []
