@@ -157,6 +157,14 @@ def migrate_template(
                 failed[n] = idle(found_here, n)
             else:
                 left_out.setdefault(n, []).append(found_here)
+    left_out_spans = [*hidden, *masked.dead]
+    for chain in chains(tags):
+        n = _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
+        if n in failed or any(a < e and s < b for a, b in chain.branches(tags) for s, e in left_out_spans):
+            continue  # a branch left out is checked above (_check_left_out)
+        refused = _check_live_branches(chain, n, masked, hidden, tags, engine, engine_chunks, result.text)
+        if refused is not None:
+            failed[n] = refused
     if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
         engine.failed = unreadable
         engine_chunks, bodies, result = engine.run(skeleton)
@@ -493,6 +501,80 @@ def _check_left_out(
         first, last = line, text.count("\n", 0, tags[chain.tags[k + 1]].start) + 1
         found += [_finding(f, variant) for f in result.findings if first <= f.line <= last]
     return None, found
+
+
+def _check_live_branches(
+    chain: Chain,
+    n: int,
+    masked: Masked,
+    hidden: list[tuple[int, int]],
+    tags: list[Tag],
+    engine: _Engine,
+    engine_chunks: list[str],
+    migrated: str,
+) -> Finding | None:
+    """The refusal (``K8SM-TPL-003``) when a branch of ``chain``, an if/else whose branches are
+    all in the skeleton of document ``n``, would be migrated differently if it were the one
+    rendered; None when each comes out as it would alone.
+
+    The skeleton reads the branches as if all were written at once, and a migration may reason
+    across them: a v1beta1 CRD with ``versions:`` under ``{{- if semverCompare … }}`` and
+    ``version: v1`` under ``{{- else }}`` had ``version`` dropped (``versions`` is there) and the
+    moved schema written under the ``else``, so the rendering at 1.29 lost its schema. Checked
+    when the migration changes text inside a branch: each branch is migrated with the others
+    left out, and must come out as in the migration of the whole, inside it and outside the
+    if/else. A branch that does not read as YAML alone is not checked.
+    """
+    text = engine.text
+    start, end = engine.chunks[n]
+    skeleton = masked.skeleton
+    union = keep_control_lines(engine_chunks[n], _chunk_text(migrated, n))
+    whole = _branch_texts(union, skeleton, chain, tags)
+    if whole is None or whole == [text[a:b] for a, b in chain.branches(tags)]:
+        return None  # nothing changed inside the branches (or unmasking reports what did)
+    outside = _outside(union, skeleton, chain, tags)
+    branches = chain.branches(tags)
+    for k in range(len(branches)):
+        variant = mask(text, tags, [*hidden, *masked.dead, *(b for j, b in enumerate(branches) if j != k)])
+        if any(_chunk_at(engine.chunks, variant.text, p.line) == n for p in variant.problems):
+            continue
+        if any(d.problem is not None for d in read_stream(variant.text[start:end], wanted=EVERY).documents):
+            continue
+        alone_input, _bodies, result = engine.run(variant)
+        out = keep_control_lines(alone_input[n], _chunk_text(result.text, n))
+        alone = _branch_texts(out, variant, chain, tags)
+        if alone is not None and alone[k] == whole[k] and _outside(out, variant, chain, tags) == outside:
+            continue
+        tag = tags[chain.tags[k]]
+        line = text.count("\n", 0, tag.start) + 1
+        opener = text.count("\n", 0, tags[chain.tags[0]].start) + 1
+        message = (
+            f"the branches of the if/else at line {opener} are migrated as if all were written at once, and "
+            f"the branch after {text[tag.start : tag.end].strip()!r} (line {line}) would be migrated differently "
+            "if it were the one rendered: they need different changes; document left unchanged"
+        )
+        return Finding("error", "K8SM-TPL-003", message, None, engine.filename, 0, line)
+    return None
+
+
+def _branch_texts(out: str, skeleton: Skeleton, chain: Chain, tags: list[Tag]) -> list[str] | None:
+    """The text of each branch of ``chain`` in a migrated document, its template text back
+    (None: a tag of the chain is not found where it belongs)."""
+    regions = [_region_at(skeleton, tags[i].start) for i in chain.tags]
+    positions: list[tuple[int, int]] = []
+    at = 0
+    for region in regions:
+        if region is None:
+            return None
+        found = out.find(region.skeleton, at)
+        if found < 0:
+            return None
+        at = found + len(region.skeleton)
+        positions.append((found, at))
+    try:
+        return [unmask(out[a[1] : b[0]], skeleton, []) for a, b in pairwise(positions)]
+    except UnmaskError:
+        return None
 
 
 def _chunk_text(text: str, n: int) -> str:
