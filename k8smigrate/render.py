@@ -288,7 +288,7 @@ class Renderer:
         if anchor:
             colon = sep.find(":") + 1
             sep = sep[:colon] + f" &{anchor}" + sep[colon:]
-        value = self.node(e.value, self._child_col(e.value, col, delta), delta)
+        value = self._within_entry(self.node(e.value, self._child_col(e.value, col, delta), delta), s)
         tail = text[s.value_end : s.end] if _is_scalar_like(e.value) else ""
         return head + marker + key + reindent(sep, delta) + value + tail
 
@@ -302,9 +302,18 @@ class Renderer:
             fresh = Item(item.value, eol_comment=eol_comment(text[s.value_end : s.end]))
             return head + self._fresh_item(fresh, col, first=True)
         sep = _without_carried_lead(text[s.key_end : s.value_start], item.value)
-        value = self.node(item.value, self._child_col(item.value, col + 2, delta), delta)
+        value = self._within_entry(self.node(item.value, self._child_col(item.value, col + 2, delta), delta), s)
         tail = text[s.value_end : s.end] if _is_scalar_like(item.value) else ""
         return head + "-" + reindent(sep, delta) + value + tail
+
+    def _within_entry(self, value: str, s: EntrySource) -> str:
+        """A value copied from its source without the blank lines its source runs on past the
+        entry's end: a block scalar's span takes in the blank lines after it, which the next
+        entry's head holds too (copied with both, they doubled: ``|+`` then read one more line)."""
+        overlap = s.value_end - s.end
+        if overlap > 0 and value.endswith(self.text[s.end : s.value_end]):
+            return value[:-overlap]
+        return value
 
     def _made_block(self, value: Node) -> bool:
         """A collection written in flow style that is now to be written as a block (``to_block``)."""

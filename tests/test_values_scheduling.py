@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from k8smigrate import migrate_paths, scan_file
 from k8smigrate.registry import default_registry
 from k8smigrate.settings import Settings
@@ -104,3 +106,24 @@ def test_scan_reports_what_apply_fixes_in_values(tmp_path: Path) -> None:
     assert [(r.code, r.line, r.migration, r.subject()) for r in rows] == [
         ("K8SM-FLD-018", 9, "control_plane_role", "chart defaults")
     ]
+
+
+SCRIPT_BEFORE_TOLERATIONS = """\
+script: {chomp}
+  echo hi
+
+{gap}tolerations:
+  - key: node-role.kubernetes.io/master
+    operator: Exists
+"""
+
+
+@pytest.mark.parametrize("chomp", ["|", "|-", "|+", ">"])
+@pytest.mark.parametrize("gap", ["", "\n", "# the tolerations\n"])
+def test_blank_lines_after_a_block_scalar_stay(chomp: str, gap: str) -> None:
+    # node-feature-discovery's config: | before its tolerations: a block scalar's span takes in
+    # the blank lines after it, which the next key's head holds too; copied with both, they
+    # doubled (and a |+ scalar read one more line)
+    text = SCRIPT_BEFORE_TOLERATIONS.format(chomp=chomp, gap=gap)
+    out, _findings = run(text)
+    assert out == text.replace("node-role.kubernetes.io/master", "node-role.kubernetes.io/control-plane")
