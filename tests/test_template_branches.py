@@ -234,3 +234,66 @@ def test_an_else_branch_that_does_not_parse_either_is_an_unreadable_document() -
     error = the_error(text)
     assert (error.code, error.line) == ("K8SM-TPL-002", line_of(text, "{{- else }}"))
     assert "the branch after '{{- else }}' (line 14)" in error.message and "does not parse either" in error.message
+
+
+# ------------------------------------------------------------ branches all in the skeleton
+
+CRD_BRANCHES = """\
+apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+{{- if .Values.multiVersion }}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+{{- else }}
+  version: v1
+{{- end }}
+  scope: Namespaced
+  names:
+    plural: widgets
+    kind: Widget
+  validation:
+    openAPIV3Schema:
+      type: object
+"""
+
+INGRESS_BRANCHES = """\
+apiVersion: extensions/v1beta1
+kind: Ingress
+metadata:
+  name: web
+spec:
+  rules:
+    - http:
+        paths:
+        {{- if .Values.api }}
+          - path: /api
+            backend:
+              serviceName: api
+              servicePort: 80
+        {{- else }}
+          - path: /
+            backend:
+              serviceName: web
+              servicePort: 80
+        {{- end }}
+"""
+
+
+def test_branches_each_migrated_alike_alone_are_migrated_together() -> None:
+    result = migrate(INGRESS_BRANCHES)
+    assert not [f for f in result.findings if f.level == "error"]
+    assert "serviceName" not in result.text and result.text.count("pathType: ImplementationSpecific") == 2
+
+
+def test_branches_a_migration_reads_as_written_at_once_leave_the_document_with_an_error() -> None:
+    # deliveryhero's controllers: version dropped because versions is in the other branch, and the
+    # schema moved under the else: the rendering of either branch was a v1 CRD the server rejects
+    error = the_error(CRD_BRANCHES)
+    assert error.code == "K8SM-TPL-003" and "would be migrated differently" in error.message
+    assert error.line == line_of(CRD_BRANCHES, "{{- if .Values.multiVersion }}")
