@@ -82,6 +82,38 @@ def test_an_ingress_port_from_values_becomes_a_number_and_keeps_its_action() -> 
     assert "K8SM-ING-011" in [f.code for f in result.findings]
 
 
+EXTRA_PATHS = """
+    apiVersion: extensions/v1beta1
+    kind: Ingress
+    metadata:
+      name: web
+    spec:
+      rules:
+        - http:
+            paths:
+    {{- with .Values.ingress.extraPaths }}
+    {{ toYaml . | indent 10 }}
+    {{- end }}
+              - path: /
+                backend:
+                  serviceName: web
+                  servicePort: 80
+    """
+
+
+def test_paths_an_action_writes_from_values_are_migrated_around_with_a_warning_naming_the_action() -> None:
+    # oauth2-proxy: values.yaml documents extraPaths with serviceName/servicePort; a v1 Ingress
+    # rejects them, so whoever gives them must write the v1 shape
+    out, codes = migrate(EXTRA_PATHS)
+    assert "apiVersion: networking.k8s.io/v1\n" in out and "{{ toYaml . | indent 10 }}" in out
+    assert codes.count("K8SM-ING-012") == 1
+    [warning] = [
+        f for f in migrate_text(dedent(EXTRA_PATHS), target_version="1.29").findings if f.code == "K8SM-ING-012"
+    ]
+    assert warning.level == "warning" and "{{ toYaml . | indent 10 }}" in warning.message
+    assert warning.line == dedent(EXTRA_PATHS).splitlines().index("{{ toYaml . | indent 10 }}") + 1
+
+
 def test_a_port_name_from_values_becomes_a_name() -> None:
     text = "apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nspec:\n  backend:\n    serviceName: a\n    servicePort: {{ .Values.port }}\n"
     result = migrate_template(text, Settings(target_version="1.29"), values={"port": "http"})

@@ -24,6 +24,9 @@ chart's ``values.yaml`` default when the action is a plain ``.Values`` path (or 
 declared as one); the action itself is carried into ``port.number`` or ``port.name``.
 Any other templated port needs ``--set templated-service-port=number|name``.
 
+Rules or paths that a template action writes (``{{ toYaml .Values.ingress.extraPaths | indent 10 }}``
+under ``paths:``) come from values, in the v1beta1 shape unless changed there (K8SM-ING-012).
+
 Ingress class: the ``kubernetes.io/ingress.class`` annotation is kept and no
 ``spec.ingressClassName`` is invented (K8SM-ING-005); when both are set and differ, v1
 rejects the object on create (K8SM-ING-006).
@@ -61,6 +64,7 @@ def body(ingress: Mapping, ctx: Context) -> None:
     default = spec.mapping("defaultBackend")
     if default is not None:
         convert_backend(default, ctx)
+    written_by_actions(spec, ctx)
     for path in mappings_at(spec, "rules", "http", "paths"):
         if "pathType" not in path:
             path.set("pathType", "ImplementationSpecific", after="path")
@@ -73,6 +77,35 @@ def body(ingress: Mapping, ctx: Context) -> None:
         backend = path.mapping("backend")
         if backend is not None:
             convert_backend(backend, ctx)
+
+
+def written_by_actions(spec: Mapping, ctx: Context) -> None:
+    """A warning for each list of rules or paths that a chart's template action adds items to
+    (``{{ toYaml .Values.ingress.extraPaths | indent 10 }}`` under ``paths:``): the items come
+    from values, where they are in the v1beta1 shape (``serviceName``/``servicePort``, no
+    ``pathType``) unless whoever gives them changes them; the v1 Ingress rejects that shape."""
+    lists = [spec.sequence("rules")]
+    for rule in mappings_at(spec, "rules"):
+        http = rule.mapping("http")
+        lists.append(http.sequence("paths") if http is not None else None)
+    for found in lists:
+        action = (
+            next(
+                (i.value for i in found.items if isinstance(i.value, Scalar) and ph.holds_placeholder(i.value.value)),
+                None,
+            )
+            if found is not None
+            else None
+        )
+        if action is None:
+            continue
+        ctx.warn(
+            "K8SM-ING-012",
+            f"items written by a template action ({action.value}) come from values, in the v1beta1 shape "
+            "unless changed there: give them in the networking.k8s.io/v1 shape (pathType; backend.service.name "
+            "and backend.service.port.number or .name) in values.yaml and every values file that sets them",
+            action,
+        )
 
 
 def check_ingress_class(ingress: Mapping, spec: Mapping | None, ctx: Context) -> None:
@@ -273,6 +306,7 @@ MIGRATION = Step(
         Code("K8SM-ING-009", "warning", "a servicePort name that v1 validation rejects"),
         Code("K8SM-ING-010", "warning", "an empty serviceName/servicePort beside a resource backend dropped"),
         Code("K8SM-ING-011", "info", "a templated servicePort resolved with the chart's values.yaml default"),
+        Code("K8SM-ING-012", "warning", "Ingress rules or paths that a chart's template action writes from values"),
         BOTH_FORMS.with_summary("a backend has both the old and the new service fields"),
     ),
 )
