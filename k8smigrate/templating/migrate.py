@@ -528,7 +528,8 @@ def _check_live_branches(
     text = engine.text
     start, end = engine.chunks[n]
     skeleton = masked.skeleton
-    union = keep_control_lines(engine_chunks[n], _chunk_text(migrated, n))
+    view = _template_line(skeleton)
+    union = lift_out_of_blocks(engine_chunks[n], keep_control_lines(engine_chunks[n], _chunk_text(migrated, n)), view)
     whole = _branch_texts(union, skeleton, chain, tags)
     if whole is None or whole == [text[a:b] for a, b in chain.branches(tags)]:
         return None  # nothing changed inside the branches (or unmasking reports what did)
@@ -542,6 +543,7 @@ def _check_live_branches(
             continue
         alone_input, _bodies, result = engine.run(variant)
         out = keep_control_lines(alone_input[n], _chunk_text(result.text, n))
+        out = lift_out_of_blocks(alone_input[n], out, _template_line(variant))
         alone = _branch_texts(out, variant, chain, tags)
         if alone is not None and alone[k] == whole[k] and _outside(out, variant, chain, tags) == outside:
             continue
@@ -555,6 +557,18 @@ def _check_live_branches(
         )
         return Finding("error", "K8SM-TPL-003", message, None, engine.filename, 0, line)
     return None
+
+
+def _template_line(skeleton: Skeleton) -> Callable[[str], str]:
+    """A line of a migrated skeleton as template text (as it is, when it does not unmask alone)."""
+
+    def view(line: str) -> str:
+        try:
+            return unmask(line, skeleton, [])
+        except UnmaskError:
+            return line
+
+    return view
 
 
 def _branch_texts(out: str, skeleton: Skeleton, chain: Chain, tags: list[Tag]) -> list[str] | None:
@@ -1170,17 +1184,19 @@ _END_LINE = re.compile(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*
 _OPEN_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(if|range|with)\b.*\}\}|\{%[-+]?\s*(if|for)\b.*%\})[ \t]*\r?\n?$")
 
 
-def lift_out_of_blocks(original: str, new: str) -> str:
+def lift_out_of_blocks(original: str, new: str, view: Callable[[str], str] | None = None) -> str:
     """``new`` with each line a migration added moved below the block ends that follow it, when
     those blocks were opened inside the mapping the line belongs to.
 
     A migration inserts a key after a sibling (``pathType`` after ``path``); when that sibling
     is written only ``{{- if $path }}``, the new key would be written only then too. The
     skeleton reads control lines as comments, so moving the key past them changes nothing
-    for YAML, and the key is written whenever its mapping is.
+    for YAML, and the key is written whenever its mapping is. ``view``: the template text of a
+    line, when ``new`` is a skeleton (default: ``new`` is template text).
     """
     import difflib
 
+    see = view or _same
     old_lines = original.splitlines(keepends=True)
     lines = new.splitlines(keepends=True)
     matcher = difflib.SequenceMatcher(a=old_lines, b=lines, autojunk=False)
@@ -1189,19 +1205,23 @@ def lift_out_of_blocks(original: str, new: str) -> str:
         block = lines[j1:j2]
         indent = min(len(x) - len(x.lstrip(" ")) for x in block if x.strip()) if any(x.strip() for x in block) else 0
         k = j2
-        while k < len(lines) and _END_LINE.match(lines[k]) and _opened_inside(lines, j1, k, indent):
+        while k < len(lines) and _END_LINE.match(see(lines[k])) and _opened_inside(lines, j1, k, indent, see):
             k += 1
         if k > j2:
             lines[j1:k] = lines[j2:k] + block
     return "".join(lines)
 
 
-def _opened_inside(lines: list[str], at: int, end: int, indent: int) -> bool:
+def _same(line: str) -> str:
+    return line
+
+
+def _opened_inside(lines: list[str], at: int, end: int, indent: int, see: Callable[[str], str] = _same) -> bool:
     """Whether the block that ``lines[end]`` closes was opened after the parent of a key at ``indent``
     (the nearest line above ``at`` that is less indented and not a tag line)."""
     depth = 0
     for k in range(end - 1, -1, -1):
-        line = lines[k]
+        line = see(lines[k])
         if _END_LINE.match(line):
             depth += 1
             continue
