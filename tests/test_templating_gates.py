@@ -194,3 +194,74 @@ def test_only_arms_on_lines_of_their_own_inside_a_document_are_left_out() -> Non
     ]
     assert unreached(text, gates, window) == [(own, text.index("{{- end }}\n{{"))]
     assert unreached(text, [gates[1]], Window.of("1.35", "1.29")) == []  # 1.29 takes it
+
+
+# ---------------------------------------------------------------------------- else arms
+
+BY_RELEASE_ARMS = (
+    "kind: A\n"
+    'spec:\n{{- if semverCompare ">=1.11-0" .Capabilities.KubeVersion.GitVersion }}\n'
+    "  versions: [v1]\n"
+    "{{- else }}\n"
+    "  version: v1\n"
+    "{{- end }}\n"
+)
+
+
+def else_gates(template: str, window: Window) -> list[tuple[str, set[str]]]:
+    sources = chart({"crd.yaml": template}, "")
+    found = gates(sources, window, list(sources.templates))
+    return [(template[g.start : g.end].strip(), {str(r) for r in g.off}) for g in found.get("templates/crd.yaml", [])]
+
+
+def test_an_else_arm_is_off_where_the_first_arm_is_always_taken() -> None:
+    assert else_gates(BY_RELEASE_ARMS, Window.of("1.29", "1.22")) == [("version: v1", releases(22, 29))]
+
+
+def test_an_else_arm_a_providers_version_string_takes_is_no_gate() -> None:
+    # ">=1.11" without -0 is false for "v1.29.0-eks-…": the else arm renders on such clusters
+    assert else_gates(BY_RELEASE_ARMS.replace(">=1.11-0", ">=1.11"), Window.of("1.29", "1.22")) == []
+
+
+CRD_BY_RELEASE = """\
+apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+{{- if semverCompare ">=1.11-0" .Capabilities.KubeVersion.GitVersion }}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+{{- else }}
+  version: v1
+{{- end }}
+  scope: Namespaced
+  names:
+    plural: widgets
+    kind: Widget
+  validation:
+    openAPIV3Schema:
+      type: object
+"""
+"""deliveryhero's controllers: ``versions`` for the releases that have it, ``version`` before."""
+
+
+def test_a_crd_whose_old_arm_no_release_takes_is_migrated_through_its_first_arm(tmp_path: Path) -> None:
+    folder = write_chart(tmp_path / "c", {"crd.yaml": CRD_BY_RELEASE})
+    code, output = run_cli("apply", "--in-place", "--target-version", "1.29", str(folder))
+    assert code == 1, output
+    migrated = (folder / "templates" / "crd.yaml").read_text(encoding="utf-8")
+    schema_at = migrated.index("      schema:\n        openAPIV3Schema:\n")
+    assert migrated.index("      storage: true\n") < schema_at < migrated.index("{{- else }}\n  version: v1\n")
+
+
+def test_a_crd_whose_old_arm_some_cluster_takes_is_left_with_an_error(tmp_path: Path) -> None:
+    template = CRD_BY_RELEASE.replace(">=1.11-0", ">=1.11")
+    folder = write_chart(tmp_path / "c", {"crd.yaml": template})
+    code, output = run_cli("apply", "--in-place", "--target-version", "1.29", str(folder))
+    assert code == 3, output
+    assert "K8SM-TPL-003" in output
+    assert (folder / "templates" / "crd.yaml").read_text(encoding="utf-8") == template

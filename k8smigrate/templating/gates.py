@@ -10,13 +10,16 @@ Inside a document, lines under such a condition are no part of it at those relea
 (``unreached``): the skeleton leaves them out.
 
 ``gates(sources, window, paths, scenarios=SCENARIOS) -> dict[str, list[Gate]]``
-    Per template at ``paths``, the first arm of every ``if`` whose condition reads
-    ``.Capabilities`` (directly, through a variable or through the defines it calls), with the
-    releases of the window at which that arm is never taken. An arm is off at a release
-    when its condition, or one of the terms of its top-level ``and``, is false there in every
-    rendering scenario and with every values set of the chart (``values.yaml``, each
-    ``ci/*.yaml``) and reads ``.Capabilities``: a term that only reads values (the
-    ``podSecurityPolicy.create`` switch) can be turned on by a user, the release cannot.
+    Per template at ``paths``, the arms of every ``if`` whose condition reads ``.Capabilities``
+    (directly, through a variable or through the defines it calls), with the releases of the
+    window at which an arm is never taken. The first arm is off at a release when its
+    condition, or one of the terms of its top-level ``and``, is false there in every rendering
+    scenario and with every values set of the chart (``values.yaml``, each ``ci/*.yaml``) and
+    reads ``.Capabilities``: a term that only reads values (the ``podSecurityPolicy.create``
+    switch) can be turned on by a user, the release cannot. The other arms (``else``, ``else
+    if``) are off where the first is always taken: each term of its ``and`` true, by the
+    release, in every scenario and values set (deliveryhero's CRDs write ``versions:`` under
+    ``{{- if semverCompare ">=1.11" … }}`` and the old ``version:`` under the ``else``).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from .tmpleval import UNKNOWN, Evaluator, TemplateFailure, truthy
 
 @dataclass(frozen=True)
 class Gate:
-    """The body of an ``if``'s first arm (template offsets) and the releases that never take it."""
+    """The body of an arm of an ``if`` (template offsets) and the releases that never take it."""
 
     start: int
     end: int
@@ -61,14 +64,26 @@ def gates(
                 _reads_capabilities(chart, path, block) or chart.may_read_capabilities(condition)
             ):
                 continue
+            window_releases = releases(window.min_version, window.target)
             off = frozenset(
                 release
-                for release in releases(window.min_version, window.target)
+                for release in window_releases
                 if all(_never(chart, path, block, first.pipe, scenario, release) for scenario in scenarios)
             )
+            ends = [b.action.start for b in block.branches[1:]] + [block.end_action.start]
             if off:
-                end = block.branches[1].action.start if len(block.branches) > 1 else block.end_action.start
-                out[path].append(Gate(first.action.end, end, condition.strip(), off))
+                out[path].append(Gate(first.action.end, ends[0], condition.strip(), off))
+            if len(block.branches) == 1:
+                continue
+            taken = frozenset(
+                release
+                for release in window_releases
+                if release not in off
+                and all(_always(chart, path, block, first.pipe, scenario, release) for scenario in scenarios)
+            )
+            for arm, end in zip(block.branches[1:], ends[1:], strict=True):
+                if taken:  # the first arm is taken there: no other arm is
+                    out[path].append(Gate(arm.action.end, end, f"not ({condition.strip()})", taken))
     return dict(out)
 
 
@@ -79,6 +94,18 @@ def _never(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Sc
         ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
         ev.var_fallback = variables_before(chart, ev, path, block.start)
         if not any(_false_by_release(ev, path, term) for term in _terms(pipe)):
+            return False
+    return True
+
+
+def _always(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Scenario, release: KubeVersion) -> bool:
+    """Whether the first arm is taken at ``release`` in ``scenario``, whatever values a user
+    gives: each term of its top-level ``and`` is true and reads ``.Capabilities``."""
+    caps = capabilities(scenario, release, chart.sources.api_versions)
+    for _name, values in chart.values_sets:
+        ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
+        ev.var_fallback = variables_before(chart, ev, path, block.start)
+        if not all(_true_by_release(ev, path, term) for term in _terms(pipe)):
             return False
     return True
 
@@ -100,6 +127,15 @@ def _as_pipe(arg: Arg) -> Pipe:
 
 def _false_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
     """Whether ``term`` is false and reads ``.Capabilities`` (so that the release makes it false)."""
+    return _by_release(ev, path, term, False)
+
+
+def _true_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
+    """Whether ``term`` is true and reads ``.Capabilities`` (so that the release makes it true)."""
+    return _by_release(ev, path, term, True)
+
+
+def _by_release(ev: Evaluator, path: str, term: Pipe, wanted: bool) -> bool:
     dot = ev.root(path)
     saved, ev._path = ev._path, path
     before = ev.caps_reads
@@ -109,7 +145,7 @@ def _false_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
         return False
     finally:
         ev._path = saved
-    return value is not UNKNOWN and truthy(value) is False and ev.caps_reads > before
+    return value is not UNKNOWN and truthy(value) is wanted and ev.caps_reads > before
 
 
 def unreached(text: str, gates: list[Gate], window: Window) -> list[tuple[int, int]]:
