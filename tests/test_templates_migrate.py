@@ -82,6 +82,25 @@ def test_an_ingress_port_from_values_becomes_a_number_and_keeps_its_action() -> 
     assert "K8SM-ING-011" in [f.code for f in result.findings]
 
 
+def test_a_port_from_a_field_of_a_variable_declared_as_a_values_path_is_resolved() -> None:
+    # bitwardenrs: $websockets := .Values.bitwardenrs.websockets, then servicePort: {{ $websockets.port }}
+    text = """
+        {{- $websockets := .Values.bitwardenrs.websockets }}
+        apiVersion: extensions/v1beta1
+        kind: Ingress
+        metadata:
+          name: web
+        spec:
+          backend:
+            serviceName: web
+            servicePort: {{ $websockets.port }}
+        """
+    values = {"bitwardenrs": {"websockets": {"port": 3012}}}
+    result = migrate_template(dedent(text), Settings(target_version="1.29"), values=values, filename="i.yaml")
+    assert "      port:\n        number: {{ $websockets.port }}\n" in result.text
+    assert "K8SM-ING-011" in [f.code for f in result.findings]
+
+
 EXTRA_PATHS = """
     apiVersion: extensions/v1beta1
     kind: Ingress

@@ -1,9 +1,11 @@
 """Resolving a Helm action to the chart's ``values.yaml`` default (see ``values``).
 
 Only an action whose whole pipeline is a ``.Values`` path is resolved (``{{ .Values.a.b }}``,
-``{{ $.Values.a.b }}``), or a variable that the file declares once, outside any other
-construct, as such a path (``{{- $port := .Values.service.port -}}``). Anything with a
-function or a pipe (``| quote``, ``default 80 …``) changes the value and stays unknown.
+``{{ $.Values.a.b }}``), or a variable that the file declares once as such a path
+(``{{- $port := .Values.service.port -}}``), or a field of one (bitwardenrs'
+``{{ $websockets.port }}`` after ``{{- $websockets := .Values.bitwardenrs.websockets }}``).
+Anything with a function or a pipe (``| quote``, ``default 80 …``) changes the value and stays
+unknown.
 """
 
 from __future__ import annotations
@@ -56,8 +58,10 @@ def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]
         except (LexError, IndexError):
             return ActionValue(action_text, False)
         path = values_path(words, roots)
-        if path is None and len(words) == 1 and words[0].typ is ItemType.VARIABLE:
-            path = declared.get(words[0].val)
+        if path is None and words and words[0].typ is ItemType.VARIABLE:
+            base = declared.get(words[0].val)
+            if base is not None and all(w.typ is ItemType.FIELD for w in words[1:]):
+                path = [*base, *(w.val[1:] for w in words[1:])]
         if path is None or values is None:
             return ActionValue(action_text, False)
         found, value = lookup(values, path)

@@ -21,7 +21,8 @@ out-of-range ports and templated ports cannot be converted (K8SM-ING-004, K8SM-I
 
 Templates (Helm charts): ``servicePort: {{ .Values.service.port }}`` is resolved from the
 chart's ``values.yaml`` default when the action is a plain ``.Values`` path (or a variable
-declared as one); the action itself is carried into ``port.number`` or ``port.name``.
+declared as one, or a field of such a variable); the action itself is carried into
+``port.number`` or ``port.name``.
 Any other templated port needs ``--set templated-service-port=number|name``.
 
 Rules or paths that a template action writes (``{{ toYaml .Values.ingress.extraPaths | indent 10 }}``
