@@ -297,3 +297,83 @@ def test_branches_a_migration_reads_as_written_at_once_leave_the_document_with_a
     error = the_error(CRD_BRANCHES)
     assert error.code == "K8SM-TPL-003" and "would be migrated differently" in error.message
     assert error.line == line_of(CRD_BRANCHES, "{{- if .Values.multiVersion }}")
+
+
+# ------------------------------------------------------------ branches that write the same keys
+
+UNIFI_BACKEND = """\
+apiVersion: extensions/v1beta1
+kind: Ingress
+metadata:
+  name: x
+spec:
+  rules:
+    - http:
+        paths:
+          - path: /
+            backend:
+              {{- if .Values.unified }}
+              serviceName: x
+              {{- else }}
+              serviceName: x-gui
+              {{- end }}
+              servicePort: https-gui
+"""
+
+
+def rendered(text: str, first: bool) -> dict[str, object]:
+    """The data of a one-if template rendered with its first branch taken or not."""
+    import yaml
+
+    out, branch = [], 0
+    for line in text.splitlines():
+        tag = line.strip()
+        if tag.startswith("{{- if"):
+            branch = 1
+        elif tag.startswith("{{- else"):
+            branch = 2
+        elif tag.startswith("{{- end"):
+            branch = 0
+        elif branch == 0 or (branch == 1) == first:
+            out.append(line)
+    data = yaml.safe_load("\n".join(out))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_each_branch_that_writes_the_same_keys_gets_its_own_migration() -> None:
+    # unifi: serviceName x or x-gui; the skeleton holds the first, the else needs the same move
+    result = migrate(UNIFI_BACKEND)
+    assert not [f for f in result.findings if f.level == "error"]
+    assert "serviceName" not in result.text
+    for first, name in ((True, "x"), (False, "x-gui")):
+        backend = rendered(result.text, first)["spec"]["rules"][0]["http"]["paths"][0]["backend"]  # type: ignore[index]
+        assert backend == {"service": {"name": name, "port": {"name": "https-gui"}}}
+
+
+CRD_VERSION_BRANCHES = CRD_BRANCHES.replace(
+    "  versions:\n    - name: v1\n      served: true\n      storage: true\n", "  version: v2\n"
+)
+
+
+def test_each_crd_version_branch_becomes_its_own_versions_list() -> None:
+    result = migrate(CRD_VERSION_BRANCHES)
+    assert not [f for f in result.findings if f.level == "error"]
+    for first, name in ((True, "v2"), (False, "v1")):
+        spec = rendered(result.text, first)["spec"]
+        assert [v["name"] for v in spec["versions"]] == [name]  # type: ignore[index]
+        assert spec["versions"][0]["schema"]["openAPIV3Schema"]["type"] == "object"  # type: ignore[index]
+        assert "version" not in spec and "validation" not in spec  # type: ignore[operator]
+
+
+def test_a_branch_whose_own_migration_needs_a_human_leaves_the_document_with_an_error() -> None:
+    # the else branch's port is an action whose value is unknown: a decision, not a guess
+    text = UNIFI_BACKEND.replace(
+        "              serviceName: x\n", "              serviceName: x\n              servicePort: 443\n"
+    ).replace(
+        "              serviceName: x-gui\n              {{- end }}\n              servicePort: https-gui\n",
+        "              serviceName: x-gui\n              servicePort: {{ .Values.port | quote }}\n              {{- end }}\n",
+    )
+    assert text.count("servicePort") == 2
+    error = the_error(text)
+    assert error.code == "K8SM-TPL-003"

@@ -128,9 +128,9 @@ KUBESPRAY_PAIRS = [
         "kubespray-589823b__roles_kubernetes_control-plane_templates_kubeadm-controlplane.v1beta2.yaml.j2",
         "kubespray-2cd8c51__roles_kubernetes_control-plane_templates_kubeadm-controlplane.v1beta3.yaml.j2",
         # the `master` taint is renamed at 1.29 (control_plane_role), inside one branch of an
-        # {% if %} whose other branch writes `taints: []`: the kept branch must not change, so the
-        # JoinConfiguration stays on v1beta2 with K8SM-TPL-003 for a human
-        ["apiVersion: kubeadm.k8s.io/v1beta2"],
+        # {% if %} whose other branch writes `taints: []`: each branch is migrated as the one
+        # rendered (the other needs nothing); upstream's newer file still wrote `master`
+        ["key: node-role.kubernetes.io/control-plane"],
     ),
     (
         "kubespray-589823b__roles_kubernetes_control-plane_templates_kubeadm-config.v1beta2.yaml.j2",
@@ -139,7 +139,7 @@ KUBESPRAY_PAIRS = [
         # wrapped it in a version condition), so ClusterConfiguration keeps v1beta2 for a human;
         # upstream also dropped dns.type, which kubeadm v1beta3 no longer has
         # and the InitConfiguration's `master` taint sits in an {% if %} branch (as above)
-        ["apiVersion: kubeadm.k8s.io/v1beta2", "apiVersion: kubeadm.k8s.io/v1beta2", "type: CoreDNS"],
+        ["apiVersion: kubeadm.k8s.io/v1beta2", "key: node-role.kubernetes.io/control-plane", "type: CoreDNS"],
     ),
 ]
 

@@ -168,21 +168,48 @@ def migrate_template(
     if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
         engine.failed = unreadable
         engine_chunks, bodies, result = engine.run(skeleton)
+    own = _OwnBranches(tags, dialect)
+    for chain, live in masked.alike:
+        n = _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
+        if n not in failed:
+            found_own = _own_migrations(chain, live, n, masked, hidden, tags, engine, engine_chunks, result.text)
+            if found_own is not None:
+                own.add(n, (chain.tags[live], chain.tags[live + 1]), *found_own)
     frozen_regions = [
-        (_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in masked.frozen
+        (_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start))
+        for a, b in masked.frozen
+        if (a, b) not in own.unfrozen
     ]
     before_unmasking = dict(failed)
     trimmed: set[int] = set()
     out = _unmasked(
-        text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, masked.kept, trimmed
+        text,
+        skeleton,
+        chunks,
+        result,
+        failed,
+        filename,
+        frozen_regions,
+        engine_chunks,
+        bodies,
+        masked.kept,
+        trimmed,
+        own,
     )
     if trimmed:  # a selector after the pod template would follow {{- end -}}: once more, before it
         engine.selector_first = _documents_of(trimmed, chunks, text, result)
         engine_chunks, bodies, result = engine.run(skeleton)
         failed = before_unmasking
+        frozen_regions = [
+            (_region_at(skeleton, tags[a].start), _region_at(skeleton, tags[b].start)) for a, b in masked.frozen
+        ]  # the branches' own migrations were checked against the first run's: not given here
         out = _unmasked(
             text, skeleton, chunks, result, failed, filename, frozen_regions, engine_chunks, bodies, masked.kept, set()
         )
+    else:
+        for n, branch_findings in own.findings.items():
+            if n not in failed:
+                left_out.setdefault(n, []).extend(branch_findings)
     # a key written twice, met by a check that reads templated values (an image from values.yaml)
     out.findings = [
         idle(f, _chunk_at(chunks, skeleton.text, f.line)) if f.code == "K8SM-TPL-004" and f.level == "error" else f
@@ -591,6 +618,106 @@ def _branch_texts(out: str, skeleton: Skeleton, chain: Chain, tags: list[Tag]) -
         return None
 
 
+def _own_migrations(
+    chain: Chain,
+    live: int,
+    n: int,
+    masked: Masked,
+    hidden: list[tuple[int, int]],
+    tags: list[Tag],
+    engine: _Engine,
+    engine_chunks: list[str],
+    migrated: str,
+) -> tuple[list[tuple[int, int, str]], list[Finding]] | None:
+    """Each other branch of ``chain`` migrated as the one rendered, when the migration changes
+    the branch that stayed (``live``) and the branches write the same keys: (tag, next tag,
+    text) of each, and what their migrations found in them; None when there is nothing to give
+    or one of them cannot be given.
+
+    unifi's Ingress writes ``serviceName: {{ $fullName }}`` under ``{{- if … }}`` and
+    ``serviceName: {{ $fullName }}-gui`` under ``{{- else }}``: the skeleton holds the first
+    (the keys would be written twice), and the migration moves it to ``service.name``; the
+    ``else`` needs the same move. Each other branch is migrated with it kept instead, and its
+    text is taken when that migration changes the rest of the document exactly as the one of
+    the whole did: every rendering then gets the migration of that rendering.
+    """
+    text = engine.text
+    start, end = engine.chunks[n]
+    skeleton = masked.skeleton
+    union = keep_control_lines(engine_chunks[n], _chunk_text(migrated, n))
+    union = lift_out_of_blocks(engine_chunks[n], union, _template_line(skeleton))
+    branches = chain.branches(tags)
+    whole = _branch_texts(union, skeleton, chain, tags)
+    outside = _outside(union, skeleton, chain, tags)
+    if whole is None or outside is None or whole[live] == text[branches[live][0] : branches[live][1]]:
+        return None
+    others = [span for span in masked.dead if span not in branches]
+    own: list[tuple[int, int, str]] = []
+    found: list[Finding] = []
+    for k in range(len(branches)):
+        if k == live:
+            continue
+        variant = mask(text, tags, [*hidden, *others, *(b for j, b in enumerate(branches) if j != k)])
+        if any(_chunk_at(engine.chunks, variant.text, p.line) == n for p in variant.problems):
+            return None
+        if any(d.problem is not None for d in read_stream(variant.text[start:end], wanted=EVERY).documents):
+            return None
+        alone_input, _bodies, result = engine.run(variant)
+        out = keep_control_lines(alone_input[n], _chunk_text(result.text, n))
+        out = lift_out_of_blocks(alone_input[n], out, _template_line(variant))
+        alone = _branch_texts(out, variant, chain, tags)
+        if alone is None or _outside(out, variant, chain, tags) != outside:
+            return None
+        if any(f.level == "error" for f in result.findings if _chunk_at(engine.chunks, variant.text, f.line) == n):
+            return None
+        own.append((chain.tags[k], chain.tags[k + 1], alone[k]))
+        first = text.count("\n", 0, tags[chain.tags[k]].start) + 1
+        last = text.count("\n", 0, tags[chain.tags[k + 1]].start) + 1
+        found += [_finding(f, variant) for f in result.findings if first <= f.line <= last]
+    return own, found
+
+
+class _OwnBranches:
+    """The branches whose own migration is written in place of their text (``_own_migrations``),
+    by document; found again in the migrated text by their tags, which every migration carries
+    in their order."""
+
+    def __init__(self, tags: list[Tag], dialect: str) -> None:
+        self.tags, self.dialect = tags, dialect
+        self.texts: dict[int, list[tuple[int, int, str]]] = {}
+        self.findings: dict[int, list[Finding]] = {}
+        self.unfrozen: set[tuple[int, int]] = set()
+
+    def add(self, n: int, live: tuple[int, int], texts: list[tuple[int, int, str]], found: list[Finding]) -> None:
+        self.texts.setdefault(n, []).extend(texts)
+        self.findings.setdefault(n, []).extend(found)
+        self.unfrozen.add(live)
+
+    def apply(self, n: int, start: int, end: int, new: str) -> str:
+        """Document ``n`` (``text[start:end]`` before it was migrated) with its branches' own texts."""
+        texts = self.texts.get(n)
+        if not texts:
+            return new
+        first = next(i for i, t in enumerate(self.tags) if t.start >= start)
+        count = sum(1 for t in self.tags if start <= t.start < end)
+        try:
+            if self.dialect == "jinja":
+                from . import jinja
+
+                now = jinja.tags(new)[0]
+            else:
+                from . import gotemplate
+
+                now = gotemplate.tags(new)[0]
+        except LexError as exc:
+            raise UnmaskError(f"the migrated document does not lex ({exc.message})") from exc
+        if len(now) != count:
+            raise UnmaskError("the migrated document does not hold the template's actions in their order")
+        for opener, closer, branch in sorted(texts, reverse=True):
+            new = new[: now[opener - first].end] + branch + new[now[closer - first].start :]
+        return new
+
+
 def _chunk_text(text: str, n: int) -> str:
     """Document ``n`` of a migrated skeleton (empty if the engine changed the number of documents, a bug)."""
     chunks = _chunks(text)
@@ -750,6 +877,9 @@ class Masked(NamedTuple):
     shapes: list[Chain]
     """The chains left out because their branches give one place two shapes (the skeleton
     did not parse): their other branches are verified one by one (``_check_left_out``)."""
+    alike: list[tuple[Chain, int]]
+    """The chains whose branches write the same keys (and which of them stayed): where the
+    migration changes the branch that stayed, each other one may get its own (``_own_migrations``)."""
     unreadable: list[tuple[int, int]]
     """Branches left out because their own lines do not read as YAML with the rest of their
     document: hoard's ``tls`` range, written one indentation off (helm renders broken YAML
@@ -777,6 +907,7 @@ def _skeleton(
     frozen: list[tuple[int, int]] = []
     kept: list[tuple[int, str]] = []  # (offset, "  key"): a key whose override was left out must stay
     shapes: list[Chain] = []
+    alike: list[tuple[Chain, int]] = []
     unreadable: list[tuple[int, int]] = []
     settled: set[Chain] = set()
     skeleton = mask(text, tags, hidden)
@@ -827,6 +958,7 @@ def _skeleton(
                     live = next(k for k, (a, b) in enumerate(branches) if a <= first < b)
                     dead += [span for k, span in enumerate(branches) if k != live]
                     frozen.append((chain.tags[live], chain.tags[live + 1]))
+                    alike.append((chain, live))
                     found = True
         if not found:
             break
@@ -843,7 +975,7 @@ def _skeleton(
         unreadable = [span for span in unreadable if span not in still]
         dead = [span for span in dead if span not in still]
         skeleton = mask(text, tags, hidden + dead)
-    return Masked(skeleton, frozen, kept, dead, shapes, unreadable)
+    return Masked(skeleton, frozen, kept, dead, shapes, alike, unreadable)
 
 
 def _unreadable_branch(
@@ -1058,6 +1190,7 @@ def _unmasked(
     bodies: dict[int, tuple[str, str]],
     kept_keys: list[tuple[int, str]],
     trimmed: set[int],
+    own: _OwnBranches | None = None,
 ) -> FileResult:
     """The migrated template; documents whose new line would follow a trimming tag go in ``trimmed``."""
     out_chunks = _chunks(result.text)
@@ -1081,6 +1214,8 @@ def _unmasked(
             _check_kept([key for at, key in kept_keys if start <= at < end], out)
             kept = keep_control_lines(engine_chunks[n], out)
             new = lift_out_of_blocks(original, unmask(kept, skeleton, by_chunk[n]))
+            if own is not None:
+                new = own.apply(n, start, end, new)
             _check_not_trimmed(original, new, text.count("\n", 0, start))
             pieces.append(new)
             restored |= {c[: ph.MIN_LENGTH] for c in set(ph.CODE.findall(kept)) - set(ph.CODE.findall(out))}
