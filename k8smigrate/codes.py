@@ -120,6 +120,17 @@ VALUES_POD_ANNOTATION = Code(
     "error",
     "values.yaml sets a pod annotation Kubernetes no longer reads (seccomp): set the field that replaces it instead",
 )
+CONDITIONAL_DEFAULT = Code(
+    "K8SM-TPL-016",
+    "warning",
+    "a field whose old default a migration pins is written only under a template condition: "
+    "where the condition is false, the new API's default applies",
+)
+CONDITIONAL_REQUIRED = Code(
+    "K8SM-TPL-017",
+    "error",
+    "a field the new API requires is written only under a template condition; document left unchanged",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
     "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
@@ -172,6 +183,8 @@ TEMPLATE: tuple[Code, ...] = (
     RENDER_PROVEN,
     TEMPLATE_BLOCK_UNREAD,
     VALUES_POD_ANNOTATION,
+    CONDITIONAL_DEFAULT,
+    CONDITIONAL_REQUIRED,
     API_REWRITTEN,
     API_DEAD_BRANCH,
     API_BODY_PER_BRANCH,

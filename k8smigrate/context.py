@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import field
 from typing import Protocol
 
-from .codes import DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
+from .codes import CONDITIONAL_DEFAULT, DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
 from .dataclasscode import dataclass
 from .decisions import Decision
 from .facts import Collector, FactSource, Located, T
@@ -25,6 +25,7 @@ from .lifecycles import ApiLifecycle, Lifecycles, lookup
 from .results import Finding, Level
 from .scalars import Data
 from .settings import Settings
+from .templating.values import written_under
 from .tree import Mapping, Node, Sequence
 from .versions import KubeVersion, Window
 
@@ -254,8 +255,19 @@ class Context:
         return None
 
     def pin(self, mapping: Mapping, key: str, value: Data, code: str, why: str, *, after: str | None = None) -> bool:
-        """Write an old default explicitly where the key is absent, unless new defaults are adopted."""
+        """Write an old default explicitly where the key is absent, unless new defaults are adopted.
+
+        A key a template writes only under a condition is absent where the condition is false:
+        there the new default applies, which is said (``K8SM-TPL-016``)."""
         if key in mapping:
+            condition = written_under(mapping.entry(key))
+            if condition is not None:
+                self.warn(
+                    CONDITIONAL_DEFAULT.code,
+                    f"{key} is written only under {condition}: where that is false the new API's default "
+                    f"applies, not the old one ({why}); write {key}: {value} in the other case too",
+                    mapping.get(key),
+                )
             return False
         if self.adopt_new_defaults:
             self.info(NEW_DEFAULT.code, f"{key} left unset: {why}", mapping)

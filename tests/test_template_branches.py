@@ -377,3 +377,35 @@ def test_a_branch_whose_own_migration_needs_a_human_leaves_the_document_with_an_
     assert text.count("servicePort") == 2
     error = the_error(text)
     assert error.code == "K8SM-TPL-003"
+
+
+ISTIO_INJECTOR = """\
+apiVersion: admissionregistration.k8s.io/v1beta1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: injector
+webhooks:
+  - name: injector.example.io
+    clientConfig:
+      service:
+        name: injector
+        namespace: default
+    sideEffects: None
+    failurePolicy: Fail
+    admissionReviewVersions: ["v1beta1", "v1"]
+    objectSelector:
+{{- if .Values.autoInject }}
+      matchLabels:
+        inject: "auto"
+{{- else }}
+      matchLabels:
+        inject: "true"
+{{- end }}
+"""
+
+
+def test_keys_a_migration_appends_after_an_if_else_are_written_after_its_end() -> None:
+    # istio's injector: the pinned defaults go after the objectSelector's if/else, not into its first branch
+    result = migrate(ISTIO_INJECTOR)
+    assert not [f for f in result.findings if f.level == "error"]
+    assert result.text.endswith("{{- end }}\n    matchPolicy: Exact\n    timeoutSeconds: 30\n")

@@ -866,3 +866,71 @@ def test_hpa_metrics_a_template_action_writes_are_refused_not_left_in_the_old_sh
     out, codes = migrate(text)
     assert out == text
     assert "K8SM-HPA-007" in codes
+
+
+# ------------------------------------------------------------ fields written only under a condition
+
+CONDITIONAL_SIDE_EFFECTS = """
+    apiVersion: admissionregistration.k8s.io/v1beta1
+    kind: ValidatingWebhookConfiguration
+    metadata:
+      name: validator
+    webhooks:
+    - name: validator.example.io
+      clientConfig:
+        service:
+          name: validator
+          namespace: default
+      failurePolicy: Ignore
+      {{- if not .Values.omitWebhookSideEffects }}
+      sideEffects: None
+      {{- end }}
+    """
+
+
+def test_a_required_field_written_only_under_a_condition_leaves_the_document_with_an_error() -> None:
+    # linkerd: with omitWebhookSideEffects the v1 webhook had no sideEffects, which v1 rejects
+    result = migrate_text(dedent(CONDITIONAL_SIDE_EFFECTS), target_version="1.29", filename="w.yaml")
+    assert result.text == dedent(CONDITIONAL_SIDE_EFFECTS)
+    [error] = [f for f in result.findings if f.level == "error"]
+    assert error.code == "K8SM-TPL-017" and "{{- if not .Values.omitWebhookSideEffects }}" in error.message
+
+
+CONDITIONAL_HISTORY = """
+    apiVersion: extensions/v1beta1
+    kind: Deployment
+    metadata:
+      name: web
+    spec:
+      {{- if .Values.revisionHistoryLimit }}
+      revisionHistoryLimit: {{ .Values.revisionHistoryLimit }}
+      {{- end }}
+      {{- with .Values.maxSurge }}
+      strategy:
+        rollingUpdate:
+          maxSurge: {{ . }}
+      {{- end }}
+      progressDeadlineSeconds: 600
+      template:
+        metadata:
+          labels:
+            app: web
+        spec:
+          containers:
+            - name: web
+              image: nginx
+    """
+
+
+def test_an_old_default_written_only_under_a_condition_is_kept_and_said() -> None:
+    result = migrate_text(dedent(CONDITIONAL_HISTORY), target_version="1.29", filename="d.yaml")
+    assert "apiVersion: apps/v1\n" in result.text
+    said = [f for f in result.findings if f.code == "K8SM-TPL-016"]
+    assert {f.message.split(" is written")[0] for f in said} == {"revisionHistoryLimit", "strategy"}
+    assert all(f.level == "warning" and "{{- " in f.message for f in said)
+
+
+def test_a_field_after_a_block_that_ends_above_it_is_not_conditional() -> None:
+    # progressDeadlineSeconds follows {{- end }}: written in every rendering
+    result = migrate_text(dedent(CONDITIONAL_HISTORY), target_version="1.29", filename="d.yaml")
+    assert not [f for f in result.findings if f.code == "K8SM-TPL-016" and "progressDeadlineSeconds" in f.message]

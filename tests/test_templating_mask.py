@@ -131,6 +131,17 @@ def test_an_output_line_among_items_is_an_item() -> None:
     assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3
 
 
+def test_an_output_line_that_starts_with_a_control_tag_is_one_entry() -> None:
+    # linkerd: {{- with .Values.podLabels }}{{ toYaml . | nindent 4 }}{{- end }} after the labels
+    text = (
+        "metadata:\n  labels:\n    app: x\n    {{- with .Values.l }}{{ toYaml . | nindent 4 }}{{- end }}\nrules: []\n"
+    )
+    skeleton = skeleton_of(text)
+    labels = yaml.safe_load(skeleton.text)["metadata"]["labels"]
+    assert labels["app"] == "x" and len(labels) == 2
+    assert len(skeleton.regions) == 1 and unmask(skeleton.text, skeleton) == text
+
+
 def test_a_comment_line_between_items_does_not_make_an_output_line_a_key() -> None:
     text = (
         'initContainers:\n  - name: a\n  {{- if .Values.tls }}\n  {{- include "x.init" . | nindent 2 }}\n'

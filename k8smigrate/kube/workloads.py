@@ -8,12 +8,12 @@ with ``pkg/apis/apps/v1/defaults.go``.
 
 from __future__ import annotations
 
-from k8smigrate.codes import NEW_DEFAULT, Code
+from k8smigrate.codes import CONDITIONAL_DEFAULT, NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.results import Level
 from k8smigrate.scalars import Data
 from k8smigrate.templating.placeholders import holds_placeholder, opened_by_action
-from k8smigrate.templating.values import selector_first
+from k8smigrate.templating.values import selector_first, written_under
 from k8smigrate.tree import Alias, Mapping, Node, Scalar, nodes, unique_anchor
 
 MAX_INT32 = 2147483647
@@ -192,6 +192,15 @@ def pin_path(
             break
         if not isinstance(child, Mapping):
             return False
+        condition = written_under(node.entry(step))
+        if condition is not None:  # pinned below where it is written; said for where it is not
+            dotted = ".".join((*path, key))
+            ctx.warn(
+                CONDITIONAL_DEFAULT.code,
+                f"{step} is written only under {condition}: where that is false the new API's default "
+                f"applies to {dotted}, not the old one ({why})",
+                child,
+            )
         node = child
     if not missing:
         after = _key_before(node, before) if before is not None and node is parent else None

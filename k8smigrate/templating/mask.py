@@ -322,8 +322,11 @@ class _Builder:
         if last > n and self.outside_after(tag.end, self.lines[last].end).strip():
             self.problem(last, "a template tag that spans lines is followed by YAML on its last line")
             return True
-        if line.kind == "output" and tag.writes:
-            self.mask_output(i, n, line)
+        if line.kind == "output":
+            # the whole line is one entry, whichever tag comes first: linkerd's
+            # {{- with .Values.podLabels }}{{ toYaml . | nindent 4 }}{{- end }} starts with a control tag
+            writer = next(j for j, a, _b in line.segments if self.tags[j].writes and self.tags[j].start == a)
+            self.mask_output(writer, n, line)
             return True
         if line.kind in ("control", "output", "continuation"):
             self.mask_comment(tag, n, line)

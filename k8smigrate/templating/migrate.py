@@ -1210,7 +1210,8 @@ def _unmasked(
         try:
             if n in bodies:
                 out = _api_line_back(out, *bodies[n])
-            _check_frozen(out, skeleton, frozen, start, end)
+            lifted = lift_out_of_blocks(engine_chunks[n], out, _template_line(skeleton))
+            _check_frozen(lifted, skeleton, frozen, start, end)
             _check_kept([key for at, key in kept_keys if start <= at < end], out)
             kept = keep_control_lines(engine_chunks[n], out)
             new = lift_out_of_blocks(original, unmask(kept, skeleton, by_chunk[n]))
@@ -1317,6 +1318,7 @@ _TRIMS_AFTER = re.compile(r"(-\}\}|-%\})[ \t]*\r?\n?$")
 
 _END_LINE = re.compile(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*[-+]?%\})[ \t]*\r?\n?$")
 _OPEN_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(if|range|with)\b.*\}\}|\{%[-+]?\s*(if|for)\b.*%\})[ \t]*\r?\n?$")
+_ELSE_LINE = re.compile(r"^[ \t]*(\{\{-?\s*else\b.*\}\}|\{%[-+]?\s*(else|elif)\b.*%\})[ \t]*\r?\n?$")
 
 
 def lift_out_of_blocks(original: str, new: str, view: Callable[[str], str] | None = None) -> str:
@@ -1340,8 +1342,15 @@ def lift_out_of_blocks(original: str, new: str, view: Callable[[str], str] | Non
         block = lines[j1:j2]
         indent = min(len(x) - len(x.lstrip(" ")) for x in block if x.strip()) if any(x.strip() for x in block) else 0
         k = j2
-        while k < len(lines) and _END_LINE.match(see(lines[k])) and _opened_inside(lines, j1, k, indent, see):
-            k += 1
+        while k < len(lines):
+            line = see(lines[k])
+            if _END_LINE.match(line) and _opened_inside(lines, j1, k, indent, see):
+                k += 1
+                continue
+            end = _chain_end(lines, k, see) if _ELSE_LINE.match(line) else None
+            if end is None or not _opened_inside(lines, j1, end, indent, see):
+                break
+            k = end + 1  # istio's objectSelector: past the other branches of an if/else, to its end
         if k > j2:
             lines[j1:k] = lines[j2:k] + block
     return "".join(lines)
@@ -1349,6 +1358,20 @@ def lift_out_of_blocks(original: str, new: str, view: Callable[[str], str] | Non
 
 def _same(line: str) -> str:
     return line
+
+
+def _chain_end(lines: list[str], at: int, see: Callable[[str], str]) -> int | None:
+    """The line that ends the if/else whose ``else`` line is ``lines[at]`` (None: not found)."""
+    depth = 0
+    for k in range(at + 1, len(lines)):
+        line = see(lines[k])
+        if _OPEN_LINE.match(line):
+            depth += 1
+        elif _END_LINE.match(line):
+            if depth == 0:
+                return k
+            depth -= 1
+    return None
 
 
 def _opened_inside(lines: list[str], at: int, end: int, indent: int, see: Callable[[str], str] = _same) -> bool:

@@ -15,10 +15,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..dataclasscode import dataclass
+from ..lazyre import lazy
 from . import placeholders as ph
+
+if TYPE_CHECKING:
+    from ..tree import Entry
 
 
 @dataclass(frozen=True)
@@ -118,3 +122,24 @@ def rendered_text(text: str) -> tuple[str, tuple[str, ...]] | None:
     parts.append(text[at:])
     out = "".join(parts)
     return (out, tuple(sources)) if sources and ph.START not in out else None
+
+
+_OPENER = lazy(r"^\{\{-?\s*(?:if|with)\b|^\{%[-+]?\s*if\b")
+
+
+def written_under(entry: Entry | None) -> str | None:
+    """The ``if``/``with`` action on the line right above ``entry``, when a template writes the
+    entry only under it (linkerd's ``{{- if not .Values.omitWebhookSideEffects }}`` above
+    ``sideEffects: None``); None for any other entry, and always outside templates.
+
+    The line of actions is the entry's last head comment in the skeleton; its action is read
+    back from the masking scope (``action_value``).
+    """
+    if entry is None or not entry.head_comments or ph.START not in entry.head_comments[-1]:
+        return None
+    found = ph.CODE.search(entry.head_comments[-1])
+    if found is None:
+        return None
+    action = action_value(found.group())
+    text = action.action.strip() if action is not None else ""
+    return text if _OPENER.search(text) else None

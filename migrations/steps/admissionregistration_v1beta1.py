@@ -28,17 +28,23 @@ appended at the end of their webhook, in v1 field order.
 v1 rejects two webhooks with the same ``name`` in one configuration (K8SM-WH-003; rename by
 hand: names appear in metrics, audit logs and error messages).
 
+Helm charts: a ``sideEffects`` or ``admissionReviewVersions`` that a template writes only under a
+condition (linkerd's ``{{- if not .Values.omitWebhookSideEffects }}``) is missing from the
+renderings where it is false, which v1 rejects: the document is left as it is (K8SM-TPL-017).
+A pinned default written only under a condition is kept and said (K8SM-TPL-016).
+
 ValidatingAdmissionPolicy and its Binding share this group version but are other kinds, with
 another lifecycle; they are not touched here.
 """
 
 from __future__ import annotations
 
-from k8smigrate.codes import DECISION_NEEDED, NEW_DEFAULT, Code
+from k8smigrate.codes import CONDITIONAL_REQUIRED, DECISION_NEEDED, NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
 from k8smigrate.scalars import Data
+from k8smigrate.templating.values import written_under
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
 
 REVIEW_VERSIONS = ("v1", "v1beta1")
@@ -59,8 +65,8 @@ def is_unset(node: Node | None) -> bool:
 
 def pin(webhook: Mapping, key: str, value: Data, why: str, ctx: Context) -> None:
     node = webhook.get(key)
-    if node is None:
-        ctx.pin(webhook, key, value, "K8SM-WH-004", why)
+    if node is None or not is_unset(node):
+        ctx.pin(webhook, key, value, "K8SM-WH-004", why)  # set: kept (said when a template sets it only at times)
     elif is_unset(node):
         if ctx.adopt_new_defaults:
             ctx.info("K8SM-GEN-002", f"{key} left null: {why}", node)
@@ -122,6 +128,21 @@ def write_review_versions(webhook: Mapping, ctx: Context) -> None:
     )
 
 
+def conditional_required(webhook: Mapping, ctx: Context) -> None:
+    """sideEffects and admissionReviewVersions that a chart writes only under a condition
+    (linkerd's ``{{- if not .Values.omitWebhookSideEffects }}``): v1 requires both, so the
+    rendering where the condition is false is an object the API server rejects."""
+    for key in ("sideEffects", "admissionReviewVersions"):
+        condition = written_under(webhook.entry(key))
+        if condition is not None:
+            ctx.error(
+                CONDITIONAL_REQUIRED.code,
+                f"{key} is written only under {condition}: v1 requires it in every rendering (v1beta1 "
+                "defaulted it); write it in every case, then migrate",
+                webhook.get(key),
+            )
+
+
 def duplicate_names(webhooks: list[Mapping], ctx: Context) -> None:
     seen: set[str] = set()
     for webhook in webhooks:
@@ -145,6 +166,7 @@ def body(config: Mapping, ctx: Context) -> None:
     duplicate_names(webhooks, ctx)
     for webhook in webhooks:
         check_review_versions(webhook, ctx)
+        conditional_required(webhook, ctx)
     chosen = decide_side_effects(webhooks, ctx)
     if ctx.failed or chosen is None:
         return
