@@ -207,3 +207,33 @@ def test_corpus_files(corpus) -> None:  # type: ignore[no-untyped-def]
         assert codes(result, "error") == [], name
         assert "K8SM-GEN-004" not in codes(result)
         validate(result.text)
+
+
+TEMPLATED_SELECTOR = """\
+apiVersion: policy/v1beta1
+kind: PodDisruptionBudget
+metadata:
+  name: x
+spec:
+  minAvailable: 1
+  selector:
+    matchLabels:
+{labels}
+"""
+
+
+@pytest.mark.parametrize(
+    ("labels", "warned"),
+    [
+        ("{{ .Values.pdbSelectorLabels | toYaml | trim | indent 6 }}", True),  # istio's: may render {}
+        ("      app: x\n{{ .Values.extraLabels | toYaml | trim | indent 6 }}", False),  # never empty
+    ],
+)
+def test_a_selector_only_actions_write_is_said_to_select_everything_where_it_renders_empty(
+    labels: str, warned: bool
+) -> None:
+    from k8smigrate import migrate_text
+
+    result = migrate_text(TEMPLATED_SELECTOR.format(labels=labels), target_version="1.29", filename="pdb.yaml")
+    assert "apiVersion: policy/v1\n" in result.text
+    assert ("K8SM-PDB-004" in [f.code for f in result.findings]) is warned

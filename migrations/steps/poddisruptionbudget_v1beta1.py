@@ -21,7 +21,9 @@ The fields are the same; the meaning of an empty selector is not. Follows upstre
 - In any other selector, requirements on that key are removed, as upstream's
   ``StripPDBV1beta1Label`` does (K8SM-PDB-003).
 
-An absent or null selector selects no pods in both versions and is left alone.
+An absent or null selector selects no pods in both versions and is left alone. A selector that
+template actions write entirely (istio's ``matchLabels:`` then ``{{ .Values.labels | toYaml |
+indent 6 }}``) may render empty, which then selects every pod in policy/v1 (K8SM-PDB-004).
 ``minAvailable``, ``maxUnavailable`` and ``unhealthyPodEvictionPolicy`` are unchanged.
 """
 
@@ -30,7 +32,8 @@ from __future__ import annotations
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.model import Step
-from k8smigrate.tree import Mapping, Sequence
+from k8smigrate.templating import placeholders as ph
+from k8smigrate.tree import Mapping, Scalar, Sequence
 
 PDB_V1BETA1_LABEL = "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match"
 
@@ -73,7 +76,38 @@ def body(pdb: Mapping, ctx: Context) -> None:
         )
         ctx.note("spec.selector match-all sentinel → {}")
     else:
+        if _written_by_actions(selector):
+            ctx.warn(
+                "K8SM-PDB-004",
+                "the selector is written by template actions only: where they render it empty, policy/v1 "
+                "selects every pod of the namespace (policy/v1beta1 selected none); give it a label that "
+                "is always there, or do not render the PDB then",
+                selector,
+            )
         strip_label(selector, ctx)
+
+
+def _written_by_actions(selector: Mapping) -> bool:
+    """Whether every label and requirement of the selector comes from a template action."""
+    literal = actions = 0
+    for entry in selector.entries:
+        if ph.holds_placeholder(entry.name):
+            actions += 1
+            continue
+        value = entry.value
+        parts = (
+            [(e.name, e.value) for e in value.entries]
+            if isinstance(value, Mapping)
+            else [("", i.value) for i in value.items]
+            if isinstance(value, Sequence)
+            else [("", value)]
+        )
+        for key, node in parts:
+            if ph.holds_placeholder(key) or (isinstance(node, Scalar) and ph.holds_placeholder(node.value)):
+                actions += 1
+            elif not (isinstance(node, Scalar) and node.data is None and not key):
+                literal += 1
+    return actions > 0 and literal == 0
 
 
 def strip_label(selector: Mapping, ctx: Context) -> None:
@@ -109,5 +143,6 @@ MIGRATION = Step(
         Code("K8SM-PDB-001", "warning", "selector {} rewritten to the match-none selector"),
         Code("K8SM-PDB-002", "info", "the v1beta1 match-all selector rewritten to {}"),
         Code("K8SM-PDB-003", "warning", "a requirement on the v1beta1 empty-selector label removed"),
+        Code("K8SM-PDB-004", "warning", "a selector written only by template actions, which may render empty"),
     ),
 )
