@@ -131,6 +131,11 @@ CONDITIONAL_REQUIRED = Code(
     "error",
     "a field the new API requires is written only under a template condition; document left unchanged",
 )
+DEFINE_REMOVED_API = Code(
+    "K8SM-TPL-018",
+    "error",
+    "a define that a template includes writes a whole object on an API removed at the target; not migrated",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
     "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
@@ -185,6 +190,7 @@ TEMPLATE: tuple[Code, ...] = (
     VALUES_POD_ANNOTATION,
     CONDITIONAL_DEFAULT,
     CONDITIONAL_REQUIRED,
+    DEFINE_REMOVED_API,
     API_REWRITTEN,
     API_DEAD_BRANCH,
     API_BODY_PER_BRANCH,

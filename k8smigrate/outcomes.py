@@ -6,7 +6,7 @@ importing ``api`` back.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,7 +62,7 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
 
     problems: list[Finding] = []
     if needs_masking(text):
-        from .templating.scanning import chart_gates, computed_rows, scan_template
+        from .templating.scanning import chart_gates, computed_rows, define_errors, scan_template
 
         root = chart_root(path) if path.name != "-" else None
         rel = path.resolve().relative_to(root.resolve()).as_posix() if root is not None else ""
@@ -80,6 +80,7 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
         if root is not None:
             try:
                 entries += computed_rows(root, rel, name, settings)
+                problems += [replace(f, filename=name) for f in define_errors(root, rel, settings.window)]
             except Exception as exc:  # the chart-level step must cost its rows, never the scan
                 message = f"internal error reading computed apiVersions: {type(exc).__name__}: {exc}"
                 problems.append(Finding(INTERNAL_ERROR.level, INTERNAL_ERROR.code, message, None, name))

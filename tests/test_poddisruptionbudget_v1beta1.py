@@ -227,6 +227,7 @@ spec:
     [
         ("{{ .Values.pdbSelectorLabels | toYaml | trim | indent 6 }}", True),  # istio's: may render {}
         ("      app: x\n{{ .Values.extraLabels | toYaml | trim | indent 6 }}", False),  # never empty
+        ('      app: {{ template "x.name" . }}', False),  # a label is there, whatever its value
     ],
 )
 def test_a_selector_only_actions_write_is_said_to_select_everything_where_it_renders_empty(

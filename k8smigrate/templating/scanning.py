@@ -250,17 +250,28 @@ def chart_gates(root: Path, rel: str, text: str, window: Window) -> tuple[list[G
     """The version conditions of one template of the chart at ``root`` (``gates.gates``), read
     as ``apply`` reads them (``chartplan.version_conditions``, from the chart as it is), and the
     chart's defines whose output starts with a line break (``define_output``)."""
-    gates, newline_defines = _gates(str(root.resolve()), window)
+    gates, newline_defines, _defines = _gates(str(root.resolve()), window)
     return gates.get(rel, []), newline_defines
 
 
+def define_errors(root: Path, rel: str, window: Window) -> list[Finding]:
+    """The errors ``apply`` gives a template whose included defines write whole objects on
+    removed APIs (``define_objects``)."""
+    return _gates(str(root.resolve()), window)[2].get(rel, [])
+
+
 @lru_cache(maxsize=8)
-def _gates(root_text: str, window: Window) -> tuple[dict[str, list[Gate]], frozenset[str]]:
+def _gates(root_text: str, window: Window) -> tuple[dict[str, list[Gate]], frozenset[str], dict[str, list[Finding]]]:
+    from ..registry import default_registry
     from .chartplan import sources_of, version_conditions
+    from .define_objects import removed_in_defines
     from .sites import parsed
 
-    sources = sources_of(Path(root_text))
-    return version_conditions(sources, {}, window), parsed(sources).newline_defines
+    root = Path(root_text)
+    sources = sources_of(root)
+    chart = parsed(sources)
+    defines = removed_in_defines(chart, root, window, default_registry())
+    return version_conditions(sources, {}, window), chart.newline_defines, defines
 
 
 @lru_cache(maxsize=8)

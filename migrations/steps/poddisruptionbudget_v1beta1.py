@@ -103,9 +103,9 @@ def _written_by_actions(selector: Mapping) -> bool:
             else [("", value)]
         )
         for key, node in parts:
-            if ph.holds_placeholder(key) or (isinstance(node, Scalar) and ph.holds_placeholder(node.value)):
-                actions += 1
-            elif not (isinstance(node, Scalar) and node.data is None and not key):
+            if ph.holds_placeholder(key) or (not key and isinstance(node, Scalar) and ph.holds_placeholder(node.value)):
+                actions += 1  # entries or items an action writes (a label with a written value is there)
+            elif key or not (isinstance(node, Scalar) and node.data is None):
                 literal += 1
     return actions > 0 and literal == 0
 

@@ -1,0 +1,63 @@
+"""Whole objects that a ``define`` writes: an Ingress on a removed API inside ``{{- define "ingress" }}``.
+
+A chart may keep a whole manifest in a define (cetic's microservice: ``_ingress.yaml`` holds
+``{{- define "ingress" }}`` around an ``extensions/v1beta1`` Ingress, and ``ingress.yaml`` only
+includes it). The skeleton of a template leaves define bodies out (they are written where they
+are included, where the skeleton cannot see them), so nothing migrated that Ingress and nothing
+said so: the chart rendered a removed API at the target, silently. A define that a template of
+the chart includes, and whose body writes an ``apiVersion:`` line at column 0 on an API removed
+at the target, is an error at that line (``K8SM-TPL-018``): move the object into a template, or
+migrate it by hand. The chart's own templates only: a subchart's defines are its own run's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..codes import DEFINE_REMOVED_API
+from ..registry import Registry
+from ..results import Finding
+from ..versions import Window
+from .sites import ParsedChart
+
+_API_LINE = re.compile(r"^apiVersion:[ \t]*['\"]?([A-Za-z0-9./-]+)['\"]?[ \t]*(?:#.*)?$", re.M)
+_KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?([A-Za-z0-9]+)['\"]?[ \t]*(?:#.*)?$", re.M)
+
+
+def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry: Registry) -> dict[str, list[Finding]]:
+    """Per template path, the errors for the objects on removed APIs that its included defines write."""
+    out: dict[str, list[Finding]] = {}
+    texts = chart.sources.templates
+    for name, (path, define) in sorted(chart.defines.items()):
+        text = texts.get(path)
+        if text is None or not _included(name, texts):
+            continue
+        start, end = define.action.end, define.end_action.start
+        for api in _API_LINE.finditer(text, start, end):
+            kind = _KIND_LINE.search(text, api.end(), end)
+            if kind is None:
+                continue
+            life = registry.lifecycle(api.group(1), kind.group(1))
+            if life is None or life.component != "kubernetes" or life.removed_in is None:
+                continue
+            if life.removed_in > window.target:
+                continue
+            line = text.count("\n", 0, api.start()) + 1
+            message = (
+                f'the define "{name}" writes a whole {kind.group(1)} on {api.group(1)}, removed in '
+                f"{life.removed_in}: k8smigrate does not migrate a define's body (it is written wherever the "
+                "define is included); move the object into a template, where it is migrated, or migrate the "
+                "define by hand"
+            )
+            finding = Finding(
+                DEFINE_REMOVED_API.level, DEFINE_REMOVED_API.code, message, None, str(root / path), 0, line
+            )
+            out.setdefault(path, []).append(finding)
+    return out
+
+
+def _included(name: str, texts: Mapping[str, str]) -> bool:
+    call = re.compile(r"\b(?:include|template)\s+" + re.escape(f'"{name}"'))
+    return any(call.search(text) for text in texts.values())
