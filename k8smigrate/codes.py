@@ -118,7 +118,8 @@ TEMPLATE_BLOCK_UNREAD = Code(
 VALUES_POD_ANNOTATION = Code(
     "K8SM-TPL-015",
     "error",
-    "values.yaml sets a pod annotation Kubernetes no longer reads (seccomp): set the field that replaces it instead",
+    "values.yaml sets an annotation Kubernetes no longer reads (seccomp, tolerate-unready-endpoints): set the field "
+    "that replaces it instead",
 )
 CONDITIONAL_DEFAULT = Code(
     "K8SM-TPL-016",

@@ -84,6 +84,25 @@ def test_a_seccomp_annotation_is_an_error_at_its_key_naming_the_field() -> None:
     assert "set container web's securityContext.seccompProfile" in findings[0].message
 
 
+TOLERATE_UNREADY = """\
+# headless service
+headless:
+  annotations:
+    service.alpha.kubernetes.io/tolerate-unready-endpoints: "{value}"
+"""
+
+
+def test_a_true_tolerate_unready_annotation_is_an_error_at_its_key_naming_the_field() -> None:
+    # cetic's nifi: from 1.24 its not-ready pods drop out of the headless Service's DNS
+    text = TOLERATE_UNREADY.format(value="true")
+    assert run(text, target="1.23") == (text, [])  # still read by the endpoints controller
+    out, codes = run(text)
+    assert (out, codes) == (text, ["K8SM-TPL-015:4"])
+    _out, findings = migrate_values(text, Settings(target_version="1.29"), "values.yaml", default_registry())
+    assert "spec.publishNotReadyAddresses: true" in findings[0].message
+    assert run(TOLERATE_UNREADY.format(value="false")) == (TOLERATE_UNREADY.format(value="false"), [])
+
+
 def test_apply_and_scan_on_a_chart(tmp_path: Path) -> None:
     root = write_chart(
         tmp_path / "c", {"deployment.yaml": DEPLOYMENT}, CRITICAL + SECCOMP.replace("podAnnotations", "agent")

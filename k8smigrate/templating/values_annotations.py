@@ -13,6 +13,11 @@ runtime/default}``. Rendered, the chart gives a pod the plain migration fixes; f
   to set, with the window rules of the plain check (nothing before the field exists).
 - **critical-pod** (``critical_pod_annotation``, non-functional since 1.16): deleted from the
   values, as the plain migration deletes it from a pod (``K8SM-FLD-010``, the same finding).
+- **tolerate-unready-endpoints** on a Service (``service_tolerate_unready``, ignored from 1.24;
+  cetic's nifi sets it in ``headless.annotations``): what replaces it is the Service's
+  ``spec.publishNotReadyAddresses``, which values.yaml does not describe either: an error at
+  the key (``K8SM-TPL-015``) when it is true, as for seccomp; not-ready pods otherwise silently
+  drop out of the Service's DNS.
 
 Keys are recognised by their names, at any depth, where the value is a string; the file is
 edited through the splicing tree, so comments, quotes and every other byte stay.
@@ -36,10 +41,12 @@ if TYPE_CHECKING:
 
 SECCOMP = "seccomp_annotations"
 CRITICAL_POD = "critical_pod_annotation"
+TOLERATE_UNREADY = "service_tolerate_unready"
+TOLERATE_UNREADY_KEY = "service.alpha.kubernetes.io/tolerate-unready-endpoints"
 SECCOMP_POD = "seccomp.security.alpha.kubernetes.io/pod"
 SECCOMP_CONTAINER = "container.seccomp.security.alpha.kubernetes.io/"
 CRITICAL_POD_KEY = "scheduler.alpha.kubernetes.io/critical-pod"
-_MARKERS = (SECCOMP_POD, SECCOMP_CONTAINER, CRITICAL_POD_KEY)
+_MARKERS = (SECCOMP_POD, SECCOMP_CONTAINER, CRITICAL_POD_KEY, TOLERATE_UNREADY_KEY)
 
 
 def migrate_values(text: str, settings: Settings, filename: str, registry: Registry) -> tuple[str, list[Finding]]:
@@ -61,6 +68,16 @@ def migrate_values(text: str, settings: Settings, filename: str, registry: Regis
                 dropped = True
                 message = f"annotation {key} deleted from the chart's values: non-functional since 1.16"
                 findings.append(Finding("info", "K8SM-FLD-010", message, CRITICAL_POD, filename, 0, node.line))
+        elif key == TOLERATE_UNREADY_KEY:
+            if TOLERATE_UNREADY in checks and str(node.value).strip().lower() in ("true", "1", "t"):
+                message = (
+                    f"values.yaml sets the Service annotation {key}: {node.value}, which the chart renders into a "
+                    "Service and Kubernetes ignores from 1.24 (not-ready pods silently drop out of its endpoints "
+                    "and DNS): set the Service's spec.publishNotReadyAddresses: true instead (the template, or a "
+                    "value the chart offers for it) and delete the annotation"
+                )
+                code = VALUES_POD_ANNOTATION
+                findings.append(Finding(code.level, code.code, message, TOLERATE_UNREADY, filename, 0, node.line))
         elif SECCOMP in checks and _field_exists(checks[SECCOMP], settings):
             where = "the pod's" if key == SECCOMP_POD else f"container {key[len(SECCOMP_CONTAINER) :]}'s"
             message = (
@@ -103,7 +120,7 @@ def _checks(settings: Settings, registry: Registry) -> dict[str, Check]:
     enabled = runs_in(settings, settings.window)
     return {
         name: m
-        for name in (SECCOMP, CRITICAL_POD)
+        for name in (SECCOMP, CRITICAL_POD, TOLERATE_UNREADY)
         for m in registry.named(name)
         if isinstance(m, Check) and enabled(m) and m.component == "kubernetes"
     }
@@ -117,7 +134,7 @@ def _annotations(root: Mapping) -> list[tuple[Mapping, str, Scalar]]:
         for holder in [n for n in nodes(root) if isinstance(n, Mapping)]
         for e in holder.entries
         if isinstance(e.value, Scalar)
-        and (e.name in (SECCOMP_POD, CRITICAL_POD_KEY) or e.name.startswith(SECCOMP_CONTAINER))
+        and (e.name in (SECCOMP_POD, CRITICAL_POD_KEY, TOLERATE_UNREADY_KEY) or e.name.startswith(SECCOMP_CONTAINER))
     ]
 
 
