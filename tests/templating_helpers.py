@@ -163,3 +163,29 @@ spec:
 """
 """An extensions/v1beta1 Deployment without a selector, labelled as Bitnami's charts label:
 an include on the key's line, more labels below."""
+
+
+CRD_BY_BRANCH = """\
+apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+{{- if CONDITION }}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+{{- else }}
+  version: v1
+{{- end }}
+  scope: Namespaced
+  names:
+    plural: widgets
+    kind: Widget
+  validation:
+    openAPIV3Schema:
+      type: object
+"""
+"""deliveryhero's controllers: a v1beta1 CRD with ``versions`` under an ``if``, ``version`` under its ``else``."""

@@ -16,6 +16,7 @@ from collections import Counter
 from k8smigrate import migrate_text
 from k8smigrate.results import FileResult, Finding
 from tests.helpers import dedent
+from tests.templating_helpers import CRD_BY_BRANCH
 
 ACTION = re.compile(r"\{\{.*?\}\}", re.S)
 
@@ -238,29 +239,7 @@ def test_an_else_branch_that_does_not_parse_either_is_an_unreadable_document() -
 
 # ------------------------------------------------------------ branches all in the skeleton
 
-CRD_BRANCHES = """\
-apiVersion: apiextensions.k8s.io/v1beta1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-{{- if .Values.multiVersion }}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-{{- else }}
-  version: v1
-{{- end }}
-  scope: Namespaced
-  names:
-    plural: widgets
-    kind: Widget
-  validation:
-    openAPIV3Schema:
-      type: object
-"""
+CRD_BRANCHES = CRD_BY_BRANCH.replace("CONDITION", ".Values.multiVersion")
 
 INGRESS_BRANCHES = """\
 apiVersion: extensions/v1beta1

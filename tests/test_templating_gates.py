@@ -16,7 +16,7 @@ from k8smigrate.cli import app
 from k8smigrate.templating.gates import gates
 from k8smigrate.versions import KubeVersion, Window
 
-from .templating_helpers import COMMON_KUBE_VERSION, chart, run_cli, write_chart
+from .templating_helpers import COMMON_KUBE_VERSION, CRD_BY_BRANCH, chart, run_cli, write_chart
 
 PSP = (
     "apiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata:\n  name: {{ .Release.Name }}\n"
@@ -223,30 +223,7 @@ def test_an_else_arm_a_providers_version_string_takes_is_no_gate() -> None:
     assert else_gates(BY_RELEASE_ARMS.replace(">=1.11-0", ">=1.11"), Window.of("1.29", "1.22")) == []
 
 
-CRD_BY_RELEASE = """\
-apiVersion: apiextensions.k8s.io/v1beta1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-{{- if semverCompare ">=1.11-0" .Capabilities.KubeVersion.GitVersion }}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-{{- else }}
-  version: v1
-{{- end }}
-  scope: Namespaced
-  names:
-    plural: widgets
-    kind: Widget
-  validation:
-    openAPIV3Schema:
-      type: object
-"""
-"""deliveryhero's controllers: ``versions`` for the releases that have it, ``version`` before."""
+CRD_BY_RELEASE = CRD_BY_BRANCH.replace("CONDITION", 'semverCompare ">=1.11-0" .Capabilities.KubeVersion.GitVersion')
 
 
 def test_a_crd_whose_old_arm_no_release_takes_is_migrated_through_its_first_arm(tmp_path: Path) -> None:

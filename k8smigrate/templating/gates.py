@@ -25,6 +25,7 @@ Inside a document, lines under such a condition are no part of it at those relea
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 
 from ..dataclasscode import dataclass
 from ..versions import KubeVersion, Window
@@ -88,26 +89,32 @@ def gates(
 
 
 def _never(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Scenario, release: KubeVersion) -> bool:
-    """Whether the first arm is not taken at ``release`` in ``scenario``, whatever values a user gives."""
-    caps = capabilities(scenario, release, chart.sources.api_versions)
-    for _name, values in chart.values_sets:
-        ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
-        ev.var_fallback = variables_before(chart, ev, path, block.start)
-        if not any(_false_by_release(ev, path, term) for term in _terms(pipe)):
-            return False
-    return True
+    """Whether the first arm is not taken at ``release`` in ``scenario``, whatever values a user
+    gives: a term of its top-level ``and`` is false and reads ``.Capabilities``."""
+    return all(
+        any(_by_release(ev, path, term, False) for term in _terms(pipe))
+        for ev in _evaluators(chart, path, block, scenario, release)
+    )
 
 
 def _always(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Scenario, release: KubeVersion) -> bool:
     """Whether the first arm is taken at ``release`` in ``scenario``, whatever values a user
     gives: each term of its top-level ``and`` is true and reads ``.Capabilities``."""
+    return all(
+        all(_by_release(ev, path, term, True) for term in _terms(pipe))
+        for ev in _evaluators(chart, path, block, scenario, release)
+    )
+
+
+def _evaluators(
+    chart: ParsedChart, path: str, block: Block, scenario: Scenario, release: KubeVersion
+) -> Iterator[Evaluator]:
+    """An evaluator of the block's condition for each values set of the chart."""
     caps = capabilities(scenario, release, chart.sources.api_versions)
     for _name, values in chart.values_sets:
         ev = Evaluator(chart.sources.runnable, chart.defines, values, caps, chart=chart.chart_meta)
         ev.var_fallback = variables_before(chart, ev, path, block.start)
-        if not all(_true_by_release(ev, path, term) for term in _terms(pipe)):
-            return False
-    return True
+        yield ev
 
 
 def _terms(pipe: Pipe) -> list[Pipe]:
@@ -125,17 +132,9 @@ def _as_pipe(arg: Arg) -> Pipe:
     return Pipe((Cmd((arg,)),))
 
 
-def _false_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
-    """Whether ``term`` is false and reads ``.Capabilities`` (so that the release makes it false)."""
-    return _by_release(ev, path, term, False)
-
-
-def _true_by_release(ev: Evaluator, path: str, term: Pipe) -> bool:
-    """Whether ``term`` is true and reads ``.Capabilities`` (so that the release makes it true)."""
-    return _by_release(ev, path, term, True)
-
-
 def _by_release(ev: Evaluator, path: str, term: Pipe, wanted: bool) -> bool:
+    """Whether ``term`` is ``wanted`` (true or false) and reads ``.Capabilities`` (so that the
+    release makes it so)."""
     dot = ev.root(path)
     saved, ev._path = ev._path, path
     before = ev.caps_reads

@@ -162,7 +162,7 @@ def migrate_template(
         n = _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
         if n in failed or any(a < e and s < b for a, b in chain.branches(tags) for s, e in left_out_spans):
             continue  # a branch left out is checked above (_check_left_out)
-        refused = _check_live_branches(chain, n, masked, hidden, tags, engine, engine_chunks, result.text)
+        refused = _check_live_branches(chain, n, _Whole(masked, hidden, tags, engine, engine_chunks, result.text))
         if refused is not None:
             failed[n] = refused
     if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
@@ -172,7 +172,8 @@ def migrate_template(
     for chain, live in masked.alike:
         n = _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
         if n not in failed:
-            found_own = _own_migrations(chain, live, n, masked, hidden, tags, engine, engine_chunks, result.text)
+            whole = _Whole(masked, hidden, tags, engine, engine_chunks, result.text)
+            found_own = _own_migrations(chain, live, n, whole)
             if found_own is not None:
                 own.add(n, (chain.tags[live], chain.tags[live + 1]), *found_own)
     frozen_regions = [
@@ -530,16 +531,37 @@ def _check_left_out(
     return None, found
 
 
-def _check_live_branches(
-    chain: Chain,
-    n: int,
-    masked: Masked,
-    hidden: list[tuple[int, int]],
-    tags: list[Tag],
-    engine: _Engine,
-    engine_chunks: list[str],
-    migrated: str,
-) -> Finding | None:
+class _Whole(NamedTuple):
+    """The migration of the whole skeleton, for the checks that migrate one branch alone."""
+
+    masked: Masked
+    hidden: list[tuple[int, int]]
+    tags: list[Tag]
+    engine: _Engine
+    engine_chunks: list[str]
+    migrated: str
+
+    def document(self, n: int) -> str:
+        """Document ``n`` as the whole migration wrote it (control lines kept, added lines lifted)."""
+        out = keep_control_lines(self.engine_chunks[n], _chunk_text(self.migrated, n))
+        return lift_out_of_blocks(self.engine_chunks[n], out, _template_line(self.masked.skeleton))
+
+    def alone(self, n: int, left_out: list[tuple[int, int]]) -> tuple[str, Skeleton, FileResult] | None:
+        """Document ``n`` migrated with the spans ``left_out`` out of the skeleton too, its skeleton
+        and the engine's result; None when it does not read as YAML that way."""
+        text, chunks = self.engine.text, self.engine.chunks
+        variant = mask(text, self.tags, [*self.hidden, *left_out])
+        if any(_chunk_at(chunks, variant.text, p.line) == n for p in variant.problems):
+            return None
+        start, end = chunks[n]
+        if any(d.problem is not None for d in read_stream(variant.text[start:end], wanted=EVERY).documents):
+            return None
+        alone_input, _bodies, result = self.engine.run(variant)
+        out = keep_control_lines(alone_input[n], _chunk_text(result.text, n))
+        return lift_out_of_blocks(alone_input[n], out, _template_line(variant)), variant, result
+
+
+def _check_live_branches(chain: Chain, n: int, whole: _Whole) -> Finding | None:
     """The refusal (``K8SM-TPL-003``) when a branch of ``chain``, an if/else whose branches are
     all in the skeleton of document ``n``, would be migrated differently if it were the one
     rendered; None when each comes out as it would alone.
@@ -552,27 +574,20 @@ def _check_live_branches(
     left out, and must come out as in the migration of the whole, inside it and outside the
     if/else. A branch that does not read as YAML alone is not checked.
     """
-    text = engine.text
-    start, end = engine.chunks[n]
-    skeleton = masked.skeleton
-    view = _template_line(skeleton)
-    union = lift_out_of_blocks(engine_chunks[n], keep_control_lines(engine_chunks[n], _chunk_text(migrated, n)), view)
-    whole = _branch_texts(union, skeleton, chain, tags)
-    if whole is None or whole == [text[a:b] for a, b in chain.branches(tags)]:
+    text, tags, skeleton = whole.engine.text, whole.tags, whole.masked.skeleton
+    union = whole.document(n)
+    texts = _branch_texts(union, skeleton, chain, tags)
+    if texts is None or texts == [text[a:b] for a, b in chain.branches(tags)]:
         return None  # nothing changed inside the branches (or unmasking reports what did)
     outside = _outside(union, skeleton, chain, tags)
     branches = chain.branches(tags)
     for k in range(len(branches)):
-        variant = mask(text, tags, [*hidden, *masked.dead, *(b for j, b in enumerate(branches) if j != k)])
-        if any(_chunk_at(engine.chunks, variant.text, p.line) == n for p in variant.problems):
+        found = whole.alone(n, [*whole.masked.dead, *(b for j, b in enumerate(branches) if j != k)])
+        if found is None:
             continue
-        if any(d.problem is not None for d in read_stream(variant.text[start:end], wanted=EVERY).documents):
-            continue
-        alone_input, _bodies, result = engine.run(variant)
-        out = keep_control_lines(alone_input[n], _chunk_text(result.text, n))
-        out = lift_out_of_blocks(alone_input[n], out, _template_line(variant))
+        out, variant, _result = found
         alone = _branch_texts(out, variant, chain, tags)
-        if alone is not None and alone[k] == whole[k] and _outside(out, variant, chain, tags) == outside:
+        if alone is not None and alone[k] == texts[k] and _outside(out, variant, chain, tags) == outside:
             continue
         tag = tags[chain.tags[k]]
         line = text.count("\n", 0, tag.start) + 1
@@ -582,7 +597,7 @@ def _check_live_branches(
             f"the branch after {text[tag.start : tag.end].strip()!r} (line {line}) would be migrated differently "
             "if it were the one rendered: they need different changes; document left unchanged"
         )
-        return Finding("error", "K8SM-TPL-003", message, None, engine.filename, 0, line)
+        return Finding("error", "K8SM-TPL-003", message, None, whole.engine.filename, 0, line)
     return None
 
 
@@ -619,15 +634,7 @@ def _branch_texts(out: str, skeleton: Skeleton, chain: Chain, tags: list[Tag]) -
 
 
 def _own_migrations(
-    chain: Chain,
-    live: int,
-    n: int,
-    masked: Masked,
-    hidden: list[tuple[int, int]],
-    tags: list[Tag],
-    engine: _Engine,
-    engine_chunks: list[str],
-    migrated: str,
+    chain: Chain, live: int, n: int, whole: _Whole
 ) -> tuple[list[tuple[int, int, str]], list[Finding]] | None:
     """Each other branch of ``chain`` migrated as the one rendered, when the migration changes
     the branch that stayed (``live``) and the branches write the same keys: (tag, next tag,
@@ -641,34 +648,28 @@ def _own_migrations(
     text is taken when that migration changes the rest of the document exactly as the one of
     the whole did: every rendering then gets the migration of that rendering.
     """
-    text = engine.text
-    start, end = engine.chunks[n]
-    skeleton = masked.skeleton
-    union = keep_control_lines(engine_chunks[n], _chunk_text(migrated, n))
-    union = lift_out_of_blocks(engine_chunks[n], union, _template_line(skeleton))
+    text, tags, skeleton = whole.engine.text, whole.tags, whole.masked.skeleton
+    union = whole.document(n)
     branches = chain.branches(tags)
-    whole = _branch_texts(union, skeleton, chain, tags)
+    texts = _branch_texts(union, skeleton, chain, tags)
     outside = _outside(union, skeleton, chain, tags)
-    if whole is None or outside is None or whole[live] == text[branches[live][0] : branches[live][1]]:
+    if texts is None or outside is None or texts[live] == text[branches[live][0] : branches[live][1]]:
         return None
-    others = [span for span in masked.dead if span not in branches]
+    others = [span for span in whole.masked.dead if span not in branches]
     own: list[tuple[int, int, str]] = []
     found: list[Finding] = []
     for k in range(len(branches)):
         if k == live:
             continue
-        variant = mask(text, tags, [*hidden, *others, *(b for j, b in enumerate(branches) if j != k)])
-        if any(_chunk_at(engine.chunks, variant.text, p.line) == n for p in variant.problems):
+        run = whole.alone(n, [*others, *(b for j, b in enumerate(branches) if j != k)])
+        if run is None:
             return None
-        if any(d.problem is not None for d in read_stream(variant.text[start:end], wanted=EVERY).documents):
-            return None
-        alone_input, _bodies, result = engine.run(variant)
-        out = keep_control_lines(alone_input[n], _chunk_text(result.text, n))
-        out = lift_out_of_blocks(alone_input[n], out, _template_line(variant))
+        out, variant, result = run
         alone = _branch_texts(out, variant, chain, tags)
         if alone is None or _outside(out, variant, chain, tags) != outside:
             return None
-        if any(f.level == "error" for f in result.findings if _chunk_at(engine.chunks, variant.text, f.line) == n):
+        chunks = whole.engine.chunks
+        if any(f.level == "error" for f in result.findings if _chunk_at(chunks, variant.text, f.line) == n):
             return None
         own.append((chain.tags[k], chain.tags[k + 1], alone[k]))
         first = text.count("\n", 0, tags[chain.tags[k]].start) + 1
