@@ -934,3 +934,17 @@ def test_a_field_after_a_block_that_ends_above_it_is_not_conditional() -> None:
     # progressDeadlineSeconds follows {{- end }}: written in every rendering
     result = migrate_text(dedent(CONDITIONAL_HISTORY), target_version="1.29", filename="d.yaml")
     assert not [f for f in result.findings if f.code == "K8SM-TPL-016" and "progressDeadlineSeconds" in f.message]
+
+
+@pytest.mark.parametrize(
+    ("condition", "counts"),
+    [
+        ("{{- if not .Values.omitWebhookSideEffects }}\n      # the chart's own comment", True),
+        ('{{- if semverCompare ">=1.12-0" .Capabilities.KubeVersion.GitVersion }}', False),  # cert-manager's
+    ],
+)
+def test_a_condition_on_values_counts_and_one_on_the_cluster_does_not(condition: str, counts: bool) -> None:
+    text = dedent(CONDITIONAL_SIDE_EFFECTS).replace("{{- if not .Values.omitWebhookSideEffects }}", condition)
+    result = migrate_text(text, target_version="1.29", filename="w.yaml")
+    assert ("K8SM-TPL-017" in [f.code for f in result.findings]) is counts
+    assert (result.text == text) is counts

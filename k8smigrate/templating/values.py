@@ -125,21 +125,27 @@ def rendered_text(text: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 _OPENER = lazy(r"^\{\{-?\s*(?:if|with)\b|^\{%[-+]?\s*if\b")
+_BY_RELEASE = lazy(r"\.Capabilities\b|\bsemverCompare\b|\bKubeVersion\b")
 
 
 def written_under(entry: Entry | None) -> str | None:
-    """The ``if``/``with`` action on the line right above ``entry``, when a template writes the
-    entry only under it (linkerd's ``{{- if not .Values.omitWebhookSideEffects }}`` above
-    ``sideEffects: None``); None for any other entry, and always outside templates.
+    """The ``if``/``with`` action on the line right above ``entry`` (comments aside), when a
+    template writes the entry only under it (linkerd's ``{{- if not
+    .Values.omitWebhookSideEffects }}`` above ``sideEffects: None``); None for any other entry,
+    and always outside templates.
 
-    The line of actions is the entry's last head comment in the skeleton; its action is read
-    back from the masking scope (``action_value``).
+    A condition on the cluster (``.Capabilities``, ``semverCompare``) does not count: charts use
+    it to write a field where the API has it, which is where the migrated object goes (cert-
+    manager writes ``sideEffects`` under ``semverCompare ">=1.12-0"``). The line of actions is a
+    head comment of the entry in the skeleton; its action is read back from the masking scope.
     """
-    if entry is None or not entry.head_comments or ph.START not in entry.head_comments[-1]:
+    if entry is None:
         return None
-    found = ph.CODE.search(entry.head_comments[-1])
-    if found is None:
-        return None
-    action = action_value(found.group())
-    text = action.action.strip() if action is not None else ""
-    return text if _OPENER.search(text) else None
+    for comment in reversed(entry.head_comments):
+        found = ph.CODE.search(comment)
+        if found is None:
+            continue  # a comment of the chart's own between the condition and the key
+        action = action_value(found.group())
+        text = action.action.strip() if action is not None else ""
+        return text if _OPENER.search(text) and not _BY_RELEASE.search(text) else None
+    return None
