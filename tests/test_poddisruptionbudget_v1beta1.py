@@ -228,6 +228,7 @@ spec:
         ("{{ .Values.pdbSelectorLabels | toYaml | trim | indent 6 }}", True),  # istio's: may render {}
         ("      app: x\n{{ .Values.extraLabels | toYaml | trim | indent 6 }}", False),  # never empty
         ('      app: {{ template "x.name" . }}', False),  # a label is there, whatever its value
+        ('      {{- include "x.selectorLabels" . | nindent 6 }}', False),  # grafana's: the chart's fixed labels
     ],
 )
 def test_a_selector_only_actions_write_is_said_to_select_everything_where_it_renders_empty(

@@ -22,8 +22,9 @@ The fields are the same; the meaning of an empty selector is not. Follows upstre
   ``StripPDBV1beta1Label`` does (K8SM-PDB-003).
 
 An absent or null selector selects no pods in both versions and is left alone. A selector that
-template actions write entirely (istio's ``matchLabels:`` then ``{{ .Values.labels | toYaml |
-indent 6 }}``) may render empty, which then selects every pod in policy/v1 (K8SM-PDB-004).
+template actions write entirely from values (istio's ``matchLabels:`` then ``{{ .Values.labels |
+toYaml | indent 6 }}``; not an ``include`` of the chart's selector labels) may render empty,
+which then selects every pod in policy/v1 (K8SM-PDB-004).
 ``minAvailable``, ``maxUnavailable`` and ``unhealthyPodEvictionPolicy`` are unchanged.
 """
 
@@ -88,10 +89,13 @@ def body(pdb: Mapping, ctx: Context) -> None:
 
 
 def _written_by_actions(selector: Mapping) -> bool:
-    """Whether every label and requirement of the selector comes from a template action."""
+    """Whether every label and requirement of the selector comes from values through a template
+    action (``toYaml .Values.…``): an ``include`` of the chart's selector labels writes fixed ones."""
     literal = actions = 0
     for entry in selector.entries:
         if ph.holds_placeholder(entry.name):
+            if not _values_dump(entry.name):
+                return False
             actions += 1
             continue
         value = entry.value
@@ -103,11 +107,26 @@ def _written_by_actions(selector: Mapping) -> bool:
             else [("", value)]
         )
         for key, node in parts:
-            if ph.holds_placeholder(key) or (not key and isinstance(node, Scalar) and ph.holds_placeholder(node.value)):
-                actions += 1  # entries or items an action writes (a label with a written value is there)
+            written = key if ph.holds_placeholder(key) else ""
+            if not key and isinstance(node, Scalar) and ph.holds_placeholder(node.value):
+                written = node.value
+            if written and not _values_dump(written):
+                return False  # a define's labels, a literal key with an action's value: there
+            if written:
+                actions += 1  # entries or items an action writes from values
             elif key or not (isinstance(node, Scalar) and node.data is None):
                 literal += 1
     return actions > 0 and literal == 0
+
+
+def _values_dump(text: str) -> bool:
+    """Whether the action behind a placeholder writes values as they are (``toYaml .Values.x``)."""
+    from k8smigrate.templating.values import action_value
+
+    found = ph.CODE.search(text)
+    action = action_value(found.group()) if found is not None else None
+    source = action.action if action is not None else ""
+    return ".Values" in source and not any(word in source for word in ("include", "template", "tpl"))
 
 
 def strip_label(selector: Mapping, ctx: Context) -> None:
