@@ -50,3 +50,5 @@ def test_an_included_define_that_writes_an_object_on_a_removed_api_is_an_error(t
         code, output = run_cli(*command, "--target-version", "1.29", str(folder))
         assert code == 3, output
         assert "_ingress.yaml:3: error K8SM-TPL-018" in output and 'the define "ingress"' in output
+        # and where it is included: that template is what renders the object
+        assert "templates/ingress.yaml:1: error K8SM-TPL-018" in output and "(the define is at" in output

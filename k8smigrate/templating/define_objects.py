@@ -6,8 +6,9 @@ includes it). The skeleton of a template leaves define bodies out (they are writ
 are included, where the skeleton cannot see them), so nothing migrated that Ingress and nothing
 said so: the chart rendered a removed API at the target, silently. A define that a template of
 the chart includes, and whose body writes an ``apiVersion:`` line at column 0 on an API removed
-at the target, is an error at that line (``K8SM-TPL-018``): move the object into a template, or
-migrate it by hand. The chart's own templates only: a subchart's defines are its own run's.
+at the target, is an error at that line (``K8SM-TPL-018``), and at each line that includes it
+(that template is what renders the object): move the object into a template, or migrate it by
+hand. The chart's own templates only: a subchart's defines are its own run's.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry:
     texts = chart.sources.templates
     for name, (path, define) in sorted(chart.defines.items()):
         text = texts.get(path)
-        if text is None or not _included(name, texts):
+        calls = _calls(name, texts)
+        if text is None or not calls:
             continue
         start, end = define.action.end, define.end_action.start
         for api in _API_LINE.finditer(text, start, end):
@@ -51,13 +53,26 @@ def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry:
                 "define is included); move the object into a template, where it is migrated, or migrate the "
                 "define by hand"
             )
-            finding = Finding(
-                DEFINE_REMOVED_API.level, DEFINE_REMOVED_API.code, message, None, str(root / path), 0, line
-            )
-            out.setdefault(path, []).append(finding)
+            code = DEFINE_REMOVED_API
+            out.setdefault(path, []).append(Finding(code.level, code.code, message, None, str(root / path), 0, line))
+            for where, at in calls:
+                if where != path or not start <= at < end:
+                    found = f"{message} (the define is at {path}:{line})"
+                    out.setdefault(where, []).append(
+                        Finding(
+                            code.level,
+                            code.code,
+                            found,
+                            None,
+                            str(root / where),
+                            0,
+                            texts[where].count("\n", 0, at) + 1,
+                        )
+                    )
     return out
 
 
-def _included(name: str, texts: Mapping[str, str]) -> bool:
+def _calls(name: str, texts: Mapping[str, str]) -> list[tuple[str, int]]:
+    """(template path, offset) of each ``include``/``template`` of the define ``name``."""
     call = re.compile(r"\b(?:include|template)\s+" + re.escape(f'"{name}"'))
-    return any(call.search(text) for text in texts.values())
+    return [(path, m.start()) for path, text in sorted(texts.items()) for m in call.finditer(text)]
