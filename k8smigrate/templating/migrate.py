@@ -157,22 +157,29 @@ def migrate_template(
                 failed[n] = idle(found_here, n)
             else:
                 left_out.setdefault(n, []).append(found_here)
+
+    def document_of(chain: Chain) -> int:
+        return _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
+
     left_out_spans = [*hidden, *masked.dead]
+    whole = _Whole(masked, hidden, tags, engine, engine_chunks, result.text)
     for chain in chains(tags):
-        n = _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
-        if n in failed or any(a < e and s < b for a, b in chain.branches(tags) for s, e in left_out_spans):
+        n = document_of(chain)
+        if n in failed or not whole.changed(n):
+            continue
+        if any(a < e and s < b for a, b in chain.branches(tags) for s, e in left_out_spans):
             continue  # a branch left out is checked above (_check_left_out)
-        refused = _check_live_branches(chain, n, _Whole(masked, hidden, tags, engine, engine_chunks, result.text))
+        refused = _check_live_branches(chain, n, whole)
         if refused is not None:
             failed[n] = refused
     if unreadable - engine.failed:  # the engine does not see a document it cannot read, as above
         engine.failed = unreadable
         engine_chunks, bodies, result = engine.run(skeleton)
     own = _OwnBranches(tags, dialect)
+    whole = _Whole(masked, hidden, tags, engine, engine_chunks, result.text)
     for chain, live in masked.alike:
-        n = _chunk_at(chunks, skeleton.text, text.count("\n", 0, tags[chain.tags[0]].start) + 1)
-        if n not in failed:
-            whole = _Whole(masked, hidden, tags, engine, engine_chunks, result.text)
+        n = document_of(chain)
+        if n not in failed and whole.changed(n):
             found_own = _own_migrations(chain, live, n, whole)
             if found_own is not None:
                 own.add(n, (chain.tags[live], chain.tags[live + 1]), *found_own)
@@ -531,20 +538,33 @@ def _check_left_out(
     return None, found
 
 
-class _Whole(NamedTuple):
+class _Whole:
     """The migration of the whole skeleton, for the checks that migrate one branch alone."""
 
-    masked: Masked
-    hidden: list[tuple[int, int]]
-    tags: list[Tag]
-    engine: _Engine
-    engine_chunks: list[str]
-    migrated: str
+    def __init__(
+        self,
+        masked: Masked,
+        hidden: list[tuple[int, int]],
+        tags: list[Tag],
+        engine: _Engine,
+        engine_chunks: list[str],
+        migrated: str,
+    ) -> None:
+        self.masked, self.hidden, self.tags, self.engine = masked, hidden, tags, engine
+        self.engine_chunks = engine_chunks
+        self._migrated = [migrated[start:end] for start, end in _chunks(migrated)]
+        self._documents: dict[int, str] = {}
+
+    def changed(self, n: int) -> bool:
+        """Whether the whole migration changed document ``n`` (most documents: not)."""
+        return n < len(self._migrated) and self._migrated[n] != self.engine_chunks[n]
 
     def document(self, n: int) -> str:
         """Document ``n`` as the whole migration wrote it (control lines kept, added lines lifted)."""
-        out = keep_control_lines(self.engine_chunks[n], _chunk_text(self.migrated, n))
-        return lift_out_of_blocks(self.engine_chunks[n], out, _template_line(self.masked.skeleton))
+        if n not in self._documents:
+            out = keep_control_lines(self.engine_chunks[n], self._migrated[n])
+            self._documents[n] = lift_out_of_blocks(self.engine_chunks[n], out, _template_line(self.masked.skeleton))
+        return self._documents[n]
 
     def alone(self, n: int, left_out: list[tuple[int, int]]) -> tuple[str, Skeleton, FileResult] | None:
         """Document ``n`` migrated with the spans ``left_out`` out of the skeleton too, its skeleton
@@ -1211,8 +1231,9 @@ def _unmasked(
         try:
             if n in bodies:
                 out = _api_line_back(out, *bodies[n])
-            lifted = lift_out_of_blocks(engine_chunks[n], out, _template_line(skeleton))
-            _check_frozen(lifted, skeleton, frozen, start, end)
+            if any(a is not None and start <= a.start < end for a, _b in frozen):
+                lifted = lift_out_of_blocks(engine_chunks[n], out, _template_line(skeleton))
+                _check_frozen(lifted, skeleton, frozen, start, end)
             _check_kept([key for at, key in kept_keys if start <= at < end], out)
             kept = keep_control_lines(engine_chunks[n], out)
             new = lift_out_of_blocks(original, unmask(kept, skeleton, by_chunk[n]))
