@@ -33,10 +33,10 @@ def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry:
     texts = chart.sources.templates
     for name, (path, define) in sorted(chart.defines.items()):
         text = texts.get(path)
-        calls = _calls(name, texts)
-        if text is None or not calls:
+        if text is None:
             continue
         start, end = define.action.end, define.end_action.start
+        calls: list[tuple[str, int]] | None = None  # looked for once an object is found: most defines hold none
         for api in _API_LINE.finditer(text, start, end):
             kind = _KIND_LINE.search(text, api.end(), end)
             if kind is None:
@@ -46,6 +46,9 @@ def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry:
                 continue
             if life.removed_in > window.target:
                 continue
+            calls = _calls(name, texts) if calls is None else calls
+            if not calls:
+                break  # a define nobody includes writes nothing
             line = text.count("\n", 0, api.start()) + 1
             message = (
                 f'the define "{name}" writes a whole {kind.group(1)} on {api.group(1)}, removed in '
