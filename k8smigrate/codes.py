@@ -137,6 +137,12 @@ DEFINE_REMOVED_API = Code(
     "error",
     "a define that a template includes writes a whole object on an API removed at the target; not migrated",
 )
+REMOVED_API_CONDITION = Code(
+    "K8SM-TPL-019",
+    "warning",
+    "a template condition asks .Capabilities.APIVersions.Has for an API removed at the target: what it alone writes "
+    "is left out from that release",
+)
 RENDER_FAILS = Code("K8SM-TPL-010", "error", "--verify-render: the migrated chart does not render")
 RENDER_REMOVED = Code(
     "K8SM-TPL-011", "error", "--verify-render: a rendered document is on an API its release no longer serves"
@@ -192,6 +198,7 @@ TEMPLATE: tuple[Code, ...] = (
     CONDITIONAL_DEFAULT,
     CONDITIONAL_REQUIRED,
     DEFINE_REMOVED_API,
+    REMOVED_API_CONDITION,
     API_REWRITTEN,
     API_DEAD_BRANCH,
     API_BODY_PER_BRANCH,

@@ -99,6 +99,45 @@ def test_a_document_that_needs_nothing_is_read_through_its_first_branch_and_left
     assert result.findings == []
 
 
+def test_a_document_that_needs_nothing_with_an_if_else_masked_inside_a_value_is_left_as_it_is() -> None:
+    # jenkins: the first branch writes the whole securityContext with tpl (toYaml …), so that
+    # if/else has no place of its own in the skeleton to compare the outside by
+    text = dedent(
+        """
+        {{- if .Capabilities.APIVersions.Has "apps/v1" }}
+        apiVersion: apps/v1
+        {{- else }}
+        apiVersion: apps/v1beta1
+        {{- end }}
+        kind: StatefulSet
+        metadata:
+          name: jenkins
+        spec:
+          serviceName: jenkins
+          selector:
+            matchLabels: {app: jenkins}
+          template:
+            metadata:
+              labels: {app: jenkins}
+            spec:
+        {{- if .Values.controller.usePodSecurityContext }}
+              securityContext:
+          {{- if hasKey .Values.controller "podSecurityContextOverride" }}
+            {{- tpl (toYaml .Values.controller.podSecurityContextOverride | nindent 8) . -}}
+          {{- else }}
+                runAsUser: {{ default 0 .Values.controller.runAsUser }}
+          {{- end }}
+        {{- end }}
+              containers:
+              - name: jenkins
+                image: jenkins/jenkins:lts
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    assert [f.code for f in result.findings if f.level == "error"] == []
+
+
 def test_a_document_no_migration_looks_at_is_not_read_through_its_branches() -> None:
     text = (
         dedent(

@@ -242,6 +242,22 @@ def test_whole_line_branches_with_a_dead_arm_get_only_the_live_literal_rewritten
     assert removed == "apiVersion: networking.k8s.io/v1\nkind: Ingress\n"
 
 
+def test_a_values_apiversion_in_an_arm_no_release_takes_is_left_alone() -> None:
+    # jenkins: the else arm for clusters before 1.14 reads its apiVersion from values.yaml
+    template = (
+        '{{- if semverCompare ">=1.19-0" .Capabilities.KubeVersion.GitVersion -}}\n'
+        "apiVersion: networking.k8s.io/v1\n"
+        '{{- else if semverCompare ">=1.14-0" .Capabilities.KubeVersion.GitVersion -}}\n'
+        "apiVersion: networking.k8s.io/v1beta1\n"
+        "{{- else -}}\napiVersion: {{ .Values.ingress.apiVersion }}\n{{- end }}\nkind: Ingress\n"
+    )
+    sources = chart({"ingress.yaml": template}, "ingress:\n  apiVersion: extensions/v1beta1\n")
+    result = planned(sources)
+    assert result.edits == []
+    assert all(site.status == "ok" for site in result.sites)
+    assert set(codes(result)) == {"K8SM-TPL-102"}
+
+
 VALUES = """\
 # RBAC settings
 rbac:

@@ -66,6 +66,23 @@ def test_a_short_control_line_far_left_of_a_block_scalar_joins_the_control_line_
     assert unmask(skeleton.text, skeleton) == text
 
 
+def test_a_short_control_line_at_column_0_of_a_script_joins_the_last_tag_above_as_an_empty_line() -> None:
+    # nifi: "{{- else }}" and "{{- end }}" at column 0 between the lines of a script are too
+    # short for '#' and a placeholder at the script's column; they become spaces in the region
+    # of the last tag above them (lines of the script between are kept)
+    pad = " " * 10
+    text = (
+        f"command:\n  - |\n{pad}client -t {{{{ .Values.token }}}} \\\n{{{{- if .Values.host }}}}\n"
+        f"{pad}  --san {{{{ .Values.host }}}} \\\n{{{{- else }}}}\n{pad}  --san x.svc \\\n{pad}  --other \\\n\n"
+        f"{{{{- end }}}}\n{pad}  -p 80\nnext: 1\n"
+    )
+    skeleton = skeleton_of(text)
+    data = yaml.safe_load(skeleton.text)
+    assert data["command"][0].startswith("client -t ") and data["command"][0].endswith("\n  -p 80\n")
+    assert data["next"] == 1
+    assert unmask(skeleton.text, skeleton) == text
+
+
 def test_control_lines_around_an_output_line_in_a_block_scalar_stay_inside_it() -> None:
     # an `{{ .Values.extra | indent 6 }}` at column 0 writes at column 6: the `{{- if }}` above
     # moves there, and the short `{{- end }}` below joins the output line's placeholder

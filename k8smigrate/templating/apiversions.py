@@ -352,6 +352,9 @@ class _Planner:
         self.findings: list[Finding] = []
         self.results: list[SiteResult] = []
         self.collapsed: set[tuple[str, int]] = set()
+        self.off: dict[int, frozenset[KubeVersion]] = {}
+        """Per site, the releases at which a version condition around it writes nothing (``gates``):
+        a site no release of the window writes is left alone (a gated document is ``migrate``'s)."""
         self.users: dict[Edit, set[int]] = {}
         """The sites each edit serves."""
 
@@ -375,6 +378,7 @@ class _Planner:
         if not self.sites:
             return ApiVersionPlan(self.window, [], [], self.findings, self.sources)
         evaluation = _evaluate(self.chart, self.sites, self.kinds, self.window, self.scenarios)
+        self.off = _gated_off(self.sources, self.window, self.sites, evaluation)
         for path, message in sorted(self.chart.values_errors.items()):
             self.findings.append(self.finding(NOT_EVALUATED, path, 0, f"values file not read: {message}"))
         wanted: dict[_OriginKey, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
@@ -398,6 +402,8 @@ class _Planner:
     ) -> SiteResult:
         kind = self.kinds[i]
         yields = evaluation.in_window(i)
+        if yields and all(y.release in self.off.get(i, ()) for y in yields):
+            return SiteResult(site, kind, "ok", [])  # in an arm no release takes: reported dead, never rewritten
         result = SiteResult(site, kind, "ok", yields)
         known = [y for y in yields if y.api is not None]
         first = next((y for y in known if y.release == self.window.min_version), known[0] if known else None)

@@ -242,7 +242,9 @@ def served(api: str, kind: str, release: KubeVersion) -> bool | None:
 
 
 @cache
-def _kinds_of(api: str) -> frozenset[str]:
+def kinds_of(api: str) -> frozenset[str]:
+    """The Kubernetes kinds the tables know at group/version ``api`` (its removals, and the
+    steps that move kinds to or from it)."""
     kinds = {k for (a, k), life in default_registry().lifecycles.items() if a == api and life.component == "kubernetes"}
     for m in _steps():
         if api in (m.from_api, m.to_api):
@@ -259,7 +261,7 @@ def group_version_served(api: str, release: KubeVersion) -> bool | None:
     """
     if api == "v1":
         return True
-    answers = [served(api, kind, release) for kind in _kinds_of(api)]
+    answers = [served(api, kind, release) for kind in kinds_of(api)]
     known = [a for a in answers if a is not None]
     if not known:
         return None

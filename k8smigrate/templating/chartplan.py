@@ -217,10 +217,9 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
     _branch_bodies(out, result, settings, root)
     _unserved_sites(out, result, sources, settings, root)
     out.gates = {**version_conditions(sources, out.texts, settings.window), **out.gates}  # (the plan's own first)
-    from ..registry import default_registry
-    from .define_objects import removed_in_defines
+    from .chart_findings import chart_findings
 
-    for path, found in removed_in_defines(parsed(sources), root, settings.window, default_registry()).items():
+    for path, found in chart_findings(parsed(sources), root, settings.window).items():
         out.findings.setdefault(path, []).extend(found)
     return _with_values_objects(_with_values_defaults(out, root, sources.values, settings), root, sources, settings)
 

@@ -474,6 +474,8 @@ class _Builder:
         wanted = self.next_indent(n) - col
         if wanted > length - 1 - ph.MIN_LENGTH and not tail and self.join_previous(n, tag, wanted, length):
             return
+        if wanted > length - 1 - ph.MIN_LENGTH and not tail and self.join_text_above(n, tag, line, wanted):
+            return
         shift = max(0, min(wanted, length - 1 - ph.MIN_LENGTH))
         head = " " * shift + "#"
         self.region(tag.start, tag.end, head + ph.PAD * (length - len(head)) + tail)
@@ -508,6 +510,32 @@ class _Builder:
         between = self.text[end : tag.start]  # the line break, then the tag's indentation
         head = " " * wanted + "#"
         self.region(start, tag.end, skeleton + between + head + ph.PAD * (length - len(head)))
+        return True
+
+    def join_text_above(self, n: int, tag: Tag, line: _Line, wanted: int) -> bool:
+        """A line of one tag inside a block scalar, too short for a comment at the scalar's
+        indentation (nifi's ``{{- end }}`` at column 0 under a line of a script): it becomes
+        spaces, an empty line of the scalar, in the region of the last tag above it (on a line of
+        the script, or of tags), whose number then stands for both; the lines between, kept as
+        they are, must be lines of the same scalar. False when there is no such tag or this
+        line is not in a block scalar."""
+        column = tag.start - line.start + wanted  # the scalar's indentation
+        if len(line.segments) != 1 or not self.regions or not self.in_block_scalar(n, column):
+            return False
+        start, end, skeleton = self.regions[-1]
+        m = n - 1
+        while m >= 0 and self.lines[m].start > end:
+            between_line = self.lines[m]
+            if between_line.kind not in ("text", "blank") or (
+                between_line.kind == "text" and self.indentation(between_line) < column
+            ):
+                return False
+            m -= 1
+        if m < 0 or self.lines[m].kind not in ("text", "control") or end > self.lines[m].end:
+            return False
+        self.regions.pop()
+        between = self.text[end : tag.start]  # the rest of the line above, line breaks, indentation
+        self.region(start, tag.end, skeleton + between + " " * (tag.end - tag.start))
         return True
 
     def mask_output(self, i: int, n: int, line: _Line) -> None:

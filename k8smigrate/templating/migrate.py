@@ -505,6 +505,10 @@ def _check_left_out(
     start, end = engine.chunks[n]
     branches = chain.branches(tags)
     main_outside = _outside(_chunk_text(migrated, n), masked.skeleton, chain, tags)
+    # A chain whose tags are masked inside a value (``securityContext:`` over an if/else of
+    # ``tpl (toYaml …)``) has no regions to find the outside by: where neither migration
+    # changes the document, both change the same outside (nothing).
+    main_unchanged = _chunk_text(migrated, n) == masked.skeleton.text[start:end]
     found: list[Finding] = []
     for k in range(1, len(branches)):
         dead = [span for span in masked.dead if span not in branches] + [b for j, b in enumerate(branches) if j != k]
@@ -527,7 +531,9 @@ def _check_left_out(
         except UnmaskError:
             message = f"{why}, and migrating the document with it would change it too; document left unchanged"
             return Finding("error", "K8SM-TPL-003", message, None, engine.filename, 0, line), []
-        if main_outside is None or _outside(out, variant, chain, tags) != main_outside:
+        if main_unchanged and out == variant.text[start:end]:
+            pass
+        elif main_outside is None or _outside(out, variant, chain, tags) != main_outside:
             message = (
                 f"{why}, and with it the migration would change the document differently outside the if/else; "
                 "document left unchanged"

@@ -255,23 +255,20 @@ def chart_gates(root: Path, rel: str, text: str, window: Window) -> tuple[list[G
 
 
 def define_errors(root: Path, rel: str, window: Window) -> list[Finding]:
-    """The errors ``apply`` gives a template whose included defines write whole objects on
-    removed APIs (``define_objects``)."""
+    """The findings ``apply`` gives a template from reading the whole chart (``chart_findings``)."""
     return _gates(str(root.resolve()), window)[2].get(rel, [])
 
 
 @lru_cache(maxsize=8)
 def _gates(root_text: str, window: Window) -> tuple[dict[str, list[Gate]], frozenset[str], dict[str, list[Finding]]]:
-    from ..registry import default_registry
+    from .chart_findings import chart_findings
     from .chartplan import sources_of, version_conditions
-    from .define_objects import removed_in_defines
     from .sites import parsed
 
     root = Path(root_text)
     sources = sources_of(root)
     chart = parsed(sources)
-    defines = removed_in_defines(chart, root, window, default_registry())
-    return version_conditions(sources, {}, window), chart.newline_defines, defines
+    return version_conditions(sources, {}, window), chart.newline_defines, chart_findings(chart, root, window)
 
 
 @lru_cache(maxsize=8)
