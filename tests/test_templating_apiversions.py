@@ -348,6 +348,9 @@ def test_has_group_version_kind_is_false_under_helm_template() -> None:
     )
     with_flag = chart({"_helpers.tpl": helper, "sts.yaml": template}, api_versions=("apps/v1/StatefulSet",))
     assert planned(with_flag).sites[0].status == "ok"
+    # actions kept (the default of apply): the error says that only helm template prints it
+    [kept] = [f for f in planned(sources, keep_actions=True).findings if f.code == "K8SM-TPL-108"]
+    assert "which only `helm template` reaches (a cluster gets apps/v1: " in kept.message
 
 
 def test_a_helper_shared_by_a_document_and_a_reference_is_edited_once() -> None:

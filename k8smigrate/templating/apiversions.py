@@ -74,7 +74,7 @@ from ..results import Finding, Level
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
 from . import valuesfile
-from .capabilities import SCENARIOS, Scenario, capabilities, chain, release_ranges, releases, served
+from .capabilities import HELM_TEMPLATE, SCENARIOS, Scenario, capabilities, chain, release_ranges, releases, served
 from .capabilities import unserved as unserved_releases
 from .collapse import arms_alike, collapse_block
 from .edits import Edit, apply_edits, edited_span
@@ -531,8 +531,8 @@ class _Planner:
                             i,
                             IN_ACTION,
                             f"{path}:{line_of(self.sources.text(path) or '', start)}: the apiVersion is written inside "
-                            f"the action {action}; actions are carried as written: change it to {new} by hand "
-                            "(--set template-actions=rewrite does)",
+                            f"the action {action}{self._only_helm_template(i, new)}; actions are carried as written: "
+                            f"change it to {new} by hand (--set template-actions=rewrite does)",
                         )
                     continue
                 edit = Edit(path, start, end, new)
@@ -547,6 +547,19 @@ class _Planner:
             edits.append(edit)
             self.users[edit] = set(uses)
         return [e for e in edits if not any(self.results[i].status == "blocked" for i in self.users[e])]
+
+    def _only_helm_template(self, i: int, target: str) -> str:
+        """Where only ``helm template`` prints another API than ``target`` (keycloak's ``Has
+        "networking.k8s.io/v1/Ingress"``: a cluster lists group/version/Kind entries, ``helm
+        template`` does not), the words that say so; else nothing."""
+        scenarios = {y.scenario for y in self.results[i].yields if y.api is not None and y.api != target}
+        if scenarios != {HELM_TEMPLATE.name}:
+            return ""
+        return (
+            f", which only `helm template` reaches (a cluster gets {target}: helm template's "
+            ".Capabilities.APIVersions is client-go's list, with removed APIs and without group/version/Kind "
+            "entries, unless --api-versions gives them)"
+        )
 
     def block(self, i: int, code: Code, message: str) -> None:
         result = self.results[i]
