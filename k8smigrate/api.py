@@ -144,8 +144,10 @@ def _migrate_loaded(
         gates=plan.gates.get(rel),
         newline_defines=plan.newline_defines,
     )
+    from .templating.unserved import one_error
+
     result.original = loaded.text
-    result.findings = findings + result.findings
+    result.findings = one_error(findings, result.findings)
     return result
 
 

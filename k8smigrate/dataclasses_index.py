@@ -433,10 +433,10 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.message,self.line,self.other_line,self.code,)==(other.message,other.line,other.other_line,other.code,)
+   return (self.message,self.line,self.other_line,self.code,self.context_line,)==(other.message,other.line,other.other_line,other.code,other.context_line,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.message,self.line,self.other_line,self.code,)==(other.message,other.line,other.other_line,other.code,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.message,self.line,self.other_line,self.code,self.context_line,)==(other.message,other.line,other.other_line,other.code,other.context_line,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -1770,9 +1770,9 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(message={self.message!r}, line={self.line!r}, other_line={self.other_line!r}, code={self.code!r})"
+  return self.__class__.__qualname__ + f"(message={self.message!r}, line={self.line!r}, other_line={self.other_line!r}, code={self.code!r}, context_line={self.context_line!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(message={self.message!r}, line={self.line!r}, other_line={self.other_line!r}, code={self.code!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(message={self.message!r}, line={self.line!r}, other_line={self.other_line!r}, code={self.code!r}, context_line={self.context_line!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -2765,14 +2765,15 @@ def __create_fn__(_type_mapping, _type_keys, _type_merged, _type_path, MISSING, 
  return __init__
 CODE['def __create_fn__(_type_mapping, _type_keys, _type_merged, _type_path, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,mapping:_type_mapping,keys:_type_keys,merged:_type_merged,path:_type_path)->_return_type:\n  self.mapping=mapping\n  self.keys=keys\n  self.merged=merged\n  self.path=path\n return __init__'] = __create_fn__.__code__
 
-def __create_fn__(_type_message, _type_line, _type_other_line, _type_code, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_other_line, _dflt_code, _return_type):
- def __init__(self,message:_type_message,line:_type_line,other_line:_type_other_line=_dflt_other_line,code:_type_code=_dflt_code)->_return_type:
+def __create_fn__(_type_message, _type_line, _type_other_line, _type_code, _type_context_line, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_other_line, _dflt_code, _dflt_context_line, _return_type):
+ def __init__(self,message:_type_message,line:_type_line,other_line:_type_other_line=_dflt_other_line,code:_type_code=_dflt_code,context_line:_type_context_line=_dflt_context_line)->_return_type:
   self.message=message
   self.line=line
   self.other_line=other_line
   self.code=code
+  self.context_line=context_line
  return __init__
-CODE['def __create_fn__(_type_message, _type_line, _type_other_line, _type_code, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_other_line, _dflt_code, _return_type):\n def __init__(self,message:_type_message,line:_type_line,other_line:_type_other_line=_dflt_other_line,code:_type_code=_dflt_code)->_return_type:\n  self.message=message\n  self.line=line\n  self.other_line=other_line\n  self.code=code\n return __init__'] = __create_fn__.__code__
+CODE['def __create_fn__(_type_message, _type_line, _type_other_line, _type_code, _type_context_line, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_other_line, _dflt_code, _dflt_context_line, _return_type):\n def __init__(self,message:_type_message,line:_type_line,other_line:_type_other_line=_dflt_other_line,code:_type_code=_dflt_code,context_line:_type_context_line=_dflt_context_line)->_return_type:\n  self.message=message\n  self.line=line\n  self.other_line=other_line\n  self.code=code\n  self.context_line=context_line\n return __init__'] = __create_fn__.__code__
 
 def __create_fn__(_type_migration, _type_settings, _type_root, _type_window, _type_filename, _type_document, _type_doc_line, _type_final_api, _type_needs, _type_lifecycles, _type_check_codes, _type_findings, _type_notes, _type_read_siblings, _type_read_facts, _type_source, _type_plan_api, _type__places, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_filename, _dflt_document, _dflt_doc_line, _dflt_final_api, _dflt_needs, _dflt_lifecycles, _dflt_check_codes, _dflt_findings, _dflt_notes, _dflt_read_siblings, _dflt_read_facts, _dflt_source, _dflt_plan_api, _dflt__places, _return_type):
  def __init__(self,migration:_type_migration,settings:_type_settings,root:_type_root,window:_type_window,filename:_type_filename=_dflt_filename,document:_type_document=_dflt_document,doc_line:_type_doc_line=_dflt_doc_line,final_api:_type_final_api=_dflt_final_api,needs:_type_needs=_dflt_needs,lifecycles:_type_lifecycles=_HAS_DEFAULT_FACTORY,check_codes:_type_check_codes=_dflt_check_codes,findings:_type_findings=_HAS_DEFAULT_FACTORY,notes:_type_notes=_HAS_DEFAULT_FACTORY,read_siblings:_type_read_siblings=_dflt_read_siblings,read_facts:_type_read_facts=_dflt_read_facts,source:_type_source=_dflt_source,plan_api:_type_plan_api=_dflt_plan_api,_places:_type__places=_HAS_DEFAULT_FACTORY)->_return_type:

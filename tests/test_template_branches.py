@@ -138,6 +138,30 @@ def test_a_document_that_needs_nothing_with_an_if_else_masked_inside_a_value_is_
     assert [f.code for f in result.findings if f.level == "error"] == []
 
 
+def test_an_else_branch_too_short_to_mask_alone_is_left_out_with_its_tag() -> None:
+    # prometheus' ClusterRoles: a PSP rule, else `[]`; the parser reports the `[]` (a simple
+    # key without ':') at the line after it, and `[]` is too short for a placeholder of its own
+    text = dedent(
+        """
+        kind: ClusterRole
+        apiVersion: rbac.authorization.k8s.io/v1
+        metadata:
+          name: x
+        rules:
+        {{- if .Values.psp }}
+          - apiGroups: [extensions]
+            resources: [podsecuritypolicies]
+            verbs: [use]
+        {{- else }}
+          []
+        {{- end }}
+        """
+    )
+    result = migrate(text)
+    assert result.text == text
+    assert [(f.code, f.line) for f in result.findings] == [("K8SM-PSP-002", 7)]
+
+
 def test_a_document_no_migration_looks_at_is_not_read_through_its_branches() -> None:
     text = (
         dedent(

@@ -117,7 +117,7 @@ def test_in_place_a_helper_written_first_does_not_stop_the_body_migration(tmp_pa
 
 def test_an_apiversion_whose_body_cannot_be_migrated_is_left_with_an_error(tmp_path: Path) -> None:
     # a servicePort that needs a decision: moving the apiVersion alone would give an invalid Ingress
-    ingress = INGRESS_BY_HELPER.replace("{{ .Values.port }}", "{{ default 80 .Values.port }}")
+    ingress = INGRESS_BY_HELPER.replace("{{ .Values.port }}", "{{ tpl (toString .Values.port) . }}")
     files = {
         "Chart.yaml": CHART["Chart.yaml"],
         "values.yaml": "port: 80\n",

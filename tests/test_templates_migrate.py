@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 import yaml
@@ -99,6 +100,61 @@ def test_a_port_from_a_field_of_a_variable_declared_as_a_values_path_is_resolved
     result = migrate_template(dedent(text), Settings(target_version="1.29"), values=values, filename="i.yaml")
     assert "      port:\n        number: {{ $websockets.port }}\n" in result.text
     assert "K8SM-ING-011" in [f.code for f in result.findings]
+
+
+DEFAULT_PORT_INGRESS = """
+    {{- $httpPort := .Values.httpPort -}}
+    apiVersion: extensions/v1beta1
+    kind: Ingress
+    metadata:
+      name: web
+    spec:
+      rules:
+      {{- range .Values.ingress.hosts }}
+      - http:
+          paths:
+          - backend:
+              serviceName: web
+              servicePort: PORT
+      {{- end }}
+    """
+
+
+@pytest.mark.parametrize(
+    ("port", "values", "renders"),
+    [
+        # elastic's elasticsearch and kibana: a range item's field, else the chart's port
+        ("{{ .servicePort | default $httpPort }}", {"httpPort": 9200, "ingress": {"hosts": [{}]}}, "9200"),
+        ("{{ default $httpPort .servicePort }}", {"httpPort": 9200, "ingress": {"hosts": [{}]}}, "9200"),
+        ("{{ .Values.servicePort | default .Values.httpPort }}", {"httpPort": 9200}, "9200"),
+        ("{{ default 80 .Values.servicePort }}", {"servicePort": ""}, "80"),
+        ("{{ .Values.servicePort | default 80 }}", {"servicePort": 8080}, "8080"),
+    ],
+)
+def test_a_port_behind_default_is_resolved_as_the_chart_renders_it(
+    port: str, values: dict[str, Any], renders: str
+) -> None:
+    text = dedent(DEFAULT_PORT_INGRESS).replace("PORT", port)
+    result = migrate_template(text, Settings(target_version="1.29"), values=values, filename="i.yaml")
+    assert f"\n              number: {port}\n" in result.text and "serviceName" not in result.text
+    [info] = [f for f in result.findings if f.code == "K8SM-ING-011"]
+    assert f"servicePort renders '{renders}'" in info.message
+
+
+@pytest.mark.parametrize(
+    ("port", "values"),
+    [
+        # an item of values.yaml sets the field: which one the range writes is not known
+        ("{{ .servicePort | default $httpPort }}", {"httpPort": 9200, "ingress": {"hosts": [{"servicePort": "http"}]}}),
+        ("{{ .Values.servicePort | default .Values.unset }}", {}),  # nothing to fall back on
+        ("{{ .Values.servicePort | default .Values.httpPort | quote }}", {"httpPort": 9200}),  # more than default
+    ],
+)
+def test_a_port_behind_default_that_cannot_be_told_stays_a_decision(port: str, values: dict[str, Any]) -> None:
+    text = dedent(DEFAULT_PORT_INGRESS).replace("PORT", port)
+    result = migrate_template(text, Settings(target_version="1.29"), values=values, filename="i.yaml")
+    assert result.text == text
+    assert "K8SM-GEN-010" in [f.code for f in result.findings]
 
 
 EXTRA_PATHS = """

@@ -242,6 +242,22 @@ def test_whole_line_branches_with_a_dead_arm_get_only_the_live_literal_rewritten
     assert removed == "apiVersion: networking.k8s.io/v1\nkind: Ingress\n"
 
 
+def test_an_apiversion_that_reads_no_capabilities_is_served_per_release() -> None:
+    # prometheus' ingress.apiVersion helper prints networking.k8s.io/v1beta1 whatever the
+    # release: served from 1.19 to 1.21 only, so a window from 1.19 needs networking.k8s.io/v1
+    sources = chart({"ingress.yaml": 'apiVersion: {{ print "networking.k8s.io/v1beta1" }}\nkind: Ingress\n'})
+    (site,) = planned(sources, "1.29", "1.19", keep_actions=True).sites
+    assert {(str(y.release), y.served) for y in site.yields if y.scenario == "cluster"} >= {
+        ("1.21", True),
+        ("1.22", False),
+    }
+    assert site.status == "blocked" and [f.code for f in site.findings] == ["K8SM-TPL-108"]
+    rewritten = planned(sources, "1.29", "1.19")
+    assert after(sources, rewritten)["templates/ingress.yaml"].startswith(
+        'apiVersion: {{ print "networking.k8s.io/v1" }}'
+    )
+
+
 def test_a_values_apiversion_in_an_arm_no_release_takes_is_left_alone() -> None:
     # jenkins: the else arm for clusters before 1.14 reads its apiVersion from values.yaml
     template = (

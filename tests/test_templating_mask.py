@@ -96,6 +96,15 @@ def test_control_lines_around_an_output_line_in_a_block_scalar_stay_inside_it() 
     assert unmask(skeleton.text, skeleton) == text
 
 
+def test_left_out_text_too_short_for_a_number_joins_the_tag_line_above() -> None:
+    text = "rules:\n{{- if .Values.psp }}\n  - resources: [x]\n{{- else }}\n  []\n{{- end }}\n"
+    else_start = text.index("{{- else }}") + len("{{- else }}")
+    skeleton = mask(text, gotemplate.tags(text)[0], [(else_start, text.index("{{- end }}"))])
+    assert skeleton.problems == []
+    assert yaml.safe_load(skeleton.text) == {"rules": [{"resources": ["x"]}]}
+    assert unmask(skeleton.text, skeleton) == text
+
+
 def test_a_fail_action_writes_nothing_where_it_stands() -> None:
     # consul: "{{- else }}{{ fail "…" }}" between the lines of a script is a control line
     text = 'args:\n  - |\n      run\n    {{- if .Values.x }}{{ else }}{{ fail "x must be set" }}{{ end }}\n      more\n'

@@ -63,6 +63,19 @@ def test_by_default_the_document_stays_and_its_error_names_the_option(tmp_path: 
     assert (folder / "templates/psp.yaml").read_text(encoding="utf-8") == before
 
 
+def test_an_apiversion_an_if_else_picks_gets_one_error_naming_the_option(tmp_path: Path) -> None:
+    # prometheus-consul-exporter: Has "policy/v1beta1" picks policy/v1beta1, else extensions/v1beta1
+    picked = (
+        '{{- if .Capabilities.APIVersions.Has "policy/v1beta1" }}\n'
+        "apiVersion: policy/v1beta1\n{{- else }}\napiVersion: extensions/v1beta1\n{{- end }}\n"
+    )
+    folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + picked + PSP_BODY + END})
+    code, output = run("apply", "--check", "--target-version", "1.29", str(folder))
+    assert code == 3
+    assert "needs a human (1)" in output and "K8SM-TPL-104" not in output
+    assert output.count("In a chart, --set unserved-kinds=gate writes it only for the releases before 1.25") == 2
+
+
 def test_scan_names_the_option_for_a_literal_apiversion(tmp_path: Path) -> None:
     folder = chart(tmp_path / "c", {"psp.yaml": SWITCH + PSP + END})
     code, output = run("scan", "--target-version", "1.29", str(folder))

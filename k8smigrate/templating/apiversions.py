@@ -245,9 +245,18 @@ def _evaluate(
     for i, site in enumerate(sites):
         constant: tuple[list[Yield], dict[tuple[str, int], set[int]]] | None = None
         for scenario, release in runs:
-            if constant is not None:  # the site reads no .Capabilities: every release gets the same
-                same, taken = constant
-                result.yields[i] += [replace(y, release=release, scenario=scenario.name) for y in same]
+            if constant is not None:  # the site reads no .Capabilities: every release gets the same API
+                same, taken = constant  # (whether the release serves it is the release's own)
+                kind = kinds[i]
+                result.yields[i] += [
+                    replace(
+                        y,
+                        release=release,
+                        scenario=scenario.name,
+                        served=served(y.api, kind, release) if y.api is not None and kind else y.served,
+                    )
+                    for y in same
+                ]
                 _merge_taken(result, taken, release <= window.target)
                 continue
             caps = capabilities(scenario, release, chart.sources.api_versions)

@@ -4,8 +4,12 @@ Only an action whose whole pipeline is a ``.Values`` path is resolved (``{{ .Val
 ``{{ $.Values.a.b }}``), or a variable that the file declares once as such a path
 (``{{- $port := .Values.service.port -}}``), or a field of one (bitwardenrs'
 ``{{ $websockets.port }}`` after ``{{- $websockets := .Values.bitwardenrs.websockets }}``).
-Anything with a function or a pipe (``| quote``, ``default 80 …``) changes the value and stays
-unknown.
+A ``default`` over such a path (elastic's ``{{ .servicePort | default $httpPort }}``, ``{{
+default 80 .Values.port }}``) is resolved as Sprig's ``default`` renders it with the chart's
+values: the first operand when values.yaml gives it a non-empty value, else the fallback (a
+path, a variable or a literal). A first operand that is a field of a ``range``/``with`` item
+(``.servicePort``) counts as unset when no mapping anywhere in values.yaml has that key.
+Anything else with a function or a pipe (``| quote``) changes the value and stays unknown.
 """
 
 from __future__ import annotations
@@ -52,21 +56,111 @@ def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]
     """A resolver for the actions of one template, against the chart's parsed values."""
     declared, roots = declarations(actions)
 
-    def resolve(action_text: str) -> ActionValue:
-        try:
-            words = lex_actions(action_text)[0].words
-        except (LexError, IndexError):
-            return ActionValue(action_text, False)
+    def path_of(words: tuple[Any, ...]) -> list[str] | None:
         path = values_path(words, roots)
         if path is None and words and words[0].typ is ItemType.VARIABLE:
             base = declared.get(words[0].val)
             if base is not None and all(w.typ is ItemType.FIELD for w in words[1:]):
                 path = [*base, *(w.val[1:] for w in words[1:])]
-        if path is None or values is None:
+        return path
+
+    def resolve(action_text: str) -> ActionValue:
+        try:
+            words = lex_actions(action_text)[0].words
+        except (LexError, IndexError):
             return ActionValue(action_text, False)
-        found, value = lookup(values, path)
-        if not found or value is None:
+        if values is None:
             return ActionValue(action_text, False)
-        return ActionValue(action_text, True, value, f"values.yaml: {'.'.join(path)}")
+        path = path_of(words)
+        if path is not None:
+            found, value = lookup(values, path)
+            if not found or value is None:
+                return ActionValue(action_text, False)
+            return ActionValue(action_text, True, value, f"values.yaml: {'.'.join(path)}")
+        operands = _default_operands(words)
+        if operands is None:
+            return ActionValue(action_text, False)
+        given, fallback = operands
+        state, value, source = _value_of(given, path_of, values)
+        if state == "unknown":
+            return ActionValue(action_text, False)
+        if state == "known" and not _empty(value):
+            return ActionValue(action_text, True, value, source)
+        state, value, source = _value_of(fallback, path_of, values)
+        if state != "known":
+            return ActionValue(action_text, False)
+        unset = f"{_text(given)} is unset"
+        return ActionValue(action_text, True, value, f"{source}, as {unset}" if source else unset)
 
     return resolve
+
+
+def _default_operands(words: tuple[Any, ...]) -> tuple[list[Any], list[Any]] | None:
+    """(given, fallback) of ``given | default fallback`` or ``default fallback given``, each
+    one operand; else None."""
+    items = list(words)
+    pipes = [i for i, w in enumerate(items) if w.typ is ItemType.PIPE]
+    if len(pipes) == 1:
+        given, call = items[: pipes[0]], items[pipes[0] + 1 :]
+        if call and call[0].typ is ItemType.IDENTIFIER and call[0].val == "default":
+            rest = _operands(call[1:])
+            if len(rest) == 1 and _operands(given) == [given]:
+                return given, rest[0]
+        return None
+    if not pipes and items and items[0].typ is ItemType.IDENTIFIER and items[0].val == "default":
+        rest = _operands(items[1:])
+        if len(rest) == 2:
+            return rest[1], rest[0]
+    return None
+
+
+def _operands(items: list[Any]) -> list[list[Any]]:
+    """Items grouped into operands: a field chain goes on while its fields touch."""
+    out: list[list[Any]] = []
+    for item in items:
+        if out and item.typ is ItemType.FIELD:
+            last = out[-1][-1]
+            if last.typ in (ItemType.FIELD, ItemType.VARIABLE) and last.pos + len(last.val) == item.pos:
+                out[-1].append(item)
+                continue
+        out.append([item])
+    return out
+
+
+def _value_of(
+    operand: list[Any], path_of: Callable[[tuple[Any, ...]], list[str] | None], values: Any
+) -> tuple[str, Any, str]:
+    """(state, value, source) of one operand with the chart's values: ``known``, ``unset``
+    (values.yaml does not set it) or ``unknown`` (it cannot be told)."""
+    if len(operand) == 1 and operand[0].typ is ItemType.NUMBER:
+        text = operand[0].val
+        return ("known", int(text), "") if text.isdigit() else ("unknown", None, "")
+    if len(operand) == 1 and operand[0].typ is ItemType.STRING:
+        return "known", operand[0].val[1:-1], ""
+    path = path_of(tuple(operand))
+    if path is not None:
+        found, value = lookup(values, path)
+        return (
+            ("known", value, f"values.yaml: {'.'.join(path)}") if found and value is not None else ("unset", None, "")
+        )
+    if len(operand) == 1 and operand[0].typ is ItemType.FIELD:
+        # a field of a range or with item: unset where no mapping of values.yaml has the key
+        return ("unknown", None, "") if _has_key(values, operand[0].val[1:]) else ("unset", None, "")
+    return "unknown", None, ""
+
+
+def _has_key(node: Any, key: str) -> bool:
+    if isinstance(node, dict):
+        return key in node or any(_has_key(v, key) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_key(v, key) for v in node)
+    return False
+
+
+def _empty(value: Any) -> bool:
+    """Sprig's ``empty``: what ``default`` replaces."""
+    return value is None or value is False or value == 0 or (isinstance(value, (str, list, dict)) and not value)
+
+
+def _text(operand: list[Any]) -> str:
+    return "".join(w.val for w in operand)

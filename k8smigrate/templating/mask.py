@@ -310,10 +310,28 @@ class _Builder:
         start = head.start + len(content) - len(content.lstrip())
         tail = self.lines[last]
         end = tail.start + len(self.text[tail.start : tail.end].rstrip())
+        filled = self._fill_lines("\n" + self.text[start:end], "#")[1:]
         try:
-            self.region(start, end, self._fill_lines("\n" + self.text[start:end], "#")[1:])
+            self.region(start, end, filled)
         except _TooShort:
-            self.problem(first, "text left out of the skeleton (a define or an if/else branch) is too short to mask")
+            if not self.join_tag_above(first, start, end, filled):
+                self.problem(
+                    first, "text left out of the skeleton (a define or an if/else branch) is too short to mask"
+                )
+
+    def join_tag_above(self, first: int, start: int, end: int, filled: str) -> bool:
+        """Hidden text too short for a number of its own (prometheus' ``[]`` under ``{{- else
+        }}``) joins the region of the line of tags right above it, whose number then stands
+        for both. False when the line above is not one."""
+        if first == 0 or not self.regions or self.lines[first - 1].kind != "control":
+            return False
+        region_start, region_end, skeleton = self.regions[-1]
+        above = self.lines[first - 1]
+        if not above.start <= region_end <= above.end or self.text[region_end:start].strip():
+            return False
+        self.regions.pop()
+        self.region(region_start, end, skeleton + self.text[region_end:start] + filled)
+        return True
 
     def mask_tag(self, i: int, n: int, line: _Line) -> bool:
         """Mask one tag; True when the whole line was masked with it."""

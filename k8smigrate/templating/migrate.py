@@ -946,6 +946,10 @@ def _skeleton(
                 if doc.problem is not None and (needed is None or needed(text[start:end])):
                     at = _key_at(text, starts, base + doc.problem.line)
                     chain = _shape_conflict(all_chains, tags, at, (start, end), settled)
+                    if chain is None and doc.problem.context_line is not None:
+                        # a simple key without ':' is reported past its own line: at the line it began
+                        began = _key_at(text, starts, base + doc.problem.context_line)
+                        chain = _shape_conflict(all_chains, tags, began, (start, end), settled)
                     if chain is None:
                         span = _unreadable_branch(text, tags, at, (start, end), dead)
                         if span is not None and _reads_further(

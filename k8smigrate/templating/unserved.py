@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import NamedTuple
 
 from ..results import Finding
@@ -47,6 +48,30 @@ from .semver import on_cluster_version
 DECISION = "unserved-kinds"
 REMOVED_CODES = frozenset({"K8SM-GEN-007", "K8SM-GEN-009"})
 """The engine's errors for a document on a removed API that nothing migrates."""
+
+
+def one_error(chart: list[Finding], engine: list[Finding]) -> list[Finding]:
+    """The chart-level step's findings then the engine's, one error per document: where the
+    step's ``K8SM-TPL-104`` (no API of the kind is served: a PodSecurityPolicy whose apiVersion
+    an if/else picks) stands at the line of the engine's error for the document
+    (``REMOVED_CODES``, with the advice for the kind), that error alone stays, with the step's
+    offer (``--set unserved-kinds=gate``) added."""
+    engine = list(engine)
+    kept: list[Finding] = []
+    for finding in chart:
+        same = (
+            next((k for k, e in enumerate(engine) if e.code in REMOVED_CODES and e.line == finding.line), None)
+            if finding.code == "K8SM-TPL-104"
+            else None
+        )
+        if same is None:
+            kept.append(finding)
+            continue
+        offer = finding.message.partition("the template is left as it is. ")[2]
+        if offer and offer not in engine[same].message:
+            engine[same] = replace(engine[same], message=f"{engine[same].message}. {offer}")
+    return kept + engine
+
 
 _ONLY_MARKER = re.compile(r"(?:---|\.\.\.)(?:[ \t].*)?")
 

@@ -19,6 +19,9 @@ class Problem:
     other_line: int | None = None
     code: str = "K8SM-GEN-005"
     """K8SM-GEN-005 for invalid YAML; K8SM-GEN-011 for valid YAML this tool does not read."""
+    context_line: int | None = None
+    """Where the construct the parser was reading began, when not at ``line`` (a simple key
+    whose ``:`` is missing is reported at the line after it)."""
 
 
 @dataclass

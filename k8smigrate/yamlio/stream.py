@@ -255,7 +255,9 @@ def _parse_piece(text: str, start: int, end: int, index: int) -> tuple[list[Docu
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + line_of(text, start) if mark is not None else line_of(text, start)
-        return [Document(index, start, end, line_of(text, start), problem=Problem(message(exc), line))], True
+        context = exc.context_mark.line + line_of(text, start) if exc.context_mark is not None else None
+        problem = Problem(message(exc), line, context_line=context if context != line else None)
+        return [Document(index, start, end, line_of(text, start), problem=problem)], True
     except Exception as exc:  # never let one piece stop the file: it becomes a finding
         position = getattr(exc, "position", None)  # a ReaderError (NUL, control character) has no mark
         line = line_of(text, start + position if isinstance(position, int) else start)
