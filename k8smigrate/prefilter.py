@@ -31,7 +31,7 @@ _ODD_VALUE = [
     for key in ("apiVersion", "kind")
 ]
 """An apiVersion or kind with an anchor, tag, alias, block scalar or escape, or its value on the next line."""
-_ESCAPED_KEY = lazy(r'"[^"\n]*\\[^"\n]*"[ \t]*:')
+_ESCAPED_KEY = lazy(r'"(?:[^"\\\n]|\\.)*\\.(?:[^"\\\n]|\\.)*"[ \t]*:')
 """A double-quoted key with an escape in it (``"api\\u0056ersion":``)."""
 _EXPLICIT_KEY = lazy(r"""^[ \t-]*\?[ \t\r\n]|[{,][ \t]*\?[ \t]""", re.M)
 """An explicit key (``? apiVersion``)."""
@@ -128,10 +128,14 @@ _API_KEY = lazy(r"""apiVersion["']?[ \t]*:""")
 _KIND_KEY = lazy(r"""kind["']?[ \t]*:""")
 
 
-def may_need(piece: str, registry: Registry, settings: Settings) -> bool:
+def may_need(piece: str, registry: Registry, settings: Settings, *, consequential: bool = False) -> bool:
     """A closer look than ``prefilter``'s, by apiVersion and kind: False only when every
     apiVersion and kind in the text is written out, no enabled step accepts such an object, and
     no enabled check of those kinds (or of every object) finds its trigger in it.
+
+    ``consequential``: only checks that may edit the object or report an error count (a
+    document a template hides from the skeleton is an error only where reading it could
+    change it or hold it back; a Service's deprecated ``loadBalancerIP`` is only an info).
 
     The pre-filter goes by apiVersion alone (a NetworkPolicy is wanted because a check reads
     Ingresses of the same networking.k8s.io/v1); this costs a pass over the migrations, for the
@@ -150,6 +154,8 @@ def may_need(piece: str, registry: Registry, settings: Settings) -> bool:
         if not enabled(m):
             continue
         if isinstance(m, Check):
+            if consequential and not m.edits and all(code.level != "error" for code in m.codes):
+                continue
             looked_at = ANY in m.applies_to or any(
                 ANY in m.applies_to.get(api, ()) or kinds & set(m.applies_to.get(api, ())) for api in apis
             )

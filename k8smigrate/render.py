@@ -150,6 +150,8 @@ class Renderer:
                 return props + text
             assert not isinstance(data, (list, dict))
             return props + render_data_scalar(data)
+        if node.value == "" and node.style is None and node.tag is None:
+            return props  # a null written as nothing (``key:``), as it reads back
         return props + render_string(node.value, node.style if node.style in ("'", '"') else None)
 
     def key(self, key: Scalar) -> str:
@@ -343,7 +345,8 @@ class Renderer:
         if literal is not None:
             return out + key + ": " + literal[0] + eol + self.nl + literal[1] + self.nl
         if not block:
-            return out + key + ": " + self.node(value, col, 0) + eol + self.nl
+            written = self.node(value, col, 0)
+            return out + key + (": " + written if written else ":") + eol + self.nl
         props = self._props(value).rstrip()
         head = key + ":" + (" " + props if props else "") + eol + self.nl
         child = col + (self.style.step if isinstance(value, Mapping) else self.style.seq_offset)

@@ -48,6 +48,8 @@ def _wanted() -> Callable[[str], bool]:
         "properties:\n  apiVersion:\n    # the version\n    description: x\n    type: string\n  kind:\n    type: string\n",
         "items:\n  kind:\n  - a\n",
         "x: 'what? yes'\n",
+        # an escaped quote then ": " inside one double-quoted value (spring-cloud-dataflow's JSON)
+        'apiVersion: v1\nkind: ConfigMap\ndata:\n  b: "{ \\"maven\\": null }"\n',
     ],
 )
 def test_plain_spellings_are_sure(text: str) -> None:

@@ -201,6 +201,18 @@ def test_tags_at_column_0_inside_a_block_scalar_leave_their_block_out_and_the_re
     assert "lines 17–27, under '{{- if .Values.sidecar }}'" in warning.message
 
 
+def test_a_document_only_a_report_only_check_reads_is_no_error_when_it_does_not_read(tmp_path: Path) -> None:
+    # kubeapps' Service: its deprecated loadBalancerIP is an info (K8SM-FLD-021), never an edit
+    text = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  {{- .Values.x | indent 2 }}\n"
+    text += "  loadBalancerIP: 1.2.3.4\n"
+    result = migrate(text)
+    assert result.text == text
+    assert [(f.level, f.code) for f in result.findings] == [("info", "K8SM-TPL-007")]
+    folder = write_chart(tmp_path / "c", {"svc.yaml": text})
+    code, output = run_cli("scan", "--target-version", "1.29", str(folder))
+    assert code == 0 and "info K8SM-TPL-007" in output, output
+
+
 # ------------------------------------------------------------------ scan answers as apply
 
 

@@ -102,6 +102,18 @@ def test_a_port_from_a_field_of_a_variable_declared_as_a_values_path_is_resolved
     assert "K8SM-ING-011" in [f.code for f in result.findings]
 
 
+def test_the_last_annotation_below_an_action_that_writes_the_others_is_deleted_alone() -> None:
+    # bitnami postgresql's headless Service: the annotations an action writes stay, with their key
+    head = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\n"
+    notes = "  annotations: {{- toYaml .Values.commonAnnotations | nindent 4 }}\n"
+    tolerate = '    service.alpha.kubernetes.io/tolerate-unready-endpoints: "true"\n'
+    spec = "spec:\n  publishNotReadyAddresses: true\n"
+    result = migrate_text(head + notes + tolerate + spec, target_version="1.29")
+    assert result.text == head + notes + spec
+    [info] = [f for f in result.findings if f.code == "K8SM-FLD-015"]
+    assert "spec.publishNotReadyAddresses: true already says it" in info.message
+
+
 DEFAULT_PORT_INGRESS = """
     {{- $httpPort := .Values.httpPort -}}
     apiVersion: extensions/v1beta1

@@ -193,6 +193,15 @@ def test_a_key_whose_value_is_an_nindent_tag_holds_one_unknown_entry() -> None:
     assert metadata["name"] == "x"
 
 
+def test_a_key_glued_to_its_nindent_tag_holds_one_unknown_entry() -> None:
+    # kubeapps: `labels:{{ include … | nindent 4 }}`; nindent writes the line break YAML needs
+    text = 'metadata:\n  labels:{{ include "x.labels" . | nindent 4 }}\nspec: {}\n'
+    skeleton = skeleton_of(text)
+    data = yaml.safe_load(skeleton.text)
+    assert isinstance(data["metadata"]["labels"], dict) and len(data["metadata"]["labels"]) == 1
+    assert unmask(skeleton.text, skeleton) == text
+
+
 def test_a_list_field_whose_value_is_an_nindent_tag_holds_one_unknown_item() -> None:
     text = "spec:\n  tolerations: {{ toYaml .Values.tolerations | nindent 4 }}\n"
     tolerations = yaml.safe_load(skeleton_of(text).text)["spec"]["tolerations"]

@@ -105,6 +105,28 @@ def test_a_define_of_the_chart_itself_wins_over_the_subcharts(tmp_path: Path) ->
     assert code == 0, out
 
 
+def test_of_two_vendored_copies_of_a_library_the_one_helm_parses_last_wins() -> None:
+    # bitnami: charts/common and charts/postgresql/charts/common; Helm parses the deepest files
+    # first, then by name descending, and the last define of a name wins (checked with helm 4)
+    from k8smigrate.templating.sites import ChartSources, ParsedChart
+
+    define = '{{- define "x" -}}FROM{{- end -}}\n'
+    lent = {
+        "charts/sub/charts/common/templates/_cap.tpl": define.replace("FROM", "nested"),
+        "charts/common/templates/_cap.tpl": define.replace("FROM", "near"),
+        "charts/b/templates/_cap.tpl": define.replace("FROM", "b"),
+    }
+    templates = {
+        "templates/a/_y.tpl": '{{- define "y" -}}deeper{{- end -}}\n',
+        "templates/_y.tpl": '{{- define "y" -}}top{{- end -}}\n',
+    }
+    chart = ParsedChart(ChartSources(templates, lent=lent))
+    assert chart.defines["x"][0] == "charts/b/templates/_cap.tpl"  # same depth: the smallest name
+    assert chart.defines["y"][0] == "templates/_y.tpl"
+    chart = ParsedChart(ChartSources(templates, lent={k: v for k, v in lent.items() if "/b/" not in k}))
+    assert chart.defines["x"][0] == "charts/common/templates/_cap.tpl"
+
+
 def test_two_different_rewrites_of_one_subchart_file_leave_it_as_it_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8smigrate.scalars import Data
+from k8smigrate.templating.placeholders import opened_by_action
 from k8smigrate.tree import Mapping, Scalar
 
 _TEMPLATED = ("ReplicationController", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job")
@@ -132,7 +133,10 @@ def drop_annotation(metadata: Mapping, key: str) -> None:
     if found is None:
         return
     found.pop(key)
-    metadata.drop_emptied("annotations")  # an emptied map is no map, comments or not
+    if not opened_by_action(metadata.entry("annotations")):
+        metadata.drop_emptied("annotations")  # an emptied map is no map, comments or not
+    elif not found.entries:  # the action on the key's line writes the rest: it stays, alone
+        metadata.set("annotations", Scalar(""))
 
 
 def child(parent: Mapping, key: str) -> Mapping | None:

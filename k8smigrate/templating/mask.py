@@ -151,8 +151,9 @@ LIST_FIELDS = frozenset(
 _KEY_LINE = re.compile(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*)?\s*$")
 
 
-_VALUE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]+$")
-"""The text before a tag that is a block key's whole value: indentation, dashes, key, colon."""
+_VALUE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]*$")
+"""The text before a tag that is a block key's whole value: indentation, dashes, key, colon
+(kubeapps glues the tag to it: ``labels:{{ include … | nindent 4 }}``, which renders a line break)."""
 
 _HEAD = ("#", "")
 """``block_value``'s answer for a tag that writes the head of a block the lines below go on with."""
@@ -407,8 +408,10 @@ class _Builder:
         value = self.block_value(tag, n)
         if value is not None:
             flow, end = value
-            inner = ph.PAD * (end - tag.start - 2)
-            self.region(tag.start, end, "#" + inner + ph.PAD if flow == _HEAD else flow[0] + inner + flow[1])
+            # glued to the colon, the tag's first character stands for the line break it writes
+            lead = " " if self.text[tag.start - 1] == ":" else ""
+            inner = ph.PAD * (end - tag.start - 2 - len(lead))
+            self.region(tag.start, end, lead + ("#" + inner + ph.PAD if flow == _HEAD else flow[0] + inner + flow[1]))
             return end > tag.end
         length = min(tag.end, self.lines[n].end) - tag.start
         first = ph.PAD * length
@@ -456,7 +459,7 @@ class _Builder:
         """
         line = self.lines[n]
         value = self.value_tags(tag, line)
-        if value is None or value[0] - tag.start < ph.MIN_LENGTH + 2:
+        if value is None or value[0] - tag.start < ph.MIN_LENGTH + 3:
             return None
         end, writer = value
         indent = writer.indent

@@ -122,7 +122,7 @@ def migrate_template(
     def idle(finding: Finding, n: int) -> Finding:
         """An unreadable document is an error only where a migration may need it: else TPL-007."""
         piece = text[chunks[n][0] : chunks[n][1]]
-        if wanted(piece) and may_need(piece, registry, settings):
+        if wanted(piece) and may_need(piece, registry, settings, consequential=True):
             return finding
         message = finding.message.replace("document left unchanged", "nothing in it to migrate")
         return replace(finding, level="info", code="K8SM-TPL-007", message=message)

@@ -88,7 +88,10 @@ def scan_template(
         entries = scan_stream(read, settings, filename, registry, found)
     for f in found:
         f = _finding(f, skeleton)
-        if f.code == "K8SM-TPL-002" and not wanted(_document_text(text, f.line)):
+        piece = _document_text(text, f.line)
+        if f.code == "K8SM-TPL-002" and not (
+            wanted(piece) and may_need(piece, registry, settings, consequential=True)
+        ):  # as apply decides (``migrate.idle``)
             f = replace(f, level="info", code="K8SM-TPL-007", message=f"{f.message}; nothing in it to migrate")
         problems.append(f)
     out = []

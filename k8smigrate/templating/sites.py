@@ -137,12 +137,11 @@ class ParsedChart:
         self.actions: dict[str, list[Action]] = {}
         self.errors: dict[str, TemplateSyntaxError] = {}
         self.defines: dict[str, tuple[str, Define]] = {}
-        for path in sorted(sources.lent):  # first: a define of the chart's own wins, as in Helm
+        found: dict[str, list[Define]] = {}
+        for path in sources.lent:
             try:
                 _actions, lent_tree = read(sources.lent[path])
-                for node in walk(list(lent_tree)):
-                    if isinstance(node, Define):
-                        self.defines[node.name] = (path, node)
+                found[path] = [node for node in walk(list(lent_tree)) if isinstance(node, Define)]
             except TemplateSyntaxError:
                 continue  # the subchart's own run reports it
         for path in sorted(sources.templates):
@@ -154,9 +153,13 @@ class ParsedChart:
                 continue
             self.trees[path] = tree
             self.actions[path] = actions
-            for node in walk(tree):
-                if isinstance(node, Define):
-                    self.defines[node.name] = (path, node)  # the last one read wins, as in Go
+            found[path] = [node for node in walk(tree) if isinstance(node, Define)]
+        # Helm parses the files deepest first (then by name, descending: engine.go sortTemplates)
+        # and the last define of a name wins: the chart's own over its subcharts', and of two
+        # vendored copies of a library (bitnami's common), the one nearest the chart
+        for path in sorted(found, key=lambda p: (p.count("/"), p), reverse=True):
+            for node in found[path]:
+                self.defines[node.name] = (path, node)
         self.values_errors: dict[str, str] = {}
         self._declarations: dict[str, list[tuple[int, str, Pipe]]] = {}
         self._regions: dict[Site, list[Node]] = {}

@@ -58,7 +58,7 @@ def body(service: Mapping, ctx: Context) -> None:
         )
         spec.set("publishNotReadyAddresses", True)
     else:
-        why = "the field already says it" if value else "false is the default"
+        why = "spec.publishNotReadyAddresses: true already says it" if value else "false is the default"
         ctx.info("K8SM-FLD-015", f"annotation {KEY} (ignored from 1.24) deleted; {why}", node)
     drop_annotation(metadata, KEY)
     ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
