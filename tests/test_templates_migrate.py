@@ -108,10 +108,14 @@ def test_the_last_annotation_below_an_action_that_writes_the_others_is_deleted_a
     notes = "  annotations: {{- toYaml .Values.commonAnnotations | nindent 4 }}\n"
     tolerate = '    service.alpha.kubernetes.io/tolerate-unready-endpoints: "true"\n'
     spec = "spec:\n  publishNotReadyAddresses: true\n"
+    result = migrate_text(head + notes + tolerate + "spec:\n  clusterIP: None\n", target_version="1.29")
+    assert result.text == head + notes + "spec:\n  clusterIP: None\n  publishNotReadyAddresses: true\n"
+    # where the field already says it, nothing is gained: kept (postgresql writes it under a
+    # condition that makes it a label when false)
     result = migrate_text(head + notes + tolerate + spec, target_version="1.29")
-    assert result.text == head + notes + spec
+    assert result.text == head + notes + tolerate + spec
     [info] = [f for f in result.findings if f.code == "K8SM-FLD-015"]
-    assert "spec.publishNotReadyAddresses: true already says it" in info.message
+    assert "kept below its action; spec.publishNotReadyAddresses: true already says it" in info.message
 
 
 DEFAULT_PORT_INGRESS = """

@@ -12,7 +12,9 @@ In a Helm chart, an annotation written by one action that is a plain ``.Values``
 boolean default (``"{{ .Values.tolerateUnreadyEndpoints }}"``) moves to
 ``spec.publishNotReadyAddresses`` as that action, unquoted: it renders the boolean the
 install's values give, as the annotation did (K8SM-FLD-015). Any other templated value is
-left for a human (deleting it would lose the action: K8SM-TPL-003).
+left for a human (deleting it would lose the action: K8SM-TPL-003). An annotation the field
+already says, alone below ``annotations: {{- toYaml … | nindent 4 }}``, is kept (nothing to
+gain, and bitnami's postgresql writes it where a false condition makes it a label).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from k8smigrate.context import Context
 from k8smigrate.kube.feature_gates import parse_bool
 from k8smigrate.kube.podspec import child, drop_annotation
 from k8smigrate.model import Check
-from k8smigrate.templating.placeholders import holds_placeholder
+from k8smigrate.templating.placeholders import holds_placeholder, opened_by_action
 from k8smigrate.tree import Mapping, Scalar
 
 KEY = "service.alpha.kubernetes.io/tolerate-unready-endpoints"
@@ -59,6 +61,11 @@ def body(service: Mapping, ctx: Context) -> None:
         spec.set("publishNotReadyAddresses", True)
     else:
         why = "spec.publishNotReadyAddresses: true already says it" if value else "false is the default"
+        if notes is not None and len(notes.entries) == 1 and opened_by_action(metadata.entry("annotations")):
+            # the action on the annotations line writes the others; where it is under a condition
+            # (bitnami's postgresql), this line may be a label in some renderings: nothing to gain
+            ctx.info("K8SM-FLD-015", f"annotation {KEY} (ignored from 1.24) kept below its action; {why}", node)
+            return
         ctx.info("K8SM-FLD-015", f"annotation {KEY} (ignored from 1.24) deleted; {why}", node)
     drop_annotation(metadata, KEY)
     ctx.note(f"{KEY} → spec.publishNotReadyAddresses")
