@@ -29,6 +29,9 @@ def test_hostname_only_becomes_local_internal_policy() -> None:
         svc('  topologyKeys: ["kubernetes.io/hostname"]\n'), svc("  internalTrafficPolicy: Local\n")
     )
     assert codes(result) == ["K8SM-FLD-001"]
+    # as strict as topologyKeys was: only the traffic's reach differs (datadog's agent Service)
+    assert "node-local endpoints only, as strict as topologyKeys" in result.findings[0].message
+    assert "best-effort" not in result.findings[0].message
     validate(result.text)
 
 

@@ -145,6 +145,10 @@ DEFAULT_PORT_INGRESS = """
         ("{{ .Values.servicePort | default .Values.httpPort }}", {"httpPort": 9200}, "9200"),
         ("{{ default 80 .Values.servicePort }}", {"servicePort": ""}, "80"),
         ("{{ .Values.servicePort | default 80 }}", {"servicePort": 8080}, "8080"),
+        # argo-cd: `$servicePort := ternary .Values.https .Values.http .Values.tls`
+        ("{{ ternary .Values.https .Values.http .Values.tls }}", {"https": 443, "http": 80, "tls": True}, "443"),
+        ("{{ ternary .Values.https .Values.http .Values.tls }}", {"https": 443, "http": 80, "tls": False}, "80"),
+        ("{{ ternary .Values.https .Values.http .Values.tls }}", {"https": 443, "http": 80}, "80"),
     ],
 )
 def test_a_port_behind_default_is_resolved_as_the_chart_renders_it(
@@ -157,6 +161,15 @@ def test_a_port_behind_default_is_resolved_as_the_chart_renders_it(
     assert f"servicePort renders '{renders}'" in info.message
 
 
+def test_a_port_from_a_variable_declared_as_a_ternary_is_resolved() -> None:
+    text = "{{- $port := ternary .Values.https .Values.http .Values.tls -}}\n" + dedent(DEFAULT_PORT_INGRESS)
+    text = text.replace("PORT", "{{ $port }}")
+    result = migrate_template(text, Settings(target_version="1.29"), values={"https": 443, "http": 80}, filename="i")
+    assert "number: {{ $port }}\n" in result.text
+    [info] = [f for f in result.findings if f.code == "K8SM-ING-011"]
+    assert "servicePort renders '80'" in info.message
+
+
 @pytest.mark.parametrize(
     ("port", "values"),
     [
@@ -164,6 +177,7 @@ def test_a_port_behind_default_is_resolved_as_the_chart_renders_it(
         ("{{ .servicePort | default $httpPort }}", {"httpPort": 9200, "ingress": {"hosts": [{"servicePort": "http"}]}}),
         ("{{ .Values.servicePort | default .Values.unset }}", {}),  # nothing to fall back on
         ("{{ .Values.servicePort | default .Values.httpPort | quote }}", {"httpPort": 9200}),  # more than default
+        ("{{ ternary .Values.https .Values.http .tls }}", {"https": 443, "http": 80, "x": [{"tls": True}]}),
     ],
 )
 def test_a_port_behind_default_that_cannot_be_told_stays_a_decision(port: str, values: dict[str, Any]) -> None:

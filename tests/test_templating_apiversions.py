@@ -258,6 +258,22 @@ def test_an_apiversion_that_reads_no_capabilities_is_served_per_release() -> Non
     )
 
 
+def test_releases_where_the_chart_fails_render_nothing_to_migrate() -> None:
+    # traefik's IngressClass: v1, else v1beta1, else fail; helm template takes no arm (no
+    # group/version/Kind entries), so the dead arm is kept and the option cannot remove it
+    template = (
+        '{{- if .Capabilities.APIVersions.Has "networking.k8s.io/v1/IngressClass" }}\n'
+        "apiVersion: networking.k8s.io/v1\n"
+        '{{- else if .Capabilities.APIVersions.Has "networking.k8s.io/v1beta1/IngressClass" }}\n'
+        "apiVersion: networking.k8s.io/v1beta1\n"
+        '{{- else }}\n{{- fail "\\n\\n ERROR: no IngressClass" }}\n{{- end }}\nkind: IngressClass\n'
+    )
+    result = planned(chart({"ingressclass.yaml": template}), "1.29", "1.29")
+    assert codes(result) == ["K8SM-TPL-102"]
+    [dead] = result.findings
+    assert "kept (the if has more than one outcome" in dead.message and "\n" not in dead.message
+
+
 def test_a_values_apiversion_in_an_arm_no_release_takes_is_left_alone() -> None:
     # jenkins: the else arm for clusters before 1.14 reads its apiVersion from values.yaml
     template = (

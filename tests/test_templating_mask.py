@@ -152,6 +152,14 @@ def test_a_trimming_output_tag_after_yaml_text_keeps_its_own_column() -> None:
     assert shape(skeleton.text).splitlines()[2].startswith("      P")
 
 
+def test_an_output_line_at_the_column_of_its_list_field_is_an_item() -> None:
+    # datadog: `containers:` then `{{- include "x.container" . | nindent 6 }}` at the key's own
+    # column: YAML reads items there as the key's (an indentless sequence)
+    text = 'spec:\n  containers:\n  {{- include "x.container" . | nindent 2 }}\n  volumes: []\n'
+    data = yaml.safe_load(skeleton_of(text).text)
+    assert isinstance(data["spec"]["containers"], list) and len(data["spec"]["containers"]) == 1
+
+
 def test_an_output_line_among_items_is_an_item() -> None:
     text = "args:\n  - --a\n  {{- range .Values.extra }}\n  {{ . | quote }}\n  {{- end }}\n  - --b\n"
     assert len(yaml.safe_load(skeleton_of(text).text)["args"]) == 3

@@ -296,7 +296,7 @@ def _yield(
     try:
         value = run_site(ev, chart, site)
     except TemplateFailure as exc:
-        return Yield(release, scenario, values, None, None, f"fails: {exc}")
+        return Yield(release, scenario, values, None, None, f"fails: {' '.join(str(exc).split())}")
     except RecursionError:
         return Yield(release, scenario, values, None, None, "unknown: the helpers recurse too deep")
     if value is None:
@@ -417,7 +417,10 @@ class _Planner:
         known = [y for y in yields if y.api is not None]
         first = next((y for y in known if y.release == self.window.min_version), known[0] if known else None)
         result.body_from = first.api if first is not None else None
-        problems = sorted({y.problem for y in yields if y.problem.startswith(("unknown", "fails"))})
+        # where the chart calls fail (traefik's IngressClass before networking.k8s.io/v1beta1),
+        # Helm renders no object: nothing to migrate there when other releases print an API
+        failing = ("unknown",) if known else ("unknown", "fails")
+        problems = sorted({y.problem for y in yields if y.problem.startswith(failing)})
         if kind is None:
             result.status = "unknown"
             result.findings.append(
@@ -724,7 +727,16 @@ class _Planner:
                 action = arm.action
                 written = text[action.start : action.end]
                 removed = (path, start) in self.collapsed
-                fate = "removed" if removed else "kept (--set dead-branches=remove removes it)"
+                # the option replaces a whole if by its one live arm: only where one arm is all
+                # that is ever taken (traefik's IngressClass: helm template takes none of them)
+                whole = len(taken) == 1 and min(taken) >= 0
+                fate = (
+                    "removed"
+                    if removed
+                    else "kept (--set dead-branches=remove removes it)"
+                    if whole
+                    else "kept (the if has more than one outcome, so the option leaves it: remove the arm by hand)"
+                )
                 self.findings.append(
                     self.finding(
                         DEAD_BRANCH,

@@ -4,6 +4,8 @@ Only an action whose whole pipeline is a ``.Values`` path is resolved (``{{ .Val
 ``{{ $.Values.a.b }}``), or a variable that the file declares once as such a path
 (``{{- $port := .Values.service.port -}}``), or a field of one (bitwardenrs'
 ``{{ $websockets.port }}`` after ``{{- $websockets := .Values.bitwardenrs.websockets }}``).
+A variable declared once as anything below resolves as that; ``ternary A B C`` resolves to
+``A`` or ``B`` as ``C`` (a path) reads with the chart's values (argo-cd's ``$servicePort``).
 A ``default`` over such a path (elastic's ``{{ .servicePort | default $httpPort }}``, ``{{
 default 80 .Values.port }}``) is resolved as Sprig's ``default`` renders it with the chart's
 values: the first operand when values.yaml gives it a non-empty value, else the fallback (a
@@ -38,7 +40,16 @@ def values_path(words: tuple[Any, ...], roots: frozenset[str] = frozenset({"$"})
 def declarations(actions: list[Action]) -> tuple[dict[str, list[str] | None], frozenset[str]]:
     """``$name`` → its ``.Values`` path, for variables declared as one (None when declared
     otherwise or twice); and the variables declared as the top-level dot (``$dot := .``)."""
+    found, _words, roots = _declared(actions)
+    return found, roots
+
+
+def _declared(
+    actions: list[Action],
+) -> tuple[dict[str, list[str] | None], dict[str, tuple[Any, ...] | None], frozenset[str]]:
+    """``declarations``, and ``$name`` → the words it is declared as (None when declared twice)."""
     found: dict[str, list[str] | None] = {}
+    words: dict[str, tuple[Any, ...] | None] = {}
     roots = {"$"}
     for a in actions:
         w = a.words
@@ -49,12 +60,13 @@ def declarations(actions: list[Action]) -> tuple[dict[str, list[str] | None], fr
                 continue
             path = values_path(w[2:])
             found[name] = path if name not in found else None
-    return found, frozenset(roots)
+            words[name] = tuple(w[2:]) if name not in words else None
+    return found, words, frozenset(roots)
 
 
 def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]:
     """A resolver for the actions of one template, against the chart's parsed values."""
-    declared, roots = declarations(actions)
+    declared, declared_words, roots = _declared(actions)
 
     def path_of(words: tuple[Any, ...]) -> list[str] | None:
         path = values_path(words, roots)
@@ -64,6 +76,37 @@ def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]
                 path = [*base, *(w.val[1:] for w in words[1:])]
         return path
 
+    def value_of(words: tuple[Any, ...], depth: int = 0) -> tuple[bool, Any, str]:
+        """(known, value, source) of an action's words with the chart's values."""
+        path = path_of(words)
+        if path is not None:
+            found, value = lookup(values, path)
+            return (True, value, f"values.yaml: {'.'.join(path)}") if found and value is not None else _NOT_KNOWN
+        if len(words) == 1 and words[0].typ is ItemType.VARIABLE and depth < 4:
+            declared_as = declared_words.get(words[0].val)  # ``$servicePort := ternary …``
+            return value_of(declared_as, depth + 1) if declared_as else _NOT_KNOWN
+        picked = _ternary_operands(words)
+        if picked is not None:  # argo-cd: ``ternary .Values.httpsPort .Values.httpPort .Values.https``
+            when_true, when_false, condition = picked
+            state, test, _source = _value_of(condition, path_of, values)
+            if state == "unknown":
+                return _NOT_KNOWN
+            return value_of(tuple(when_false if state == "unset" or _empty(test) else when_true), depth + 1)
+        operands = _default_operands(words)
+        if operands is None:
+            return _NOT_KNOWN
+        given, fallback = operands
+        state, value, source = _value_of(given, path_of, values)
+        if state == "unknown":
+            return _NOT_KNOWN
+        if state == "known" and not _empty(value):
+            return True, value, source
+        state, value, source = _value_of(fallback, path_of, values)
+        if state != "known":
+            return _NOT_KNOWN
+        unset = f"{_text(given)} is unset"
+        return True, value, f"{source}, as {unset}" if source else unset
+
     def resolve(action_text: str) -> ActionValue:
         try:
             words = lex_actions(action_text)[0].words
@@ -71,28 +114,24 @@ def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]
             return ActionValue(action_text, False)
         if values is None:
             return ActionValue(action_text, False)
-        path = path_of(words)
-        if path is not None:
-            found, value = lookup(values, path)
-            if not found or value is None:
-                return ActionValue(action_text, False)
-            return ActionValue(action_text, True, value, f"values.yaml: {'.'.join(path)}")
-        operands = _default_operands(words)
-        if operands is None:
-            return ActionValue(action_text, False)
-        given, fallback = operands
-        state, value, source = _value_of(given, path_of, values)
-        if state == "unknown":
-            return ActionValue(action_text, False)
-        if state == "known" and not _empty(value):
-            return ActionValue(action_text, True, value, source)
-        state, value, source = _value_of(fallback, path_of, values)
-        if state != "known":
-            return ActionValue(action_text, False)
-        unset = f"{_text(given)} is unset"
-        return ActionValue(action_text, True, value, f"{source}, as {unset}" if source else unset)
+        known, value, source = value_of(words)
+        return ActionValue(action_text, True, value, source) if known else ActionValue(action_text, False)
 
     return resolve
+
+
+_NOT_KNOWN: tuple[bool, Any, str] = (False, None, "")
+
+
+def _ternary_operands(words: tuple[Any, ...]) -> tuple[list[Any], list[Any], list[Any]] | None:
+    """(if true, if false, condition) of ``ternary A B C``, each one operand; else None."""
+    items = list(words)
+    if not items or items[0].typ is not ItemType.IDENTIFIER or items[0].val != "ternary":
+        return None
+    if any(w.typ is ItemType.PIPE for w in items):
+        return None
+    rest = _operands(items[1:])
+    return (rest[0], rest[1], rest[2]) if len(rest) == 3 else None
 
 
 def _default_operands(words: tuple[Any, ...]) -> tuple[list[Any], list[Any]] | None:

@@ -660,6 +660,8 @@ class _Builder:
         Siblings decide (the nearest lines at that column, above or below, deeper lines
         skipped); without siblings, the parent key does (an item under a list field).
         """
+        if self.list_field_above(n, column):
+            return "item"
         for step in (1, -1):
             m = n + step
             while 0 <= m < len(self.lines):
@@ -689,6 +691,27 @@ class _Builder:
                         return "item"
                     return "key"
         return "key"
+
+    def list_field_above(self, n: int, column: int) -> bool:
+        """Whether the nearest line of YAML above line ``n`` is a list field with no value at
+        ``column`` (datadog's ``containers:`` then ``{{- include "x.container" . | nindent 6 }}``
+        at the key's own column: YAML reads items there as the key's, an indentless sequence)."""
+        for m in range(n - 1, -1, -1):
+            line = self.lines[m]
+            if line.kind != "text":
+                if line.kind in ("blank", "control", "hidden"):
+                    continue
+                return False
+            content = self.text[line.start : line.end]
+            if content.lstrip(" ").startswith("#"):
+                continue
+            key = _KEY_LINE.match(content)
+            return (
+                key is not None
+                and len(content) - len(content.lstrip(" ")) == column
+                and key.group(2).strip() in LIST_FIELDS
+            )
+        return False
 
     def result(self) -> Skeleton:
         regions = [

@@ -91,12 +91,13 @@ def body(service: Mapping, ctx: Context) -> None:
         if target is None or (key in target and target.data(key) != value):
             ctx.error("K8SM-FLD-037", f"spec.topologyKeys: {key} is already set to something else", node)
             return
-        ctx.warn(
-            "K8SM-FLD-001",
-            f"spec.topologyKeys {values} (removed in 1.22) → {key}: {value}; a best-effort preference, "
-            "not the strict ordered filter topologyKeys was",
-            node,
+        why = (
+            "node-local endpoints only, as strict as topologyKeys, for traffic from inside the cluster "
+            "(externalTrafficPolicy governs the rest)"
+            if key == "internalTrafficPolicy"
+            else "a best-effort preference, not the strict ordered filter topologyKeys was"
         )
+        ctx.warn("K8SM-FLD-001", f"spec.topologyKeys {values} (removed in 1.22) → {key}: {value}; {why}", node)
         spec.pop("topologyKeys")
         if key not in target:
             target.set(key, value)
