@@ -195,6 +195,22 @@ def test_dead_branches_remove_replaces_the_if_by_its_live_arm(tmp_path: Path) ->
     assert "is taken by no release of 1.29: removed" in result.output
 
 
+def test_dead_branches_remove_replaces_an_if_of_literals_too(tmp_path: Path) -> None:
+    # datadog's rbac.apiVersion: its arms are literals, which a rewrite alone could also set
+    helper = (
+        '{{- define "c.rbac.apiVersion" -}}\n{{- if semverCompare "^1.8-0" .Capabilities.KubeVersion.GitVersion -}}\n'
+        '"rbac.authorization.k8s.io/v1"\n{{- else -}}\n"rbac.authorization.k8s.io/v1beta1"\n{{- end -}}\n{{- end -}}\n'
+    )
+    role = 'apiVersion: {{ template "c.rbac.apiVersion" . }}\nkind: Role\nmetadata:\n  name: r\nrules: []\n'
+    chart = make(tmp_path / "c", {**CHART, "templates/_helpers.tpl": helper, "templates/role.yaml": role})
+    args = ["apply", "--in-place", "--target-version", "1.29", "--set", "dead-branches=remove", str(chart)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    helpers = (chart / "templates/_helpers.tpl").read_text(encoding="utf-8")
+    assert helpers == '{{- define "c.rbac.apiVersion" -}}\n"rbac.authorization.k8s.io/v1"\n{{- end -}}\n'
+    assert "is taken by no release of 1.29: removed" in result.output
+
+
 PDB_BY_VERSION = (
     'apiVersion: {{ if semverCompare ">=1.21-0" .Capabilities.KubeVersion.GitVersion }}policy/v1'
     "{{ else }}policy/v1beta1{{ end }}\n"

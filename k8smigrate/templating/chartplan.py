@@ -208,7 +208,8 @@ def _plan(root: Path, settings: Settings) -> ChartPlan:
             keep_actions=chart_decision(settings.decisions, "template-actions") == "keep",
             remove_dead=chart_decision(settings.decisions, "dead-branches") == "remove",
         )
-        out = _chart_plan(root, sources, templates, result)
+        dead = chart_decision(settings.decisions, "dead-branches") == "remove"
+        out = _chart_plan(root, sources, templates, result, drop_dead=dead)
         out.newline_defines = parsed(sources).newline_defines
         more = _bodies_refused(out, result, settings, root)
         if not more.keys() - refused.keys():
@@ -457,11 +458,16 @@ def _bodies_refused(
     return refused
 
 
-def _chart_plan(root: Path, sources: ChartSources, templates: dict[str, str], result: ApiVersionPlan) -> ChartPlan:
+def _chart_plan(
+    root: Path, sources: ChartSources, templates: dict[str, str], result: ApiVersionPlan, *, drop_dead: bool = False
+) -> ChartPlan:
+    """The plan's texts and findings; ``drop_dead`` (``--set dead-branches=remove``): an ``if``
+    the plan replaces by its live arm is replaced, its actions going with it, as asked."""
     out = ChartPlan()
     texts = {**sources.lent, **templates}  # a subchart's define is rewritten where it is written
     texts["values.yaml"] = sources.values
-    out.texts = result.apply(texts) if not result.edits else _apply_keeping_actions(texts, result.edits)
+    keep = result.edits and not drop_dead
+    out.texts = _apply_keeping_actions(texts, result.edits) if keep else result.apply(texts)
     if out.texts.get("values.yaml", sources.values) != sources.values:
         out.values = load_values(out.texts["values.yaml"])  # None when unreadable: nothing resolves
     for site in result.sites:
