@@ -145,7 +145,7 @@ def migrate_template(
             if refused is not None:
                 failed[n] = refused
             left_out.setdefault(n, []).extend(found)
-    for span in masked.unreadable:
+    for span in outermost(masked.unreadable):
         n = next(k for k, (start, end) in enumerate(chunks) if start <= span[0] < end)
         if n not in failed:
             out_start, out_end = _chunks(result.text)[n]
@@ -1085,6 +1085,12 @@ def _check_unreadable(
         "written; nothing in them was checked"
     )
     return Finding("warning", "K8SM-TPL-014", message, None, filename, 0, line)
+
+
+def outermost(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans not inside another of ``spans``: a block left out holds the blocks inside it,
+    and one finding says so (lamp's deployment had one per nested ``if`` and ``range``)."""
+    return [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
 
 
 def block_opener(span: tuple[int, int], text: str, tags: list[Tag]) -> tuple[Tag, int]:

@@ -34,6 +34,7 @@ from .migrate import (
     block_opener,
     dialect_of,
     migrate_template,
+    outermost,
     skeleton_scope,
     version_gated,
 )
@@ -77,7 +78,16 @@ def scan_template(
     chunks = _chunks(skeleton.text)
     gated = version_gated(text, chunks, gates or [], settings, filename)
     refused = _unread_blocks(
-        masked.unreadable, text, tags, chunks, skeleton, problems, settings, filename, values, newline_defines
+        outermost(masked.unreadable),
+        text,
+        tags,
+        chunks,
+        skeleton,
+        problems,
+        settings,
+        filename,
+        values,
+        newline_defines,
     )
     read = "".join(
         "".join(_blank(skeleton.text[start:end])) if n in gated or n in refused else skeleton.text[start:end]
