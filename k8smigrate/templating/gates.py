@@ -92,7 +92,7 @@ def _never(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: Sc
     """Whether the first arm is not taken at ``release`` in ``scenario``, whatever values a user
     gives: a term of its top-level ``and`` is false and reads ``.Capabilities``."""
     return all(
-        any(_by_release(ev, path, term, False) for term in _terms(pipe))
+        any(_by_release(ev, path, term, False) for term in and_terms(pipe))
         for ev in _evaluators(chart, path, block, scenario, release)
     )
 
@@ -101,7 +101,7 @@ def _always(chart: ParsedChart, path: str, block: Block, pipe: Pipe, scenario: S
     """Whether the first arm is taken at ``release`` in ``scenario``, whatever values a user
     gives: each term of its top-level ``and`` is true and reads ``.Capabilities``."""
     return all(
-        all(_by_release(ev, path, term, True) for term in _terms(pipe))
+        all(_by_release(ev, path, term, True) for term in and_terms(pipe))
         for ev in _evaluators(chart, path, block, scenario, release)
     )
 
@@ -117,7 +117,7 @@ def _evaluators(
         yield ev
 
 
-def _terms(pipe: Pipe) -> list[Pipe]:
+def and_terms(pipe: Pipe) -> list[Pipe]:
     """``and A B …`` as its terms (each a pipeline), any other condition as itself."""
     if len(pipe.cmds) == 1 and not pipe.decl:
         args = pipe.cmds[0].args

@@ -37,17 +37,12 @@ def values_path(words: tuple[Any, ...], roots: frozenset[str] = frozenset({"$"})
     return path or None
 
 
-def declarations(actions: list[Action]) -> tuple[dict[str, list[str] | None], frozenset[str]]:
-    """``$name`` → its ``.Values`` path, for variables declared as one (None when declared
-    otherwise or twice); and the variables declared as the top-level dot (``$dot := .``)."""
-    found, _words, roots = _declared(actions)
-    return found, roots
-
-
-def _declared(
+def declarations(
     actions: list[Action],
 ) -> tuple[dict[str, list[str] | None], dict[str, tuple[Any, ...] | None], frozenset[str]]:
-    """``declarations``, and ``$name`` → the words it is declared as (None when declared twice)."""
+    """``$name`` → its ``.Values`` path, for variables declared as one (None when declared
+    otherwise or twice); ``$name`` → the words it is declared as (None when declared twice);
+    and the variables declared as the top-level dot (``$dot := .``)."""
     found: dict[str, list[str] | None] = {}
     words: dict[str, tuple[Any, ...] | None] = {}
     roots = {"$"}
@@ -66,7 +61,7 @@ def _declared(
 
 def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]:
     """A resolver for the actions of one template, against the chart's parsed values."""
-    declared, declared_words, roots = _declared(actions)
+    declared, declared_words, roots = declarations(actions)
 
     def path_of(words: tuple[Any, ...]) -> list[str] | None:
         path = values_path(words, roots)
@@ -78,10 +73,9 @@ def resolver(actions: list[Action], values: Any) -> Callable[[str], ActionValue]
 
     def value_of(words: tuple[Any, ...], depth: int = 0) -> tuple[bool, Any, str]:
         """(known, value, source) of an action's words with the chart's values."""
-        path = path_of(words)
-        if path is not None:
-            found, value = lookup(values, path)
-            return (True, value, f"values.yaml: {'.'.join(path)}") if found and value is not None else _NOT_KNOWN
+        state, value, source = _value_of(list(words), path_of, values)
+        if state == "known":
+            return True, value, source
         if len(words) == 1 and words[0].typ is ItemType.VARIABLE and depth < 4:
             declared_as = declared_words.get(words[0].val)  # ``$servicePort := ternary …``
             return value_of(declared_as, depth + 1) if declared_as else _NOT_KNOWN

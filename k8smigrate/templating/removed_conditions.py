@@ -25,8 +25,8 @@ from pathlib import Path
 from ..codes import REMOVED_API_CONDITION
 from ..results import Finding
 from ..versions import KubeVersion, Window
-from .capabilities import chain, kinds_of, lifecycle, served
-from .gates import _terms
+from .capabilities import chain, kinds_of, lifecycle
+from .gates import and_terms
 from .gotmpl import Block, Field, Literal, Pipe, walk
 from .markers import TOP_LEVEL
 from .sites import ParsedChart
@@ -77,7 +77,7 @@ def removed_api_conditions(chart: ParsedChart, root: Path, window: Window) -> di
 def _asked(pipe: Pipe) -> list[str]:
     """The entries a condition, or a term of its top-level ``and``, asks ``APIVersions.Has`` for."""
     found: list[str] = []
-    for term in _terms(pipe):
+    for term in and_terms(pipe):
         if len(term.cmds) != 1 or term.decl:
             continue
         args = term.cmds[0].args
@@ -94,8 +94,8 @@ def _asked(pipe: Pipe) -> list[str]:
 
 
 def _gone_at(entry: str, target: KubeVersion) -> KubeVersion | None:
-    """The release that removed ``entry`` (``group/version`` or ``group/version/Kind``) when the
-    target no longer serves it and an earlier release did; else None."""
+    """The release that removed ``entry`` (``group/version`` or ``group/version/Kind``: every kind
+    of it) when that is the target or earlier; else None."""
     parts = entry.split("/")
     if len(parts) == 3:
         pairs = [(f"{parts[0]}/{parts[1]}", parts[2])]
@@ -109,9 +109,7 @@ def _gone_at(entry: str, target: KubeVersion) -> KubeVersion | None:
         if life is None or life.removed_in is None:
             return None  # still served, or not an API the tables know
         removals.append(life.removed_in)
-    if not removals or max(removals) > target:
-        return None
-    return max(removals) if served(pairs[0][0], pairs[0][1], target) is False else None
+    return max(removals) if removals and max(removals) <= target else None
 
 
 def _successor(entry: str) -> str | None:

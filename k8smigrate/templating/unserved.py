@@ -67,9 +67,10 @@ def one_error(chart: list[Finding], engine: list[Finding]) -> list[Finding]:
         if same is None:
             kept.append(finding)
             continue
-        offer = finding.message.partition("the template is left as it is. ")[2]
+        at = finding.message.find(_OFFER)  # the note ``offered`` wrote
+        offer = finding.message[at:] if at >= 0 else ""
         if offer and offer not in engine[same].message:
-            engine[same] = replace(engine[same], message=f"{engine[same].message}. {offer}")
+            engine[same] = _with_note(engine[same], offer)
     return kept + engine
 
 
@@ -263,14 +264,13 @@ def not_wrapped(finding: Finding) -> Finding:
     return _with_note(finding, f"--set {DECISION}=gate cannot put an if around it: its lines do not hold whole blocks")
 
 
+_OFFER = f"In a chart, --set {DECISION}=gate "
+
+
 def offered(finding: Finding, plan: GatePlan) -> Finding:
     written = f"writes it as {plan.via}" if plan.via else "writes it"
-    return _with_note(
-        finding, f"In a chart, --set {DECISION}=gate {written} only for the releases before {plan.release}"
-    )
+    return _with_note(finding, f"{_OFFER}{written} only for the releases before {plan.release}")
 
 
 def _with_note(finding: Finding, note: str) -> Finding:
-    from dataclasses import replace
-
     return replace(finding, message=f"{finding.message}. {note}")
