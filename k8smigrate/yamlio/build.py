@@ -28,6 +28,8 @@ from .events import (
     StreamStartEvent,
     events,
 )
+from .fastbuild import build as build_in_c
+from .fastbuild import built_documents
 from .lines import column_of, line_of, newline_offsets
 
 MAX_DEPTH = 500
@@ -44,7 +46,18 @@ def parse_documents(
 
     The builder keeps the whole ``text`` (not a slice of it), so that line numbers come from
     one table of newlines instead of one per piece, which made large files quadratic.
+
+    With ``fast`` (libyaml's events), the C builder (``fastbuild``) builds the same tree when
+    it is installed and sure of the text; else this module's builder does.
     """
+    if fast:
+        built = build_in_c(text, offset, len(text) if end is None else end)
+        if built is not None:
+            return iter(built_documents(built, first_index))
+    return _parse_documents(text, offset, first_index, fast, end)
+
+
+def _parse_documents(text: str, offset: int, first_index: int, fast: bool, end: int | None) -> Iterator[Document]:
     source = text[offset:end] if offset or end is not None else text
     builder = _Builder(text, offset)
     feed = builder.feed

@@ -20,6 +20,7 @@ from .events import (
     YAMLError,
     events,
 )
+from .fastbuild import read_data as read_data_in_c
 
 
 def read_data(text: str, libyaml: bool = True) -> list[Data]:
@@ -29,6 +30,10 @@ def read_data(text: str, libyaml: bool = True) -> list[Data]:
     a fraction of the cost of a tree (no spans, no comments), with libyaml when present.
     Text that does not parse raises ``ValueError``.
     """
+    if libyaml:
+        docs = read_data_in_c(text)
+        if docs is not None:
+            return docs
     try:
         return _read_data(text, libyaml)
     except YAMLError as exc:

@@ -1,0 +1,1168 @@
+/* The tree builder of build.py, in C on libyaml: the same tree, several times faster.
+ *
+ * k8smigrate's hottest loop is building the tree of a wanted document: every node gets a span
+ * in the text, every entry its head comments, key and line end. In Python (build.py) that loop
+ * costs most of a run on real repositories (a 100 KB CRD takes 12 ms), and a third of it is
+ * only delivering libyaml's events to Python as objects. This module reads libyaml's events in
+ * C and makes the very objects build.py makes (Scalar, Mapping, Sequence, Alias, Entry, Item,
+ * Source, EntrySource), attribute for attribute, in the order build.py sets them.
+ *
+ * It takes only what it is sure of. It returns None, and build.py builds the tree itself,
+ * for: text that is not ASCII (libyaml counts characters, Python indexes code points: equal
+ * only for ASCII), anything libyaml rejects, and every construct build.py reports as a
+ * problem (duplicate keys, complex or empty keys, explicit keys, deep nesting). So the
+ * messages of problems have one source, and the equality of both builders is what a test
+ * checks (tests/test_fastbuild.py) on the corpus and on generated YAML.
+ *
+ * Comments are rare: where build.py would read one, this module calls the same Python
+ * functions (comments.comment_lines, comments.eol_comment) on the same slice.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <yaml.h>
+
+#define MAX_DEPTH 500
+
+enum { T_SCALAR, T_ALIAS, T_MAP, T_SEQ };
+
+/* ------------------------------------------------------------------ configuration */
+
+static PyTypeObject *ScalarT, *MappingT, *SequenceT, *AliasT, *EntryT, *ItemT, *SourceT, *EntrySourceT;
+static PyObject *comment_lines_fn, *eol_comment_fn;
+static PyObject *empty_tuple, *empty_str;
+
+static PyObject *S_src, *S_anchor, *S_tag, *S_dirty, *S_line, *S_value, *S_style, *S_new_data, *S_has_new_data;
+static PyObject *S_entries, *S_flow, *S_first, *S_items, *S_name, *S_target;
+static PyObject *S_start, *S_end, *S_col, *S_open_end, *S_close_start, *S_sep;
+static PyObject *S_parent_id, *S_index, *S_head_start, *S_line_start, *S_key_start, *S_key_end, *S_value_start,
+    *S_value_end;
+static PyObject *S_key, *S_head_comments, *S_eol_comment, *S_renamed, *S_carried;
+static PyObject *STYLE_SQ, *STYLE_DQ, *STYLE_LIT, *STYLE_FOLD;
+
+/* The newline table of the last text: a file's wanted documents are built one call each. */
+static PyObject *nl_text = NULL;
+static Py_ssize_t *nl = NULL;
+static Py_ssize_t nl_count = 0;
+
+/* ------------------------------------------------------------------ building state */
+
+typedef struct {
+    PyObject *node; /* owned */
+    PyObject *src;  /* owned: the node's Source */
+    int type;
+    int flow;
+    int block_scalar; /* a scalar in literal or folded style */
+    Py_ssize_t start, end;
+    Py_ssize_t cend; /* content end of a finished block collection */
+    long line;
+} NodeInfo;
+
+typedef struct {
+    NodeInfo key; /* maps only */
+    NodeInfo val;
+    PyObject *child; /* owned: the Entry or Item */
+} Child;
+
+typedef struct {
+    NodeInfo self;
+    int is_map;
+    int has_pending;
+    NodeInfo pending;
+    PyObject *keys; /* owned: the key values seen (maps) */
+    PyObject *list; /* borrowed from the node: entries or items */
+    Child *kids;
+    Py_ssize_t n, cap;
+} Frame;
+
+typedef struct {
+    PyObject *obj;
+    int kind; /* PyUnicode_KIND: indices are code points, as Python's */
+    const void *data;
+    Py_ssize_t size;
+} Text;
+
+#define CH(tx, i) PyUnicode_READ((tx)->kind, (tx)->data, (i))
+
+typedef struct {
+    const Text *t;   /* the whole text */
+    Py_ssize_t size; /* its length */
+    Py_ssize_t offset;
+    Frame *stack;
+    Py_ssize_t depth;
+    PyObject *anchors; /* owned dict */
+    int shares;
+    int bail;      /* a construct left to build.py */
+    int has_root;
+    NodeInfo root;
+} Builder;
+
+static void info_clear(NodeInfo *i) {
+    Py_CLEAR(i->node);
+    Py_CLEAR(i->src);
+}
+
+static void frame_clear(Frame *f) {
+    info_clear(&f->self);
+    if (f->has_pending) info_clear(&f->pending);
+    f->has_pending = 0;
+    Py_CLEAR(f->keys);
+    for (Py_ssize_t i = 0; i < f->n; i++) {
+        info_clear(&f->kids[i].key);
+        info_clear(&f->kids[i].val);
+        Py_CLEAR(f->kids[i].child);
+    }
+    PyMem_Free(f->kids);
+    f->kids = NULL;
+    f->n = f->cap = 0;
+}
+
+/* ------------------------------------------------------------------ text helpers */
+
+static Py_ssize_t rfind_nl(const Text *t, Py_ssize_t hi) { /* text.rfind("\n", 0, hi) */
+    if (hi > t->size) hi = t->size;
+    for (Py_ssize_t i = hi - 1; i >= 0; i--)
+        if (CH(t, i) == '\n') return i;
+    return -1;
+}
+
+static Py_ssize_t find_char(const Text *t, Py_ssize_t size, Py_UCS4 c, Py_ssize_t lo, Py_ssize_t hi) {
+    if (hi > size) hi = size;
+    if (lo < 0 || lo >= hi) return -1;
+    if (t->kind == PyUnicode_1BYTE_KIND) {
+        const char *d = (const char *)t->data;
+        const char *p = memchr(d + lo, (int)c, (size_t)(hi - lo));
+        return p ? (Py_ssize_t)(p - d) : -1;
+    }
+    for (Py_ssize_t i = lo; i < hi; i++)
+        if (CH(t, i) == c) return i;
+    return -1;
+}
+
+static int py_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c); } /* str.strip()'s whitespace */
+
+static int ensure_newlines(PyObject *text, const Text *t, Py_ssize_t size) {
+    if (nl_text == text) return 0;
+    Py_CLEAR(nl_text);
+    PyMem_Free(nl);
+    nl = NULL;
+    nl_count = 0;
+    Py_ssize_t cap = 64;
+    nl = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)cap);
+    if (!nl) return -1;
+    Py_ssize_t at = 0;
+    while ((at = find_char(t, size, '\n', at, size)) >= 0) {
+        if (nl_count == cap) {
+            cap *= 2;
+            Py_ssize_t *bigger = PyMem_Realloc(nl, sizeof(Py_ssize_t) * (size_t)cap);
+            if (!bigger) return -1;
+            nl = bigger;
+        }
+        nl[nl_count++] = at++;
+    }
+    Py_INCREF(text);
+    nl_text = text;
+    return 0;
+}
+
+static long line_of(Py_ssize_t index) { /* bisect_left(newlines, index) + 1 */
+    Py_ssize_t lo = 0, hi = nl_count;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (nl[mid] < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (long)lo + 1;
+}
+
+static Py_ssize_t column_of(const Text *t, Py_ssize_t index) { return index - (rfind_nl(t, index) + 1); }
+
+/* ------------------------------------------------------------------ objects */
+
+static PyObject *new_of(PyTypeObject *type) { return type->tp_new(type, empty_tuple, NULL); }
+
+static int set_obj(PyObject *o, PyObject *name, PyObject *value) { return PyObject_SetAttr(o, name, value); }
+
+static int set_int(PyObject *o, PyObject *name, Py_ssize_t v) {
+    PyObject *n = PyLong_FromSsize_t(v);
+    if (!n) return -1;
+    int r = PyObject_SetAttr(o, name, n);
+    Py_DECREF(n);
+    return r;
+}
+
+static int set_new_list(PyObject *o, PyObject *name) {
+    PyObject *l = PyList_New(0);
+    if (!l) return -1;
+    int r = PyObject_SetAttr(o, name, l);
+    Py_DECREF(l);
+    return r;
+}
+
+static PyObject *make_source(Py_ssize_t start, Py_ssize_t end, Py_ssize_t col) {
+    PyObject *o = new_of(SourceT);
+    if (!o) return NULL;
+    if (set_int(o, S_start, start) || set_int(o, S_end, end) || set_int(o, S_col, col) || set_int(o, S_open_end, -1) ||
+        set_int(o, S_close_start, -1) || set_obj(o, S_sep, empty_str)) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    return o;
+}
+
+static PyObject *make_entry_source(PyObject *parent, Py_ssize_t index, Py_ssize_t head_start, Py_ssize_t line_start,
+                                   Py_ssize_t key_start, Py_ssize_t key_end, Py_ssize_t value_start,
+                                   Py_ssize_t value_end, Py_ssize_t end) {
+    PyObject *o = new_of(EntrySourceT);
+    if (!o) return NULL;
+    PyObject *pid = PyLong_FromVoidPtr(parent); /* id(node) */
+    if (!pid) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    int bad = set_obj(o, S_parent_id, pid);
+    Py_DECREF(pid);
+    if (bad || set_int(o, S_index, index) || set_int(o, S_head_start, head_start) ||
+        set_int(o, S_line_start, line_start) || set_int(o, S_key_start, key_start) || set_int(o, S_key_end, key_end) ||
+        set_int(o, S_value_start, value_start) || set_int(o, S_value_end, value_end) || set_int(o, S_end, end)) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    return o;
+}
+
+static PyObject *str_of(const char *s) { return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "strict") : NULL; }
+
+/* tag if tag not in (None, "!") else None, as a new reference (Py_None included) */
+static PyObject *tag_of(const yaml_char_t *tag) {
+    if (!tag || (tag[0] == '!' && tag[1] == 0)) Py_RETURN_NONE;
+    return str_of((const char *)tag);
+}
+
+static PyObject *anchor_of(const yaml_char_t *anchor) {
+    if (!anchor) Py_RETURN_NONE;
+    return str_of((const char *)anchor);
+}
+
+/* Node.__init__'s attributes, then the builder's: src, anchor, tag, dirty, line. */
+static int set_node_head(PyObject *o, PyObject *src, PyObject *anchor, PyObject *tag, long line) {
+    if (set_obj(o, S_src, src) || set_obj(o, S_anchor, anchor) || set_obj(o, S_tag, tag) ||
+        set_obj(o, S_dirty, Py_False))
+        return -1;
+    return set_int(o, S_line, line);
+}
+
+/* ------------------------------------------------------------------ attaching */
+
+static int push_child(Frame *f, NodeInfo *key, NodeInfo *val, PyObject *child) {
+    if (f->n == f->cap) {
+        Py_ssize_t cap = f->cap ? f->cap * 2 : 8;
+        Child *bigger = PyMem_Realloc(f->kids, sizeof(Child) * (size_t)cap);
+        if (!bigger) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        f->kids = bigger;
+        f->cap = cap;
+    }
+    Child *c = &f->kids[f->n++];
+    memset(c, 0, sizeof(Child));
+    if (key) c->key = *key; /* steals */
+    c->val = *val;          /* steals */
+    c->child = child;       /* steals */
+    return 0;
+}
+
+/* _attach: the node becomes the root, an item, a pending key, or a key's value; steals info. */
+static int attach(Builder *b, NodeInfo *info) {
+    if (b->depth == 0) {
+        b->root = *info;
+        b->has_root = 1;
+        return 0;
+    }
+    Frame *top = &b->stack[b->depth - 1];
+    if (!top->is_map) {
+        PyObject *item = new_of(ItemT);
+        if (!item) goto fail;
+        if (set_obj(item, S_value, info->node) || set_obj(item, S_src, Py_None) || set_new_list(item, S_head_comments) ||
+            set_obj(item, S_eol_comment, Py_None) || PyList_Append(top->list, item)) {
+            Py_DECREF(item);
+            goto fail;
+        }
+        return push_child(top, NULL, info, item);
+    }
+    if (!top->has_pending) { /* a key */
+        if (info->type != T_SCALAR || info->start < 0) {
+            b->bail = 1; /* complex or empty keys: build.py reports them */
+            goto fail_quiet;
+        }
+        PyObject *value = PyObject_GetAttr(info->node, S_value);
+        if (!value) goto fail;
+        PyObject *style = PyObject_GetAttr(info->node, S_style);
+        if (!style) {
+            Py_DECREF(value);
+            goto fail;
+        }
+        if (style == Py_None && PyUnicode_CompareWithASCIIString(value, "<<") == 0) b->shares = 1;
+        Py_DECREF(style);
+        int seen = PySet_Contains(top->keys, value);
+        if (seen == 0) seen = PySet_Add(top->keys, value) < 0 ? -1 : 0;
+        Py_DECREF(value);
+        if (seen < 0) goto fail;
+        if (seen) {
+            b->bail = 1; /* a duplicate key: build.py reports it */
+            goto fail_quiet;
+        }
+        top->pending = *info;
+        top->has_pending = 1;
+        return 0;
+    }
+    NodeInfo *key = &top->pending;
+    if (info->start < 0) { /* an empty value: placed after its key's colon */
+        Py_ssize_t i = key->end;
+        while (i < b->size && (CH(b->t, i) == ' ' || CH(b->t, i) == '\t')) i++;
+        if (i < b->size && CH(b->t, i) == ':') {
+            if (set_int(info->src, S_start, i + 1) || set_int(info->src, S_end, i + 1) ||
+                set_int(info->node, S_line, key->line))
+                goto fail;
+            info->start = info->end = i + 1;
+            info->line = key->line;
+        } else if (!top->self.flow) {
+            b->bail = 1; /* a mapping key without ':' */
+            goto fail_quiet;
+        }
+    }
+    PyObject *entry = new_of(EntryT);
+    if (!entry) goto fail;
+    if (set_obj(entry, S_key, key->node) || set_obj(entry, S_value, info->node) || set_obj(entry, S_src, Py_None) ||
+        set_new_list(entry, S_head_comments) || set_obj(entry, S_eol_comment, Py_None) ||
+        set_obj(entry, S_renamed, Py_False) || set_obj(entry, S_carried, Py_False) || PyList_Append(top->list, entry)) {
+        Py_DECREF(entry);
+        goto fail;
+    }
+    NodeInfo k = *key;
+    top->has_pending = 0;
+    memset(&top->pending, 0, sizeof(NodeInfo));
+    return push_child(top, &k, info, entry);
+fail_quiet:
+fail:
+    info_clear(info);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ finishing collections */
+
+static Py_ssize_t content_end(Builder *b, NodeInfo *v) {
+    if ((v->type == T_MAP || v->type == T_SEQ) && !v->flow) return v->cend;
+    if (v->type == T_SCALAR && v->block_scalar) {
+        Py_ssize_t e = v->end;
+        while (e > v->start && py_space(CH(b->t, e - 1))) e--;
+        return e;
+    }
+    return v->end;
+}
+
+static int is_inline(NodeInfo *v) { return v->type == T_SCALAR || v->type == T_ALIAS || v->flow; }
+
+static int call_set(PyObject *o, PyObject *name, PyObject *fn, Builder *b, Py_ssize_t lo, Py_ssize_t hi) {
+    PyObject *chunk = PyUnicode_Substring(b->t->obj, lo, hi);
+    if (!chunk) return -1;
+    PyObject *r = PyObject_CallOneArg(fn, chunk);
+    Py_DECREF(chunk);
+    if (!r) return -1;
+    int bad = set_obj(o, name, r);
+    Py_DECREF(r);
+    return bad;
+}
+
+/* _lead_comments: the comment lines right above a nested mapping's first key. */
+static PyObject *lead_comments(Builder *b, Py_ssize_t key_start) {
+    const Text *t = b->t;
+    PyObject *found = PyList_New(0);
+    if (!found) return NULL;
+    Py_ssize_t line_start = rfind_nl(t, key_start) + 1;
+    for (Py_ssize_t i = line_start; i < key_start; i++)
+        if (CH(t, i) != ' ' && CH(t, i) != '\t') return found;
+    Py_ssize_t end = line_start;
+    while (end > 0) {
+        Py_ssize_t begin = rfind_nl(t, end - 1) + 1;
+        Py_ssize_t lo = begin, hi = end;
+        while (lo < hi && py_space(CH(t, lo))) lo++;
+        while (hi > lo && py_space(CH(t, hi - 1))) hi--;
+        if (lo < hi && CH(t, lo) != '#') break;
+        if (lo < hi) {
+            PyObject *line = PyUnicode_Substring(t->obj, lo, hi);
+            if (!line || PyList_Append(found, line)) {
+                Py_XDECREF(line);
+                Py_DECREF(found);
+                return NULL;
+            }
+            Py_DECREF(line);
+        }
+        end = begin;
+    }
+    if (PyList_Reverse(found)) {
+        Py_DECREF(found);
+        return NULL;
+    }
+    return found;
+}
+
+static int finish_flow(Builder *b, Frame *f) {
+    Py_ssize_t n = f->n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Child *c = &f->kids[i];
+        if (f->is_map && c->val.start < 0) {
+            if (set_int(c->val.src, S_start, c->key.end) || set_int(c->val.src, S_end, c->key.end)) return -1;
+            c->val.start = c->val.end = c->key.end;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Child *c = &f->kids[i];
+        Py_ssize_t ks = f->is_map ? c->key.start : c->val.start, ke = f->is_map ? c->key.end : c->val.start;
+        Py_ssize_t vs = c->val.start, ve = c->val.end;
+        Py_ssize_t nxt = i + 1 < n ? (f->is_map ? f->kids[i + 1].key.start : f->kids[i + 1].val.start) : ve;
+        PyObject *es = make_entry_source(f->self.node, i, -1, -1, ks, ke, vs, ve, nxt);
+        if (!es) return -1;
+        int bad = set_obj(c->child, S_src, es);
+        Py_DECREF(es);
+        if (bad) return -1;
+    }
+    if (n) {
+        Py_ssize_t first = f->is_map ? f->kids[0].key.start : f->kids[0].val.start;
+        Py_ssize_t close = f->kids[n - 1].val.end;
+        if (set_int(f->self.src, S_open_end, first) || set_int(f->self.src, S_close_start, close)) return -1;
+        if (n > 1) {
+            Py_ssize_t second = f->is_map ? f->kids[1].key.start : f->kids[1].val.start;
+            Py_ssize_t a = f->kids[0].val.end;
+            PyObject *sep = PyUnicode_Substring(b->t->obj, a, second > a ? second : a);
+            if (!sep) return -1;
+            int bad = set_obj(f->self.src, S_sep, sep);
+            Py_DECREF(sep);
+            if (bad) return -1;
+        }
+    }
+    return 0;
+}
+
+static int explicit_key(Builder *b, Py_ssize_t key_start) { /* _explicit_indicator would move the start */
+    const Text *t = b->t;
+    Py_ssize_t line_start = rfind_nl(t, key_start) + 1;
+    Py_ssize_t q = -1;
+    for (Py_ssize_t i = key_start - 1; i >= line_start; i--)
+        if (CH(t, i) == '?') {
+            q = i;
+            break;
+        }
+    if (q < 0) return 0;
+    for (Py_ssize_t i = q + 1; i < key_start; i++)
+        if (!py_space(CH(t, i))) return 0;
+    Py_UCS4 before = q > line_start ? CH(t, q - 1) : 0;
+    return q == line_start || before == ' ' || before == '\t' || before == '-';
+}
+
+static int finish_mapping(Builder *b, Frame *f, int nested) {
+    const Text *t = b->t;
+    Py_ssize_t n = f->n;
+    if (!n) return 0;
+    Child *first = &f->kids[0];
+    if (explicit_key(b, first->key.start)) {
+        b->bail = 1;
+        return -1;
+    }
+    if (set_obj(f->self.node, S_first, first->child)) return -1;
+    if (nested) {
+        PyObject *lead = lead_comments(b, first->key.start);
+        if (!lead) return -1;
+        int bad = set_obj(first->child, S_head_comments, lead);
+        Py_DECREF(lead);
+        if (bad) return -1;
+    }
+    Py_ssize_t start = first->key.start;
+    f->self.start = start;
+    Py_ssize_t key_col = column_of(t, start);
+    if (set_int(f->self.src, S_start, start) || set_int(f->self.src, S_col, key_col) ||
+        set_int(f->self.node, S_line, first->key.line))
+        return -1;
+    f->self.line = first->key.line;
+    Py_ssize_t prev_end = start;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Child *c = &f->kids[i];
+        Py_ssize_t head_start, line_start;
+        if (i) {
+            head_start = prev_end;
+            line_start = rfind_nl(t, c->key.start) + 1;
+        } else {
+            head_start = line_start = start;
+        }
+        Py_ssize_t content;
+        int inl;
+        if (c->val.type == T_SCALAR && !c->val.block_scalar) {
+            content = c->val.end;
+            inl = 1;
+        } else {
+            content = content_end(b, &c->val);
+            inl = is_inline(&c->val);
+        }
+        Py_ssize_t nlp = find_char(t, b->size, '\n', content, b->size);
+        Py_ssize_t end = nlp < 0 ? b->size : nlp + 1;
+        PyObject *es = make_entry_source(f->self.node, i, head_start, line_start, c->key.start, c->key.end,
+                                         c->val.start, c->val.end, end);
+        if (!es) return -1;
+        int bad = set_obj(c->child, S_src, es);
+        Py_DECREF(es);
+        if (bad) return -1;
+        if (find_char(t, b->size, '#', head_start, line_start) >= 0 &&
+            call_set(c->child, S_head_comments, comment_lines_fn, b, head_start, line_start))
+            return -1;
+        Py_ssize_t a = inl ? c->val.end : c->key.end, z = inl ? end : c->val.start;
+        if (find_char(t, b->size, '#', a, z) >= 0 && call_set(c->child, S_eol_comment, eol_comment_fn, b, a, z))
+            return -1;
+        prev_end = end;
+    }
+    f->self.end = prev_end;
+    f->self.cend = content_end(b, &f->kids[n - 1].val);
+    return set_int(f->self.src, S_end, prev_end);
+}
+
+static int finish_sequence(Builder *b, Frame *f) {
+    const Text *t = b->t;
+    Py_ssize_t n = f->n;
+    if (!n) return 0;
+    Py_ssize_t prev_end = f->self.start, first_dash = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Child *c = &f->kids[i];
+        Py_ssize_t from = i ? prev_end : f->self.start, dash = -1;
+        for (Py_ssize_t j = from; j < b->size; j++) { /* _find_dash */
+            Py_UCS4 ch = CH(t, j);
+            if (ch == '-') {
+                dash = j;
+                break;
+            }
+            if (ch == '#') {
+                Py_ssize_t e = find_char(t, b->size, '\n', j, b->size);
+                if (e < 0) break;
+                j = e;
+            }
+        }
+        if (dash < 0) {
+            b->bail = 1; /* build.py raises: a sequence item without a dash */
+            return -1;
+        }
+        if (!i) first_dash = dash;
+        Py_ssize_t line_start = i ? rfind_nl(t, dash) + 1 : dash;
+        if (c->val.start < 0) {
+            if (set_int(c->val.src, S_start, dash + 1) || set_int(c->val.src, S_end, dash + 1)) return -1;
+            c->val.start = c->val.end = dash + 1;
+        }
+        Py_ssize_t ce = content_end(b, &c->val);
+        Py_ssize_t nlp = find_char(t, b->size, '\n', ce, b->size);
+        Py_ssize_t end = nlp < 0 ? b->size : nlp + 1;
+        Py_ssize_t head_start = i ? prev_end : dash;
+        PyObject *es =
+            make_entry_source(f->self.node, i, head_start, line_start, dash, dash + 1, c->val.start, c->val.end, end);
+        if (!es) return -1;
+        int bad = set_obj(c->child, S_src, es);
+        Py_DECREF(es);
+        if (bad) return -1;
+        if (find_char(t, b->size, '#', head_start, line_start) >= 0 &&
+            call_set(c->child, S_head_comments, comment_lines_fn, b, head_start, line_start))
+            return -1;
+        int inl = is_inline(&c->val);
+        Py_ssize_t a = inl ? c->val.end : dash + 1, z = inl ? end : c->val.start;
+        if (find_char(t, b->size, '#', a, z) >= 0 && call_set(c->child, S_eol_comment, eol_comment_fn, b, a, z))
+            return -1;
+        prev_end = end;
+    }
+    f->self.start = first_dash;
+    f->self.line = line_of(first_dash);
+    f->self.end = prev_end;
+    f->self.cend = content_end(b, &f->kids[n - 1].val);
+    if (set_int(f->self.src, S_start, first_dash) || set_int(f->self.src, S_col, column_of(t, first_dash)) ||
+        set_int(f->self.node, S_line, f->self.line))
+        return -1;
+    return set_int(f->self.src, S_end, prev_end);
+}
+
+/* ------------------------------------------------------------------ events */
+
+static int on_scalar(Builder *b, yaml_event_t *ev) {
+    if (b->depth > MAX_DEPTH) {
+        b->bail = 1;
+        return -1;
+    }
+    Py_ssize_t start = (Py_ssize_t)ev->start_mark.index + b->offset, end = (Py_ssize_t)ev->end_mark.index + b->offset;
+    PyObject *value = PyUnicode_DecodeUTF8((const char *)ev->data.scalar.value, (Py_ssize_t)ev->data.scalar.length,
+                                           "strict");
+    if (!value) return -1;
+    PyObject *style;
+    int block = 0;
+    switch (ev->data.scalar.style) {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = STYLE_SQ; break;
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = STYLE_DQ; break;
+        case YAML_LITERAL_SCALAR_STYLE: style = STYLE_LIT; block = 1; break;
+        case YAML_FOLDED_SCALAR_STYLE: style = STYLE_FOLD; block = 1; break;
+        default: style = Py_None;
+    }
+    long line;
+    Py_ssize_t col;
+    if (start == end && style == Py_None && ev->data.scalar.length == 0) {
+        start = end = -1;
+        line = 0;
+        col = 0;
+    } else {
+        line = line_of(start);
+        col = start - rfind_nl(b->t, start) - 1;
+    }
+    PyObject *tag = tag_of(ev->data.scalar.tag), *anchor = anchor_of(ev->data.scalar.anchor);
+    PyObject *src = make_source(start, end, col);
+    PyObject *node = new_of(ScalarT);
+    int bad = !tag || !anchor || !src || !node;
+    /* Scalar.parsed: src, anchor, tag, dirty, line, value, style, new_data, has_new_data */
+    bad = bad || set_node_head(node, src, anchor, tag, line) || set_obj(node, S_value, value) ||
+          set_obj(node, S_style, style) || set_obj(node, S_new_data, Py_None) || set_obj(node, S_has_new_data, Py_False);
+    if (!bad && anchor != Py_None) bad = PyDict_SetItem(b->anchors, anchor, node) < 0;
+    Py_XDECREF(tag);
+    Py_XDECREF(anchor);
+    Py_DECREF(value);
+    if (bad) {
+        Py_XDECREF(src);
+        Py_XDECREF(node);
+        return -1;
+    }
+    NodeInfo info = {node, src, T_SCALAR, 0, block, start, end, 0, line};
+    return attach(b, &info);
+}
+
+static int on_alias(Builder *b, yaml_event_t *ev) {
+    Py_ssize_t start = (Py_ssize_t)ev->start_mark.index + b->offset, end = (Py_ssize_t)ev->end_mark.index + b->offset;
+    if (b->depth > MAX_DEPTH) {
+        b->bail = 1;
+        return -1;
+    }
+    PyObject *name = str_of((const char *)ev->data.alias.anchor);
+    if (!name) return -1;
+    PyObject *target = PyDict_GetItemWithError(b->anchors, name);
+    if (!target && PyErr_Occurred()) {
+        Py_DECREF(name);
+        return -1;
+    }
+    b->shares = 1;
+    long line = line_of(start);
+    PyObject *src = make_source(start, end, column_of(b->t, start));
+    PyObject *node = new_of(AliasT);
+    /* Alias(name, target): Node.__init__, then name and target; the builder then sets anchor, src, line, dirty */
+    int bad = !src || !node || set_obj(node, S_src, Py_None) || set_obj(node, S_anchor, Py_None) ||
+              set_obj(node, S_tag, Py_None) || set_obj(node, S_dirty, Py_True) || set_int(node, S_line, 0) ||
+              set_obj(node, S_name, name) || set_obj(node, S_target, target ? target : Py_None) ||
+              set_obj(node, S_src, src) || set_int(node, S_line, line) || set_obj(node, S_dirty, Py_False);
+    Py_DECREF(name);
+    if (bad) {
+        Py_XDECREF(src);
+        Py_XDECREF(node);
+        return -1;
+    }
+    NodeInfo info = {node, src, T_ALIAS, 0, 0, start, end, 0, line};
+    return attach(b, &info);
+}
+
+static int on_start(Builder *b, yaml_event_t *ev, int is_map) {
+    Py_ssize_t start = (Py_ssize_t)ev->start_mark.index + b->offset;
+    if (b->depth > MAX_DEPTH) {
+        b->bail = 1;
+        return -1;
+    }
+    int flow;
+    const yaml_char_t *anchor_s, *tag_s;
+    if (is_map) {
+        flow = ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+        anchor_s = ev->data.mapping_start.anchor;
+        tag_s = ev->data.mapping_start.tag;
+    } else {
+        flow = ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+        anchor_s = ev->data.sequence_start.anchor;
+        tag_s = ev->data.sequence_start.tag;
+    }
+    PyObject *node = new_of(is_map ? MappingT : SequenceT);
+    PyObject *src = make_source(start, start, 0);
+    PyObject *list = PyList_New(0);
+    PyObject *anchor = anchor_of(anchor_s), *tag = tag_of(tag_s);
+    /* Mapping(flow): src, anchor, tag, dirty, line, entries, flow, first; Sequence(flow): ..., items, flow */
+    int bad = !node || !src || !list || !anchor || !tag || set_node_head(node, Py_None, Py_None, Py_None, 0) ||
+              set_obj(node, S_dirty, Py_True) || set_obj(node, is_map ? S_entries : S_items, list) ||
+              set_obj(node, S_flow, flow ? Py_True : Py_False) || (is_map && set_obj(node, S_first, Py_None)) ||
+              set_obj(node, S_src, src) || set_obj(node, S_anchor, anchor) || set_obj(node, S_tag, tag) ||
+              set_obj(node, S_dirty, Py_False);
+    if (!bad && anchor != Py_None) bad = PyDict_SetItem(b->anchors, anchor, node) < 0;
+    Py_XDECREF(anchor);
+    Py_XDECREF(tag);
+    Py_XDECREF(list); /* the node holds it */
+    if (bad) {
+        Py_XDECREF(node);
+        Py_XDECREF(src);
+        return -1;
+    }
+    Frame *f = &b->stack[b->depth];
+    memset(f, 0, sizeof(Frame));
+    f->self = (NodeInfo){node, src, is_map ? T_MAP : T_SEQ, flow, 0, start, start, 0, 0};
+    f->is_map = is_map;
+    f->list = list;
+    if (is_map && !(f->keys = PySet_New(NULL))) {
+        b->depth++;
+        return -1;
+    }
+    b->depth++;
+    return 0;
+}
+
+static int on_end(Builder *b, yaml_event_t *ev) {
+    Frame *f = &b->stack[b->depth - 1];
+    int nested = b->depth > 1, r;
+    if (f->self.flow) {
+        Py_ssize_t end = (Py_ssize_t)ev->end_mark.index + b->offset;
+        f->self.end = end;
+        f->self.line = line_of(f->self.start);
+        r = set_int(f->self.src, S_end, end) || set_int(f->self.src, S_col, column_of(b->t, f->self.start)) ||
+            set_int(f->self.node, S_line, f->self.line) || finish_flow(b, f);
+    } else {
+        r = f->is_map ? finish_mapping(b, f, nested) : finish_sequence(b, f);
+    }
+    NodeInfo done = f->self;
+    memset(&f->self, 0, sizeof(NodeInfo));
+    frame_clear(f);
+    b->depth--;
+    if (r) {
+        info_clear(&done);
+        return -1;
+    }
+    return attach(b, &done);
+}
+
+static void builder_reset(Builder *b) {
+    while (b->depth > 0) frame_clear(&b->stack[--b->depth]);
+    if (b->has_root) info_clear(&b->root);
+    b->has_root = 0;
+    b->shares = 0;
+    PyDict_Clear(b->anchors);
+}
+
+/* build(text, offset, end) -> [(start, end, line, root, shares), ...] or None (left to build.py) */
+static PyObject *build(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t offset, stop;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &offset, &stop)) return NULL;
+    if (!ScalarT) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
+        return NULL;
+    }
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    if (offset < 0 || stop > size || offset > stop) Py_RETURN_NONE;
+    Text tx = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), size};
+    const Text *t = &tx;
+    if (ensure_newlines(text, t, size)) return PyErr_NoMemory();
+    /* libyaml reads UTF-8 and counts characters: an ASCII text is its own UTF-8 */
+    PyObject *piece = NULL;
+    const char *input;
+    Py_ssize_t input_size;
+    if (PyUnicode_IS_ASCII(text)) {
+        input = (const char *)PyUnicode_DATA(text) + offset;
+        input_size = stop - offset;
+    } else {
+        piece = PyUnicode_Substring(text, offset, stop);
+        if (!piece) return NULL;
+        input = PyUnicode_AsUTF8AndSize(piece, &input_size);
+        if (!input) {
+            Py_DECREF(piece);
+            PyErr_Clear();
+            Py_RETURN_NONE; /* lone surrogates: left to build.py */
+        }
+    }
+
+    Builder b;
+    memset(&b, 0, sizeof(b));
+    b.t = t;
+    b.size = size;
+    b.offset = offset;
+    b.stack = PyMem_Calloc(MAX_DEPTH + 2, sizeof(Frame));
+    b.anchors = PyDict_New();
+    PyObject *out = PyList_New(0);
+    if (!b.stack || !b.anchors || !out) {
+        Py_XDECREF(piece);
+        PyMem_Free(b.stack);
+        Py_XDECREF(b.anchors);
+        Py_XDECREF(out);
+        return PyErr_NoMemory();
+    }
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int failed = 0, done = 0, inited = 0;
+    Py_ssize_t doc_start = 0;
+    if (!yaml_parser_initialize(&parser)) {
+        failed = 1;
+        b.bail = 1;
+    } else {
+        inited = 1;
+        yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)input_size);
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+    }
+    while (!failed && !done) {
+        if (!yaml_parser_parse(&parser, &ev)) {
+            failed = 1;
+            b.bail = 1; /* build.py's parser reports it */
+            break;
+        }
+        int r = 0;
+        switch (ev.type) {
+            case YAML_SCALAR_EVENT: r = on_scalar(&b, &ev); break;
+            case YAML_ALIAS_EVENT: r = on_alias(&b, &ev); break;
+            case YAML_MAPPING_START_EVENT: r = on_start(&b, &ev, 1); break;
+            case YAML_SEQUENCE_START_EVENT: r = on_start(&b, &ev, 0); break;
+            case YAML_MAPPING_END_EVENT:
+            case YAML_SEQUENCE_END_EVENT: r = on_end(&b, &ev); break;
+            case YAML_DOCUMENT_START_EVENT:
+                doc_start = (Py_ssize_t)ev.start_mark.index + offset;
+                builder_reset(&b);
+                break;
+            case YAML_DOCUMENT_END_EVENT: {
+                Py_ssize_t doc_end = (Py_ssize_t)ev.end_mark.index + offset;
+                long line = line_of(doc_start);
+                PyObject *root = Py_None;
+                if (b.has_root) {
+                    root = b.root.node;
+                    if (b.root.src) line = line_of(b.root.start);
+                }
+                PyObject *row = Py_BuildValue("(nnlOO)", doc_start, doc_end, line, root, b.shares ? Py_True : Py_False);
+                if (!row || PyList_Append(out, row)) r = -1;
+                Py_XDECREF(row);
+                builder_reset(&b);
+                break;
+            }
+            case YAML_STREAM_END_EVENT: done = 1; break;
+            default: break;
+        }
+        yaml_event_delete(&ev);
+        if (r) failed = 1;
+    }
+    if (inited) yaml_parser_delete(&parser);
+    Py_XDECREF(piece);
+    builder_reset(&b);
+    PyMem_Free(b.stack);
+    Py_DECREF(b.anchors);
+    if (failed) {
+        Py_DECREF(out);
+        if (b.bail && !PyErr_Occurred()) Py_RETURN_NONE;
+        if (b.bail) { /* a Python error while bailing out: still left to build.py, unless it is real */
+            if (PyErr_ExceptionMatches(PyExc_MemoryError) || PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
+                return NULL;
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        return NULL;
+    }
+    return out;
+}
+
+
+/* ------------------------------------------------------------------ plain data (readback.py) */
+
+static PyObject *resolve_plain_fn;
+static PyObject *S_true, *S_false, *S_null;
+
+/* readback._scalar_data */
+static PyObject *scalar_data(yaml_event_t *ev) {
+    PyObject *value = PyUnicode_DecodeUTF8((const char *)ev->data.scalar.value, (Py_ssize_t)ev->data.scalar.length,
+                                           "strict");
+    if (!value) return NULL;
+    const char *tag = (const char *)ev->data.scalar.tag;
+    if (tag && tag[0] == '!' && tag[1] == 0) tag = NULL;
+    size_t tl = tag ? strlen(tag) : 0;
+    if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || (tag && tl >= 4 && strcmp(tag + tl - 4, ":str") == 0))
+        return value;
+    PyObject *resolved = PyObject_CallOneArg(resolve_plain_fn, value);
+    if (!resolved || !(tag && tl >= 4 && strcmp(tag + tl - 4, ":int") == 0)) {
+        Py_DECREF(value);
+        return resolved;
+    }
+    if (PyLong_Check(resolved)) {
+        Py_DECREF(value);
+        return resolved;
+    }
+    Py_DECREF(resolved);
+    return value;
+}
+
+typedef struct {
+    PyObject *container; /* owned */
+    PyObject *key;       /* owned pending key, or NULL */
+    int key_merge;       /* the pending key is a plain << */
+    PyObject *merges;    /* owned list of merged mappings, or NULL */
+} DataFrame;
+
+/* read_data(text) -> [data of each document], or None (left to readback.py: errors, aliases to nothing) */
+static PyObject *read_data(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    if (!resolve_plain_fn) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
+        return NULL;
+    }
+    Py_ssize_t size;
+    const char *input = PyUnicode_AsUTF8AndSize(text, &size);
+    if (!input) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *docs = PyList_New(0), *anchors = PyDict_New();
+    DataFrame *stack = PyMem_Calloc(MAX_DEPTH + 2, sizeof(DataFrame));
+    Py_ssize_t depth = 0;
+    yaml_parser_t parser;
+    yaml_event_t ev;
+    int inited = 0, failed = 0, bail = 0, done = 0;
+    if (!docs || !anchors || !stack) {
+        failed = 1;
+        PyErr_NoMemory();
+    } else if (!yaml_parser_initialize(&parser)) {
+        failed = bail = 1;
+    } else {
+        inited = 1;
+        yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
+    }
+    while (!failed && !done) {
+        if (!yaml_parser_parse(&parser, &ev)) {
+            failed = bail = 1;
+            break;
+        }
+        PyObject *value = NULL; /* owned: what the event makes, to attach */
+        const char *anchor = NULL;
+        int is_key_merge = 0;
+        switch (ev.type) {
+            case YAML_SCALAR_EVENT:
+                value = scalar_data(&ev);
+                if (!value) failed = 1;
+                anchor = (const char *)ev.data.scalar.anchor;
+                is_key_merge = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE && ev.data.scalar.length == 2 &&
+                               memcmp(ev.data.scalar.value, "<<", 2) == 0;
+                break;
+            case YAML_MAPPING_START_EVENT:
+            case YAML_SEQUENCE_START_EVENT: {
+                int is_map = ev.type == YAML_MAPPING_START_EVENT;
+                if (depth > MAX_DEPTH) {
+                    failed = bail = 1;
+                    break;
+                }
+                PyObject *c = is_map ? PyDict_New() : PyList_New(0);
+                if (!c) {
+                    failed = 1;
+                    break;
+                }
+                const char *a = (const char *)(is_map ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor);
+                if (a) {
+                    PyObject *name = PyUnicode_FromString(a);
+                    if (!name || PyDict_SetItem(anchors, name, c) < 0) failed = 1;
+                    Py_XDECREF(name);
+                }
+                stack[depth].container = c;
+                stack[depth].key = NULL;
+                stack[depth].merges = NULL;
+                depth++;
+                break;
+            }
+            case YAML_MAPPING_END_EVENT:
+            case YAML_SEQUENCE_END_EVENT: {
+                DataFrame *f = &stack[--depth];
+                value = f->container;
+                f->container = NULL;
+                Py_CLEAR(f->key);
+                if (f->merges) { /* explicit keys win over merged ones, wherever they stand */
+                    for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(f->merges); i++) {
+                        PyObject *merged = PyList_GET_ITEM(f->merges, i), *k, *v;
+                        Py_ssize_t pos = 0;
+                        while (PyDict_Next(merged, &pos, &k, &v))
+                            if (!PyDict_SetDefault(value, k, v)) {
+                                failed = 1;
+                                break;
+                            }
+                    }
+                    Py_CLEAR(f->merges);
+                }
+                break;
+            }
+            case YAML_ALIAS_EVENT: {
+                PyObject *name = PyUnicode_FromString((const char *)ev.data.alias.anchor);
+                value = name ? PyDict_GetItemWithError(anchors, name) : NULL;
+                Py_XDECREF(name);
+                if (!value) {
+                    failed = 1;
+                    if (!PyErr_Occurred()) bail = 1; /* unknown alias: readback.py says which */
+                } else {
+                    Py_INCREF(value);
+                }
+                break;
+            }
+            case YAML_DOCUMENT_START_EVENT: PyDict_Clear(anchors); break;
+            case YAML_STREAM_END_EVENT: done = 1; break;
+            default: break;
+        }
+        if (!failed && value && anchor) {
+            PyObject *name = PyUnicode_FromString(anchor);
+            if (!name || PyDict_SetItem(anchors, name, value) < 0) failed = 1;
+            Py_XDECREF(name);
+        }
+        if (!failed && value) { /* attach */
+            if (depth == 0) {
+                if (PyList_Append(docs, value)) failed = 1;
+            } else {
+                DataFrame *top = &stack[depth - 1];
+                if (PyList_CheckExact(top->container)) {
+                    if (PyList_Append(top->container, value)) failed = 1;
+                } else if (!top->key) {
+                    Py_INCREF(value);
+                    top->key = value;
+                    top->key_merge = is_key_merge;
+                } else if (top->key_merge && PyUnicode_Check(top->key) &&
+                           PyUnicode_CompareWithASCIIString(top->key, "<<") == 0) {
+                    if (!top->merges && !(top->merges = PyList_New(0))) failed = 1;
+                    if (PyDict_Check(value)) {
+                        if (!failed && PyList_Append(top->merges, value)) failed = 1;
+                    } else if (PyList_Check(value)) {
+                        for (Py_ssize_t i = 0; !failed && i < PyList_GET_SIZE(value); i++)
+                            if (PyDict_Check(PyList_GET_ITEM(value, i)) &&
+                                PyList_Append(top->merges, PyList_GET_ITEM(value, i)))
+                                failed = 1;
+                    }
+                    Py_CLEAR(top->key);
+                } else {
+                    PyObject *key = top->key, *name;
+                    if (PyDict_Check(key) || PyList_Check(key)) {
+                        failed = bail = 1; /* complex keys: readback.py raises */
+                    } else {
+                        if (PyBool_Check(key))
+                            name = Py_NewRef(key == Py_True ? S_true : S_false);
+                        else if (key == Py_None)
+                            name = Py_NewRef(S_null);
+                        else
+                            name = PyObject_Str(key);
+                        if (!name || PyDict_SetItem(top->container, name, value) < 0) failed = 1;
+                        Py_XDECREF(name);
+                        Py_CLEAR(top->key);
+                    }
+                }
+            }
+        }
+        Py_XDECREF(value);
+        yaml_event_delete(&ev);
+    }
+    if (inited) yaml_parser_delete(&parser);
+    if (stack) {
+        while (depth > 0) {
+            DataFrame *f = &stack[--depth];
+            Py_CLEAR(f->container);
+            Py_CLEAR(f->key);
+            Py_CLEAR(f->merges);
+        }
+        PyMem_Free(stack);
+    }
+    Py_XDECREF(anchors);
+    if (failed) {
+        Py_XDECREF(docs);
+        if (bail && !PyErr_Occurred()) Py_RETURN_NONE;
+        return NULL;
+    }
+    return docs;
+}
+
+static PyObject *configure(PyObject *self, PyObject *args) {
+    PyObject *types[8], *cl, *eol, *resolve;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO", &types[0], &types[1], &types[2], &types[3], &types[4], &types[5],
+                          &types[6], &types[7], &cl, &eol, &resolve))
+        return NULL;
+    for (int i = 0; i < 8; i++)
+        if (!PyType_Check(types[i])) {
+            PyErr_SetString(PyExc_TypeError, "configure takes the tree's classes");
+            return NULL;
+        }
+    PyTypeObject **slots[8] = {&ScalarT, &MappingT, &SequenceT, &AliasT, &EntryT, &ItemT, &SourceT, &EntrySourceT};
+    for (int i = 0; i < 8; i++) {
+        Py_INCREF(types[i]);
+        Py_XSETREF(*slots[i], (PyTypeObject *)types[i]);
+    }
+    Py_INCREF(cl);
+    Py_XSETREF(comment_lines_fn, cl);
+    Py_INCREF(eol);
+    Py_XSETREF(eol_comment_fn, eol);
+    Py_INCREF(resolve);
+    Py_XSETREF(resolve_plain_fn, resolve);
+    Py_RETURN_NONE;
+}
+
+static PyObject *libyaml_version(PyObject *self, PyObject *noargs) { return PyUnicode_FromString(yaml_get_version_string()); }
+
+static PyMethodDef methods[] = {
+    {"build", build, METH_VARARGS,
+     "build(text, offset, end) -> list of (start, end, line, root, shares), or None: the documents of "
+     "text[offset:end] built as build.py builds them (None: left to build.py)."},
+    {"read_data", read_data, METH_VARARGS,
+     "read_data(text) -> the data of every document, as readback.read_data reads it, or None (left to it)."},
+    {"configure", configure, METH_VARARGS,
+     "configure(Scalar, Mapping, Sequence, Alias, Entry, Item, Source, EntrySource, comment_lines, eol_comment, "
+     "resolve_plain)"},
+    {"libyaml_version", libyaml_version, METH_NOARGS, "The version of the libyaml this module was built with."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastbuild", "The tree builder of build.py in C.", -1,
+                                    methods};
+
+#define INTERN(var, s)                                   \
+    do {                                                 \
+        if (!((var) = PyUnicode_InternFromString(s))) return NULL; \
+    } while (0)
+
+PyMODINIT_FUNC PyInit__fastbuild(void) {
+    INTERN(S_src, "src");
+    INTERN(S_anchor, "anchor");
+    INTERN(S_tag, "tag");
+    INTERN(S_dirty, "dirty");
+    INTERN(S_line, "line");
+    INTERN(S_value, "value");
+    INTERN(S_style, "style");
+    INTERN(S_new_data, "new_data");
+    INTERN(S_has_new_data, "has_new_data");
+    INTERN(S_entries, "entries");
+    INTERN(S_flow, "flow");
+    INTERN(S_first, "first");
+    INTERN(S_items, "items");
+    INTERN(S_name, "name");
+    INTERN(S_target, "target");
+    INTERN(S_start, "start");
+    INTERN(S_end, "end");
+    INTERN(S_col, "col");
+    INTERN(S_open_end, "open_end");
+    INTERN(S_close_start, "close_start");
+    INTERN(S_sep, "sep");
+    INTERN(S_parent_id, "parent_id");
+    INTERN(S_index, "index");
+    INTERN(S_head_start, "head_start");
+    INTERN(S_line_start, "line_start");
+    INTERN(S_key_start, "key_start");
+    INTERN(S_key_end, "key_end");
+    INTERN(S_value_start, "value_start");
+    INTERN(S_value_end, "value_end");
+    INTERN(S_key, "key");
+    INTERN(S_head_comments, "head_comments");
+    INTERN(S_eol_comment, "eol_comment");
+    INTERN(S_renamed, "renamed");
+    INTERN(S_carried, "carried");
+    INTERN(STYLE_SQ, "'");
+    INTERN(STYLE_DQ, "\"");
+    INTERN(STYLE_LIT, "|");
+    INTERN(STYLE_FOLD, ">");
+    if (!(empty_tuple = PyTuple_New(0))) return NULL;
+    INTERN(empty_str, "");
+    INTERN(S_true, "true");
+    INTERN(S_false, "false");
+    INTERN(S_null, "null");
+    return PyModule_Create(&module);
+}

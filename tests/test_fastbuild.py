@@ -1,0 +1,216 @@
+"""The C tree builder builds exactly the tree build.py builds, or leaves the document to it;
+its data reader reads exactly what readback.py reads, or leaves the text to it.
+
+Equal means every attribute of every object (nodes, sources, entries, items), in the order it
+was set, with ``parent_id`` compared as the node it names. The C builder is an optimisation:
+an answer that differs in any of these is a defect, and None is always allowed.
+
+Where the extension is not built (no libyaml headers at install time) these tests skip, except
+under ``K8SMIGRATE_REQUIRE_FASTBUILD=1`` (``.ci/run`` sets it), where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from k8smigrate.tree import Alias, Entry, EntrySource, Item, Mapping, Node, Sequence, Source
+from k8smigrate.yamlio import fastbuild, read_stream
+from k8smigrate.yamlio.build import _parse_documents, parse_documents
+from k8smigrate.yamlio.events import libyaml_accepts
+from k8smigrate.yamlio.readback import _read_data, read_data
+from k8smigrate.yamlio.stream import _pieces
+
+from .strategies import join, streams
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(
+    not fastbuild.ACTIVE and os.environ.get("K8SMIGRATE_REQUIRE_FASTBUILD") != "1",
+    reason="the C tree builder is not built here (libyaml headers missing at install time)",
+)
+
+
+def test_it_is_built_where_ci_requires_it() -> None:
+    assert fastbuild.ACTIVE, "K8SMIGRATE_REQUIRE_FASTBUILD=1 but k8smigrate.yamlio._fastbuild did not import"
+
+
+def snapshot(root: Node | None) -> Any:
+    """Everything the tree holds, with object identities as positions in a walk."""
+    if root is None:
+        return None
+    order: dict[int, int] = {}
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in order:
+            continue
+        order[id(node)] = len(order)
+        if isinstance(node, Mapping):
+            stack += [v for e in node.entries for v in (e.key, e.value)]
+        elif isinstance(node, Sequence):
+            stack += [i.value for i in node.items]
+
+    def dump(obj: Any) -> Any:
+        if obj is None or isinstance(obj, (str, int, bool)):
+            return obj
+        if isinstance(obj, list):
+            return [dump(x) for x in obj]
+        if not isinstance(obj, (Node, Entry, Item, Source, EntrySource)):
+            raise AssertionError(f"unexpected object in a tree: {obj!r}")
+        fields = []
+        for name, value in vars(obj).items():
+            if isinstance(obj, EntrySource) and name == "parent_id":
+                value = ("node", order.get(value))
+            elif isinstance(obj, Alias) and name == "target":
+                value = None if value is None else ("node", order.get(id(value)))
+            elif isinstance(obj, Mapping) and name == "first":
+                value = None if value is None else ("entry", obj.entries.index(value))
+            else:
+                value = dump(value)
+            fields.append((name, value))
+        return (type(obj).__name__, fields)
+
+    return dump(root)
+
+
+def both(text: str, start: int, end: int) -> tuple[Any, Any] | None:
+    """(C, Python) readings of one piece as rows of document fields, or None when C declines."""
+    built = fastbuild.build(text, start, end)
+    if built is None:
+        return None
+    fast = [
+        (d.start, d.end, d.line, d.shares, d.problem, d.duplicates, snapshot(d.root))
+        for d in fastbuild.built_documents(built, 0)
+    ]
+    pure = [
+        (d.start, d.end, d.line, d.shares, d.problem, d.duplicates, snapshot(d.root))
+        for d in _parse_documents(text, start, 0, True, end)
+    ]
+    return fast, pure
+
+
+def check_data(text: str) -> bool:
+    """Both data readers on a text; whether C read it. Types count: 1, 1.0 and True are not equal here."""
+    fast = fastbuild.read_data(text)
+    try:
+        pure = _read_data(text, True)
+    except Exception as exc:  # what readback.py rejects, C must decline
+        assert fast is None, f"C read what readback.py rejects ({exc})"
+        return False
+    if fast is None:
+        return False
+    assert repr(fast) == repr(pure) and fast == pure
+    return True
+
+
+def check_stream(text: str) -> int:
+    """Both builders on every piece of a stream libyaml accepts, and both data readers on the
+    whole stream; the number of pieces C built."""
+    check_data(text)
+    if not libyaml_accepts(text):
+        return 0
+    built = 0
+    for start, end, _content in _pieces(text):
+        read = both(text, start, end)
+        if read is not None:
+            assert read[0] == read[1], f"the C builder differs at {start}:{end}"
+            built += 1
+    read = both(text, 0, len(text))
+    if read is not None:
+        assert read[0] == read[1]
+    return built
+
+
+# ------------------------------------------------------------------ no-op: what it leaves alone
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\na: 2\n",  # duplicate keys: build.py words the problem
+        "? a\n: 1\n",  # explicit key
+        "[a]: 1\n",  # complex key
+        "a: [\n",  # not YAML
+        "- " * 600 + "x\n",  # deeper than the tree holds
+    ],
+)
+def test_declines_what_build_py_reports(text: str) -> None:
+    assert fastbuild.build(text, 0, len(text)) is None
+
+
+@pytest.mark.parametrize("text", ["a: *nowhere\n", "[a]: 1\n", "a: [\n"])
+def test_data_reader_declines_what_readback_py_rejects(text: str) -> None:
+    assert fastbuild.read_data(text) is None
+    with pytest.raises(ValueError):
+        read_data(text)
+
+
+def test_builds_nothing_it_is_not_sure_of_but_read_stream_still_reads_it() -> None:
+    text = "a: 1\na: 2\n"
+    doc = read_stream(text, wanted=lambda _piece: True).documents[0]
+    assert doc.duplicates and doc.duplicates[0].message == "duplicate key 'a'"
+
+
+# ------------------------------------------------------------------ the same tree
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "apiVersion: v1\nkind: ConfigMap\n",
+        "# head\n---\na: 1  # eol\n# above b\nb:\n  # lead\n  c: [1, 2]\n  d: {x: 1, y}\n",
+        "l:\n- a\n-\n- - b\n  - c\n- k: v\n  # c\n  m: |\n    text\n\n    more\n\n- >-\n  folded\nz: ''\n",
+        "a: &x {p: 1}\nb: *x\n<<: *x\nc: !!str 1\nd: ! e\n",
+        "a:\nb: ~\n---\n...\n---\n- x\n",
+        'name: caf\u00e9 \u2014 \U0001f600\nkey: "\u00fcber"\n# \u00e9t\u00e9\nz: 1\n',
+        "a: 1\r\nb:\r\n  - c  # d\r\n",
+        "a: *nowhere\n",  # an alias to no anchor: the parser lets it through
+        "base: &b {x: 1, y: 2}\nm:\n  <<: [*b, {z: 3}]\n  x: 9\n'<<': q\nk: !!str <<\n",
+        "i: !!int 0x1F\nj: !!int x\nf: 1.5e3\nb: yes\nn: ~\nt: 2001-12-14\no: 0o17\ns: !!str 1\n",
+        "true: 1\nnull: 2\n1: 3\n1.0: 4\n",
+    ],
+)
+def test_same_tree_as_build_py(text: str) -> None:
+    assert check_stream(text) >= 1
+
+
+def test_parse_documents_uses_it_for_libyaml_readings() -> None:
+    text = "a: 1\n"
+    (doc,) = parse_documents(text, 0, 3, fast=True)
+    assert doc.index == 3 and snapshot(doc.root) == snapshot(next(_parse_documents(text, 0, 3, True, None)).root)
+
+
+def test_same_trees_on_the_corpus(corpus: Path) -> None:
+    built = 0
+    for path in sorted(corpus.iterdir()):
+        if path.suffix in (".yaml", ".yml", ".json"):
+            built += check_stream(path.read_text(encoding="utf-8", errors="replace"))
+    assert built > 100
+
+
+def test_same_trees_on_the_bundled_examples() -> None:
+    built = 0
+    for path in sorted((ROOT / "examples").rglob("*.yaml")) + sorted((ROOT / "tests" / "golden").rglob("*.yaml")):
+        built += check_stream(path.read_text(encoding="utf-8", errors="replace"))
+    assert built > 10
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(streams())
+def test_same_trees_on_generated_streams(docs: list[str]) -> None:
+    check_stream(join(docs))
+
+
+_YAMLISH = st.text(alphabet=st.sampled_from(list("ab:- #\n'\"{}[],|>&*!?.~é\t1")), max_size=60)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_YAMLISH)
+def test_same_trees_or_none_on_yaml_like_noise(text: str) -> None:
+    check_stream(text)
