@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Could rapidyaml replace libyaml as k8smigrate's parser? Speed and a differential check.
 
-k8smigrate reads YAML with libyaml's events through ruamel.yaml.clib's ``CParser`` and builds
-its own tree with a character span for every node (``k8smigrate/yamlio.py``). This script
-measures, on the same inputs, what each stage costs with libyaml and with rapidyaml
-(``pip install rapidyaml``; module ``ryml``), and checks that rapidyaml reads the same data:
+k8smigrate reads YAML with libyaml's events and builds its own tree with a character span for
+every node: in C when ``k8smigrate/yamlio/_fastbuild.c`` is installed, else in Python from
+ruamel.yaml.clib's ``CParser`` events (``k8smigrate/yamlio/build.py``). This script measures,
+on the same inputs, what each stage costs with libyaml (both builders, both data readers) and
+with rapidyaml (``pip install rapidyaml``; module ``ryml``), and checks that rapidyaml reads the
+same data:
 
 - speed (CPU time, medians of ``--repeat`` runs, MB/s of UTF-8 input):
   libyaml scan in C only (``CParser.raw_parse``), libyaml events delivered to Python, our
@@ -40,8 +42,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 import run as bench  # noqa: E402 - the builders of the benchmark repositories
 
 from k8smigrate.scalars import Data, resolve_plain  # noqa: E402
-from k8smigrate.yamlio import EVERY, read_data, read_stream  # noqa: E402
+from k8smigrate.yamlio import EVERY, fastbuild, read_data, read_stream  # noqa: E402
+from k8smigrate.yamlio.build import _parse_documents  # noqa: E402
 from k8smigrate.yamlio.events import CParser, c_events  # noqa: E402
+from k8smigrate.yamlio.readback import _read_data  # noqa: E402
 
 try:
     import ryml
@@ -277,8 +281,13 @@ def stages(texts: list[str]) -> Iterator[tuple[str, Callable[[], object]]]:
 
     yield "libyaml scan only (C, raw_parse)", each(raw)
     yield "libyaml events into Python", each(lambda t: sum(1 for _ in c_events(t)))
-    yield "libyaml data (read_data)", each(read_data)
-    yield "our tree with spans (libyaml)", each(lambda t: read_stream(t, wanted=EVERY))
+    yield "data, Python reader (readback.py)", each(lambda t: _read_data(t, True))
+    if fastbuild.ACTIVE:
+        yield "data, C reader (fastbuild)", each(fastbuild.read_data)
+    yield "tree with spans, Python builder", each(lambda t: list(_parse_documents(t, 0, 0, True, None)))
+    if fastbuild.ACTIVE:
+        yield "tree with spans, C builder", each(lambda t: fastbuild.build(t, 0, len(t)))
+    yield "read_stream (cut, classify, build)", each(lambda t: read_stream(t, wanted=EVERY))
     if ryml is not None:
         yield "rapidyaml parse only (C++)", each(lambda t: ryml.parse_in_arena(t.encode("utf-8")))
         yield "rapidyaml parse + visit nodes", each(ryml_visit)

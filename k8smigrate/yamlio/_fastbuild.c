@@ -10,7 +10,7 @@
  * It takes only what it is sure of. It returns None, and build.py builds the tree itself,
  * for: text that is not ASCII (libyaml counts characters, Python indexes code points: equal
  * only for ASCII), anything libyaml rejects, and every construct build.py reports as a
- * problem (duplicate keys, complex or empty keys, explicit keys, deep nesting). So the
+ * problem (duplicate keys, complex or empty keys, deep nesting). So the
  * messages of problems have one source, and the equality of both builders is what a test
  * checks (tests/test_fastbuild.py) on the corpus and on generated YAML.
  *
@@ -446,7 +446,8 @@ static int finish_flow(Builder *b, Frame *f) {
     return 0;
 }
 
-static int explicit_key(Builder *b, Py_ssize_t key_start) { /* _explicit_indicator would move the start */
+/* _explicit_indicator: where a key's entry starts, at its ``?`` when it is an explicit key on that line */
+static Py_ssize_t explicit_indicator(Builder *b, Py_ssize_t key_start) {
     const Text *t = b->t;
     Py_ssize_t line_start = rfind_nl(t, key_start) + 1;
     Py_ssize_t q = -1;
@@ -455,11 +456,11 @@ static int explicit_key(Builder *b, Py_ssize_t key_start) { /* _explicit_indicat
             q = i;
             break;
         }
-    if (q < 0) return 0;
+    if (q < 0) return key_start;
     for (Py_ssize_t i = q + 1; i < key_start; i++)
-        if (!py_space(CH(t, i))) return 0;
+        if (!py_space(CH(t, i))) return key_start;
     Py_UCS4 before = q > line_start ? CH(t, q - 1) : 0;
-    return q == line_start || before == ' ' || before == '\t' || before == '-';
+    return q == line_start || before == ' ' || before == '\t' || before == '-' ? q : key_start;
 }
 
 static int finish_mapping(Builder *b, Frame *f, int nested) {
@@ -467,10 +468,6 @@ static int finish_mapping(Builder *b, Frame *f, int nested) {
     Py_ssize_t n = f->n;
     if (!n) return 0;
     Child *first = &f->kids[0];
-    if (explicit_key(b, first->key.start)) {
-        b->bail = 1;
-        return -1;
-    }
     if (set_obj(f->self.node, S_first, first->child)) return -1;
     if (nested) {
         PyObject *lead = lead_comments(b, first->key.start);
@@ -479,10 +476,9 @@ static int finish_mapping(Builder *b, Frame *f, int nested) {
         Py_DECREF(lead);
         if (bad) return -1;
     }
-    Py_ssize_t start = first->key.start;
+    Py_ssize_t start = explicit_indicator(b, first->key.start);
     f->self.start = start;
-    Py_ssize_t key_col = column_of(t, start);
-    if (set_int(f->self.src, S_start, start) || set_int(f->self.src, S_col, key_col) ||
+    if (set_int(f->self.src, S_start, start) || set_int(f->self.src, S_col, column_of(t, start)) ||
         set_int(f->self.node, S_line, first->key.line))
         return -1;
     f->self.line = first->key.line;
