@@ -10,6 +10,8 @@ import json
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from k8smigrate import migrate_text
 from tests.helpers import codes, dedent
@@ -395,3 +397,17 @@ def test_a_new_string_with_a_colon_is_quoted_inside_flow_collections_only() -> N
     assert yaml.safe_load(result.text)["nodeRegistration"]["criSocket"].startswith("unix://")
     block = migrate_text(head + "nodeRegistration:\n  criSocket: /run/containerd/containerd.sock\n")
     assert "  criSocket: unix:///run/containerd/containerd.sock\n" in block.text
+
+
+_MARKER_TEXT = st.lists(
+    st.sampled_from(["-", ".", "\n", " ", "\t", "\r", "a", "---", "...", "\n---", "\n...", "--- a", "\n...\n"]),
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_MARKER_TEXT)
+def test_document_markers_are_found_where_the_line_start_pattern_finds_them(text: str) -> None:
+    from k8smigrate.yamlio.stream import _DOC_MARKER, _markers
+
+    assert _markers(text) == [(m.start(), m.group(0)) for m in _DOC_MARKER.finditer(text)]

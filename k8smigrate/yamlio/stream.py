@@ -21,8 +21,6 @@ from .events import LIBYAML, PARSE_ERRORS, MarkedYAMLError, libyaml_accepts, mes
 from .lines import line_of
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
-_MARKER = re.compile(r"(?:---|\.\.\.)(?=[ \t\r\n]|$)")
-"""``_DOC_MARKER`` without the ``^``: searched faster, each hit then checked for a line start."""
 
 
 def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Stream:
@@ -115,9 +113,8 @@ def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
     the first marker, or after a ``...``, is a document only when it has content. Directive
     lines stay with the ``---`` they precede.
     """
-    marks = [(m.start(), m.group(0)) for m in _MARKER.finditer(text) if not m.start() or text[m.start() - 1] == "\n"]
     cuts: list[tuple[int, bool]] = [(0, False)]
-    for pos, marker in marks:
+    for pos, marker in _markers(text):
         if marker == "---":
             pos = _directives_start(text, pos)
         cuts.append((pos, marker == "---"))
@@ -126,6 +123,27 @@ def _pieces(text: str) -> Iterator[tuple[int, int, int]]:
         content = _first_content(text, start, end, explicit)
         if explicit or content is not None:
             yield start, end, content if content is not None else start
+
+
+def _markers(text: str) -> list[tuple[int, str]]:
+    """(index, marker) of every ``---`` and ``...`` that ``_DOC_MARKER`` finds, in order.
+
+    Found with ``str.find`` for the marker after a newline: a regular expression that starts
+    with ``-`` or ``.`` stops at every dash and dot of the text (each list item and hostname),
+    and this runs on every file a run reads.
+    """
+    found: list[tuple[int, str]] = []
+    size = len(text)
+    for marker in ("---", "..."):
+        at = 0 if text.startswith(marker) else text.find("\n" + marker) + 1
+        while at >= 0 and (at or text.startswith(marker)):
+            after = at + 3
+            if after == size or text[after] in " \t\r\n":
+                found.append((at, marker))
+            nxt = text.find("\n" + marker, at)
+            at = nxt + 1 if nxt >= 0 else -1
+    found.sort()
+    return found
 
 
 def _directives_start(text: str, pos: int) -> int:
