@@ -446,6 +446,30 @@ static int finish_flow(Builder *b, Frame *f) {
     return 0;
 }
 
+/* What _finish_mapping and _finish_sequence set on each entry or item: its EntrySource, then
+ * its head comments and end-of-line comment (``key_end``: the key's end, or after the dash). */
+static int place_child(Builder *b, Frame *f, Py_ssize_t i, Child *c, Py_ssize_t head_start, Py_ssize_t line_start,
+                       Py_ssize_t key_start, Py_ssize_t key_end, Py_ssize_t end, int inl) {
+    PyObject *es =
+        make_entry_source(f->self.node, i, head_start, line_start, key_start, key_end, c->val.start, c->val.end, end);
+    if (!es) return -1;
+    int bad = set_obj(c->child, S_src, es);
+    Py_DECREF(es);
+    if (bad) return -1;
+    if (find_char(b->t, b->size, '#', head_start, line_start) >= 0 &&
+        call_set(c->child, S_head_comments, comment_lines_fn, b, head_start, line_start))
+        return -1;
+    Py_ssize_t a = inl ? c->val.end : key_end, z = inl ? end : c->val.start;
+    if (find_char(b->t, b->size, '#', a, z) >= 0 && call_set(c->child, S_eol_comment, eol_comment_fn, b, a, z))
+        return -1;
+    return 0;
+}
+
+static Py_ssize_t line_end_after(Builder *b, Py_ssize_t pos) { /* entry_end: just after the newline ending pos's line */
+    Py_ssize_t nlp = find_char(b->t, b->size, '\n', pos, b->size);
+    return nlp < 0 ? b->size : nlp + 1;
+}
+
 /* _explicit_indicator: where a key's entry starts, at its ``?`` when it is an explicit key on that line */
 static Py_ssize_t explicit_indicator(Builder *b, Py_ssize_t key_start) {
     const Text *t = b->t;
@@ -501,20 +525,8 @@ static int finish_mapping(Builder *b, Frame *f, int nested) {
             content = content_end(b, &c->val);
             inl = is_inline(&c->val);
         }
-        Py_ssize_t nlp = find_char(t, b->size, '\n', content, b->size);
-        Py_ssize_t end = nlp < 0 ? b->size : nlp + 1;
-        PyObject *es = make_entry_source(f->self.node, i, head_start, line_start, c->key.start, c->key.end,
-                                         c->val.start, c->val.end, end);
-        if (!es) return -1;
-        int bad = set_obj(c->child, S_src, es);
-        Py_DECREF(es);
-        if (bad) return -1;
-        if (find_char(t, b->size, '#', head_start, line_start) >= 0 &&
-            call_set(c->child, S_head_comments, comment_lines_fn, b, head_start, line_start))
-            return -1;
-        Py_ssize_t a = inl ? c->val.end : c->key.end, z = inl ? end : c->val.start;
-        if (find_char(t, b->size, '#', a, z) >= 0 && call_set(c->child, S_eol_comment, eol_comment_fn, b, a, z))
-            return -1;
+        Py_ssize_t end = line_end_after(b, content);
+        if (place_child(b, f, i, c, head_start, line_start, c->key.start, c->key.end, end, inl)) return -1;
         prev_end = end;
     }
     f->self.end = prev_end;
@@ -552,23 +564,9 @@ static int finish_sequence(Builder *b, Frame *f) {
             if (set_int(c->val.src, S_start, dash + 1) || set_int(c->val.src, S_end, dash + 1)) return -1;
             c->val.start = c->val.end = dash + 1;
         }
-        Py_ssize_t ce = content_end(b, &c->val);
-        Py_ssize_t nlp = find_char(t, b->size, '\n', ce, b->size);
-        Py_ssize_t end = nlp < 0 ? b->size : nlp + 1;
+        Py_ssize_t end = line_end_after(b, content_end(b, &c->val));
         Py_ssize_t head_start = i ? prev_end : dash;
-        PyObject *es =
-            make_entry_source(f->self.node, i, head_start, line_start, dash, dash + 1, c->val.start, c->val.end, end);
-        if (!es) return -1;
-        int bad = set_obj(c->child, S_src, es);
-        Py_DECREF(es);
-        if (bad) return -1;
-        if (find_char(t, b->size, '#', head_start, line_start) >= 0 &&
-            call_set(c->child, S_head_comments, comment_lines_fn, b, head_start, line_start))
-            return -1;
-        int inl = is_inline(&c->val);
-        Py_ssize_t a = inl ? c->val.end : dash + 1, z = inl ? end : c->val.start;
-        if (find_char(t, b->size, '#', a, z) >= 0 && call_set(c->child, S_eol_comment, eol_comment_fn, b, a, z))
-            return -1;
+        if (place_child(b, f, i, c, head_start, line_start, dash, dash + 1, end, is_inline(&c->val))) return -1;
         prev_end = end;
     }
     f->self.start = first_dash;
