@@ -741,6 +741,20 @@ static void builder_reset(Builder *b) {
     PyDict_Clear(b->anchors);
 }
 
+/* libyaml 0.2 ends a tag at a flow indicator (``!a,b``), the 0.1 line ruamel.yaml.clib bundles
+ * reads on: both accept such text but give different events, so it is left to build.py and
+ * readback.py, which read it with ruamel's. The other differences between the two lines are in
+ * what they accept (``{1:1}``, ``[a?b]``), which the callers settle by asking ruamel's libyaml
+ * first (``parse_documents(accepted=)``, ``read_data``). */
+static int tag_with_flow_indicator(const char *input, Py_ssize_t size) {
+    const char *p = input, *end = input + size;
+    while ((p = memchr(p, '!', (size_t)(end - p))) != NULL) {
+        for (p++; p < end && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'; p++)
+            if (*p == ',' || *p == '[' || *p == ']' || *p == '{' || *p == '}') return 1;
+    }
+    return 0;
+}
+
 /* build(text, offset, end) -> [(start, end, line, root, shares), ...] or None (left to build.py) */
 static PyObject *build(PyObject *self, PyObject *args) {
     PyObject *text;
@@ -773,6 +787,10 @@ static PyObject *build(PyObject *self, PyObject *args) {
         }
     }
 
+    if (tag_with_flow_indicator(input, input_size)) {
+        Py_XDECREF(piece);
+        Py_RETURN_NONE;
+    }
     Builder b;
     memset(&b, 0, sizeof(b));
     b.t = t;
@@ -907,6 +925,7 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
+    if (tag_with_flow_indicator(input, size)) Py_RETURN_NONE;
     PyObject *docs = PyList_New(0), *anchors = PyDict_New();
     DataFrame *stack = PyMem_Calloc(MAX_DEPTH + 2, sizeof(DataFrame));
     Py_ssize_t depth = 0;

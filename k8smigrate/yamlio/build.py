@@ -41,6 +41,7 @@ def parse_documents(
     first_index: int,
     fast: bool = False,
     end: int | None = None,
+    accepted: bool = False,
 ) -> Iterator[Document]:
     """Documents of ``text``, or of the piece ``text[offset:end]`` with indices into ``text``.
 
@@ -48,9 +49,12 @@ def parse_documents(
     one table of newlines instead of one per piece, which made large files quadratic.
 
     With ``fast`` (libyaml's events), the C builder (``fastbuild``) builds the same tree when
-    it is installed and sure of the text; else this module's builder does.
+    it is installed and sure of the text, and ``accepted`` says that ruamel.yaml.clib's libyaml
+    accepts the piece (``events.libyaml_accepts``); else this module's builder does. The C
+    builder links the system's libyaml, whose release may read more than ruamel's (0.2.5 reads
+    ``{1:1}``, ruamel's rejects it): what a file means must not depend on which one is there.
     """
-    if fast:
+    if fast and accepted:
         built = build_in_c(text, offset, len(text) if end is None else end)
         if built is not None:
             return iter(built_documents(built, first_index))

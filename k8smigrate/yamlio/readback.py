@@ -19,6 +19,7 @@ from .events import (
     SequenceStartEvent,
     YAMLError,
     events,
+    libyaml_accepts,
 )
 from .fastbuild import read_data as read_data_in_c
 
@@ -30,7 +31,7 @@ def read_data(text: str, libyaml: bool = True) -> list[Data]:
     a fraction of the cost of a tree (no spans, no comments), with libyaml when present.
     Text that does not parse raises ``ValueError``.
     """
-    if libyaml:
+    if libyaml and libyaml_accepts(text):  # the C reader's libyaml may read more than ruamel's
         docs = read_data_in_c(text)
         if docs is not None:
             return docs

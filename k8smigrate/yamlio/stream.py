@@ -91,7 +91,7 @@ def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | Non
         piece = text[start:end]
         if wanted(piece) or TEMPLATE_MARKERS.search(piece):
             try:
-                found = list(parse_documents(text, start, index, fast=True, end=end))
+                found = list(parse_documents(text, start, index, fast=True, end=end, accepted=True))
             except PARSE_ERRORS:
                 return None
             if len(found) != 1:
@@ -206,7 +206,7 @@ def _read_pieces(text: str, wanted: Callable[[str], bool]) -> tuple[list[Documen
             found = None
         elif wanted(piece) or TEMPLATE_MARKERS.search(piece):
             try:
-                found = list(parse_documents(text, start, index, fast=True, end=end))
+                found = list(parse_documents(text, start, index, fast=True, end=end, accepted=libyaml_accepts(piece)))
             except PARSE_ERRORS:
                 found = None
         elif libyaml_accepts(piece):
