@@ -8,11 +8,11 @@
  * Source, EntrySource), attribute for attribute, in the order build.py sets them.
  *
  * It takes only what it is sure of. It returns None, and build.py builds the tree itself,
- * for: text that is not ASCII (libyaml counts characters, Python indexes code points: equal
- * only for ASCII), anything libyaml rejects, and every construct build.py reports as a
- * problem (duplicate keys, complex or empty keys, deep nesting). So the
+ * for: anything libyaml rejects, tags holding a flow indicator (below), and every construct
+ * build.py reports as a problem (duplicate keys, complex or empty keys, deep nesting). So the
  * messages of problems have one source, and the equality of both builders is what a test
- * checks (tests/test_fastbuild.py) on the corpus and on generated YAML.
+ * checks (tests/test_fastbuild.py) on the corpus and on generated YAML. Indices are code
+ * points, as Python's: libyaml counts characters, and the text is read through its kind.
  *
  * Comments are rare: where build.py would read one, this module calls the same Python
  * functions (comments.comment_lines, comments.eol_comment) on the same slice.
@@ -741,6 +741,14 @@ static void builder_reset(Builder *b) {
     PyDict_Clear(b->anchors);
 }
 
+/* A parser over UTF-8 input; 0 when libyaml cannot start one. */
+static int open_parser(yaml_parser_t *parser, const char *input, Py_ssize_t size) {
+    if (!yaml_parser_initialize(parser)) return 0;
+    yaml_parser_set_input_string(parser, (const unsigned char *)input, (size_t)size);
+    yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING);
+    return 1;
+}
+
 /* libyaml 0.2 ends a tag at a flow indicator (``!a,b``), the 0.1 line ruamel.yaml.clib bundles
  * reads on: both accept such text but give different events, so it is left to build.py and
  * readback.py, which read it with ruamel's. The other differences between the two lines are in
@@ -808,16 +816,9 @@ static PyObject *build(PyObject *self, PyObject *args) {
     }
     yaml_parser_t parser;
     yaml_event_t ev;
-    int failed = 0, done = 0, inited = 0;
+    int inited = open_parser(&parser, input, input_size), failed = !inited, done = 0;
     Py_ssize_t doc_start = 0;
-    if (!yaml_parser_initialize(&parser)) {
-        failed = 1;
-        b.bail = 1;
-    } else {
-        inited = 1;
-        yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)input_size);
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-    }
+    b.bail = failed;
     while (!failed && !done) {
         if (!yaml_parser_parse(&parser, &ev)) {
             failed = 1;
@@ -935,12 +936,8 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
     if (!docs || !anchors || !stack) {
         failed = 1;
         PyErr_NoMemory();
-    } else if (!yaml_parser_initialize(&parser)) {
+    } else if (!(inited = open_parser(&parser, input, size))) {
         failed = bail = 1;
-    } else {
-        inited = 1;
-        yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
-        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
     }
     while (!failed && !done) {
         if (!yaml_parser_parse(&parser, &ev)) {

@@ -3,9 +3,10 @@
 Building trees is most of a run's time on real repositories (a 100 KB CustomResourceDefinition
 takes about 12 ms in Python). ``_fastbuild`` (``_fastbuild.c``, compiled at install time
 against libyaml when its headers are there) reads libyaml's events in C and makes the same
-objects, attribute for attribute. It answers only when it is sure: for text that is not
-ASCII, text libyaml rejects, or anything ``build.py`` reports as a problem, ``build`` returns
-None and the Python builder builds the tree (and words the problem). A test builds every
+objects, attribute for attribute. It answers only when it is sure: for text libyaml rejects,
+or anything ``build.py`` reports as a problem, ``build`` returns None and the Python builder
+builds the tree (and words the problem). Its callers give it only text ruamel.yaml.clib's own
+libyaml accepts (the system's may read more). A test builds every
 document of the corpus and of generated YAML both ways and compares the trees.
 
 ``K8SMIGRATE_PURE=1`` in the environment turns it off (to compare, or to rule it out).

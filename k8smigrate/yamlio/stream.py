@@ -133,15 +133,13 @@ def _markers(text: str) -> list[tuple[int, str]]:
     and this runs on every file a run reads.
     """
     found: list[tuple[int, str]] = []
-    size = len(text)
+    lines = "\n" + text  # a marker at index i of the text follows the newline at index i here
     for marker in ("---", "..."):
-        at = 0 if text.startswith(marker) else text.find("\n" + marker) + 1
-        while at >= 0 and (at or text.startswith(marker)):
-            after = at + 3
-            if after == size or text[after] in " \t\r\n":
+        at = lines.find("\n" + marker)
+        while at >= 0:
+            if text[at + 3 : at + 4] in ("", " ", "\t", "\r", "\n"):
                 found.append((at, marker))
-            nxt = text.find("\n" + marker, at)
-            at = nxt + 1 if nxt >= 0 else -1
+            at = lines.find("\n" + marker, at + 1)
     found.sort()
     return found
 
@@ -205,10 +203,12 @@ def _read_pieces(text: str, wanted: Callable[[str], bool]) -> tuple[list[Documen
         elif not LIBYAML:
             found = None
         elif wanted(piece) or TEMPLATE_MARKERS.search(piece):
-            try:
-                found = list(parse_documents(text, start, index, fast=True, end=end, accepted=libyaml_accepts(piece)))
-            except PARSE_ERRORS:
-                found = None
+            found = None  # what libyaml rejects, the careful reading below words
+            if libyaml_accepts(piece):
+                try:
+                    found = list(parse_documents(text, start, index, fast=True, end=end, accepted=True))
+                except PARSE_ERRORS:
+                    found = None
         elif libyaml_accepts(piece):
             content = _first_content(text, start, end, False)
             found = [Document(index, start, end, line_of(text, content if content is not None else start))]
