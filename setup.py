@@ -1,12 +1,14 @@
-"""The optional C tree builder (``k8smigrate/yamlio/_fastbuild.c``, on libyaml).
+"""The optional C tree builder (``k8smigrate/yamlio/_fastbuild.c``, on ruamel.yaml.clib's libyaml).
 
-Everything else is declared in pyproject.toml. The extension needs a C compiler and libyaml's
-headers (Debian/Ubuntu: ``libyaml-dev``; Fedora: ``libyaml-devel``; macOS: ``brew install
-libyaml``). Without them the install still succeeds and k8smigrate builds its trees in Python,
-with the same results, more slowly. ``K8SMIGRATE_BUILD_FASTBUILD=0`` skips it on purpose.
+Everything else is declared in pyproject.toml. The extension needs only a C compiler: it is not
+linked with a libyaml and needs no libyaml headers (``libyaml_abi.h`` declares the types it
+uses); at run time it uses the libyaml ruamel.yaml.clib carries. Without a compiler the install
+still succeeds and k8smigrate builds its trees in Python, with the same results, more slowly.
+``K8SMIGRATE_BUILD_FASTBUILD=0`` skips it on purpose.
 """
 
 import os
+import sys
 
 from setuptools import Extension, setup
 
@@ -16,7 +18,8 @@ if os.environ.get("K8SMIGRATE_BUILD_FASTBUILD", "1") != "0":
         Extension(
             "k8smigrate.yamlio._fastbuild",
             ["k8smigrate/yamlio/_fastbuild.c"],
-            libraries=["yaml"],
+            depends=["k8smigrate/yamlio/libyaml_abi.h"],
+            libraries=["dl"] if sys.platform.startswith("linux") else [],  # dlopen: in libc since glibc 2.34
             optional=True,  # a failed build warns; the pure-Python builder takes over
         )
     )

@@ -3,7 +3,7 @@
 
 k8smigrate reads YAML with libyaml's events and builds its own tree with a character span for
 every node: in C when ``k8smigrate/yamlio/_fastbuild.c`` is installed, else in Python from
-ruamel.yaml.clib's ``CParser`` events (``k8smigrate/yamlio/build.py``). This script measures,
+ruamel.yaml.clib's ``CParser`` events (``k8smigrate/yamlio/pybuild.py``). This script measures,
 on the same inputs, what each stage costs with libyaml (both builders, both data readers) and
 with rapidyaml (``pip install rapidyaml``; module ``ryml``), and checks that rapidyaml reads the
 same data:
@@ -43,8 +43,8 @@ import run as bench  # noqa: E402 - the builders of the benchmark repositories
 
 from k8smigrate.scalars import Data, resolve_plain  # noqa: E402
 from k8smigrate.yamlio import EVERY, fastbuild, read_data, read_stream  # noqa: E402
-from k8smigrate.yamlio.build import _parse_documents  # noqa: E402
 from k8smigrate.yamlio.events import CParser, c_events  # noqa: E402
+from k8smigrate.yamlio.pybuild import parse_with_events  # noqa: E402
 from k8smigrate.yamlio.readback import _read_data  # noqa: E402
 
 try:
@@ -284,7 +284,7 @@ def stages(texts: list[str]) -> Iterator[tuple[str, Callable[[], object]]]:
     yield "data, Python reader (readback.py)", each(lambda t: _read_data(t, True))
     if fastbuild.ACTIVE:
         yield "data, C reader (fastbuild)", each(fastbuild.read_data)
-    yield "tree with spans, Python builder", each(lambda t: list(_parse_documents(t, 0, 0, True, None)))
+    yield "tree with spans, Python builder", each(lambda t: list(parse_with_events(t, 0, 0, True, None)))
     if fastbuild.ACTIVE:
         yield "tree with spans, C builder", each(lambda t: fastbuild.build(t, 0, len(t)))
     yield "read_stream (cut, classify, build)", each(lambda t: read_stream(t, wanted=EVERY))

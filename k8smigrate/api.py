@@ -21,7 +21,18 @@ from typing import TYPE_CHECKING, Any
 from .codes import API_REWRITTEN, FILE_ERROR, INTERNAL_ERROR, OWNER_NOT_KEPT
 from .engine import migrate_stream
 from .facts import Facts, gather, merge
-from .files import InputError, Loaded, Skipped, Swept, WritePolicy, iter_entries, read_manifest, write_atomic
+from .files import (
+    InputError,
+    Loaded,
+    Skipped,
+    Swept,
+    WritePolicy,
+    forget_read_ahead,
+    iter_entries,
+    read_ahead,
+    read_manifest,
+    write_atomic,
+)
 from .outcomes import UNREADABLE_CODES as UNREADABLE_CODES
 from .outcomes import FileOutcome as FileOutcome
 from .outcomes import input_error as input_error
@@ -310,7 +321,8 @@ def flag_unwritten_chart_edits(outcomes: list[FileOutcome]) -> None:
 
 def new_run() -> None:
     """A run starts: chart files that an earlier run of this process wrote are read as changed
-    (``chartplan.note_written``). Nothing to forget when no chart was planned yet."""
+    (``chartplan.note_written``), and no text an earlier run read ahead is used."""
+    forget_read_ahead()
     chartplan = sys.modules.get("k8smigrate.templating.chartplan")
     if chartplan is not None:
         chartplan.forget_written()
@@ -355,11 +367,14 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
-def facts_of_file(path: Path, settings: Settings) -> Facts:
-    """The facts one file holds for the checks of ``settings`` (an unreadable file holds none)."""
+def facts_of_file(path: Path, settings: Settings, keep: bool = False) -> Facts:
+    """The facts one file holds for the checks of ``settings`` (an unreadable file holds none).
+
+    ``keep``: the text is kept for the run's next read of the file (``files.read_ahead``).
+    """
     collectors = collectors_for(settings, default_registry())
     try:
-        text = read_manifest(path).text
+        text = (read_ahead if keep else read_manifest)(path).text
     except InputError:
         return Facts(frozenset(c.name for c in collectors))
     return gather(text, str(path), collectors)

@@ -330,11 +330,7 @@ def _run_files(
             every = [t for t in todo if isinstance(t, Path)]
             jobs = jobs or os.cpu_count() or 1
             # the checks that join files see every file of the run, read before any is written
-            facts = (
-                parallel_facts(every, settings, jobs, serial_bytes)
-                if collectors_for(settings, default_registry())
-                else None
-            )
+            facts = parallel_facts(every, settings, jobs) if collectors_for(settings, default_registry()) else None
             folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
             tree = trees(folders, settings, facts=facts) if trees is not None and folders else TreeRun()
             for owned in tree.outcomes.values():

@@ -266,8 +266,20 @@ def _alive(pid: int) -> bool:
 # ------------------------------------------------------------------ reading
 
 
+_read_ahead: dict[Path, Loaded] = {}
+"""Files a run's first pass read (the facts of the checks that join files), each kept for the one
+read of its second pass; what no second read takes is forgotten when the run ends."""
+
+
 def read_manifest(path: Path) -> Loaded:
-    """Read a file as UTF-8 text; binary, undecodable, oversized and special files raise ``InputError``."""
+    """Read a file as UTF-8 text; binary, undecodable, oversized and special files raise ``InputError``.
+
+    A file ``read_ahead`` kept is not read again: it is the text the run's first pass saw (an
+    in-place write still re-reads the file first, and writes nothing when it changed since).
+    """
+    kept = _read_ahead.pop(path, None)
+    if kept is not None:
+        return kept
     try:
         kind = _kind(os.stat(path).st_mode)
         if kind not in (None, "a named pipe"):
@@ -293,6 +305,18 @@ def read_manifest(path: Path) -> Loaded:
     finally:
         os.close(fd)
     return Loaded(path, decode(raw), raw)
+
+
+def read_ahead(path: Path) -> Loaded:
+    """``read_manifest``, the result kept for the next read of ``path`` (see ``_read_ahead``)."""
+    loaded = read_manifest(path)
+    _read_ahead[path] = loaded
+    return loaded
+
+
+def forget_read_ahead() -> None:
+    """Drop what ``read_ahead`` kept and no read took (a run ends, or a new one starts)."""
+    _read_ahead.clear()
 
 
 def read_limited(stream: BinaryIO, expected: int | None = None) -> bytes:

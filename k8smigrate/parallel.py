@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 from .api import FileOutcome, facts_of_file
 from .facts import Facts, merge
-from .files import recording, remove_live_temps
+from .files import forget_read_ahead, recording, remove_live_temps
 from .interrupt import deferrable
 from .registry import default_registry
 from .settings import Settings
@@ -67,6 +67,11 @@ sent back), and a pool only wins when the work it halves is at least twice its c
 SCAN_SERIAL_BYTES = 4 * SERIAL_BYTES
 """The same for ``scan``: it reads most files without building a tree, at about a third of
 the CPU per byte of ``apply --check``, so its workers pay off from about 2 MB."""
+
+FACTS_SERIAL_BYTES = SCAN_SERIAL_BYTES
+"""The same for the facts pass, which reads every file and parses few, as ``scan`` does. Done
+in-process, it keeps the texts it read for the main pass (``files.read_ahead``); forked
+workers inherit them. Under this size they cost little memory and save each file a read."""
 
 
 def in_process(paths: list[Path], jobs: int, serial_bytes: int | None = None) -> bool:
@@ -231,7 +236,10 @@ def parallel_map(
     journal = journal if journal is not None else Journal()
     jobs_list = [(worker, p, settings, keep, i, facts) for i, p in enumerate(paths)]
     if in_process(paths, jobs, serial_bytes):
-        yield from map(partial(_one, journal=journal), jobs_list)
+        try:
+            yield from map(partial(_one, journal=journal), jobs_list)
+        finally:
+            forget_read_ahead()
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -267,14 +275,16 @@ def parallel_map(
         if not stopped:
             pool.shutdown(wait=True)
         journal.close()
+        forget_read_ahead()
 
 
 def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_bytes: int | None = None) -> Facts:
     """``api.run_facts`` over ``jobs`` processes: the same facts, in the same order (nothing is
-    written); small inputs stay in this process, as in ``parallel_map``."""
+    written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
+    the run's main pass (by default ``FACTS_SERIAL_BYTES``)."""
     jobs_list = [(p, settings) for p in paths]
-    if in_process(paths, jobs, serial_bytes):
-        return merge(map(_facts_of, jobs_list))
+    if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
+        return merge(facts_of_file(p, settings, keep=True) for p in paths)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 

@@ -884,7 +884,7 @@ def shared_streams(draw: st.DrawFn) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Hostile nesting (issue 14 item 16): refused early, at about the cost of a valid document.
 
-HOSTILE_DEPTH = 501  # one more than the tree holds (``yamlio.build.MAX_DEPTH``)
+HOSTILE_DEPTH = 501  # one more than the tree holds (``yamlio.documents.MAX_DEPTH``)
 
 
 @st.composite

@@ -1,11 +1,14 @@
-"""The C tree builder builds exactly the tree build.py builds, or leaves the document to it;
+"""The C tree builder builds exactly the tree pybuild.py builds, or leaves the document to it;
 its data reader reads exactly what readback.py reads, or leaves the text to it.
 
 Equal means every attribute of every object (nodes, sources, entries, items), in the order it
 was set, with ``parent_id`` compared as the node it names. The C builder is an optimisation:
 an answer that differs in any of these is a defect, and None is always allowed.
 
-Where the extension is not built (no libyaml headers at install time) these tests skip, except
+Both read with ruamel.yaml.clib's libyaml (the C module finds it at run time), so what one
+rejects the other rejects too.
+
+Where the extension is not built (no C compiler at install time) these tests skip, except
 under ``K8SMIGRATE_REQUIRE_FASTBUILD=1`` (``.ci/run`` sets it), where that is a failure.
 """
 
@@ -22,9 +25,10 @@ from hypothesis import strategies as st
 
 from k8smigrate.tree import Alias, Entry, EntrySource, Item, Mapping, Node, Sequence, Source
 from k8smigrate.yamlio import fastbuild, read_stream
-from k8smigrate.yamlio.build import _parse_documents, parse_documents
+from k8smigrate.yamlio.build import parse_documents
 from k8smigrate.yamlio.documents import Document
 from k8smigrate.yamlio.events import PARSE_ERRORS, libyaml_accepts
+from k8smigrate.yamlio.pybuild import parse_with_events
 from k8smigrate.yamlio.readback import _read_data, read_data
 from k8smigrate.yamlio.stream import _pieces
 
@@ -34,12 +38,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(
     not fastbuild.ACTIVE and os.environ.get("K8SMIGRATE_REQUIRE_FASTBUILD") != "1",
-    reason="the C tree builder is not built here (libyaml headers missing at install time)",
+    reason="the C tree builder is not built here (no C compiler at install time)",
 )
 
 
 def test_it_is_built_where_ci_requires_it() -> None:
-    assert fastbuild.ACTIVE, "K8SMIGRATE_REQUIRE_FASTBUILD=1 but k8smigrate.yamlio._fastbuild did not import"
+    assert fastbuild.ACTIVE, "K8SMIGRATE_REQUIRE_FASTBUILD=1 but k8smigrate.yamlio._fastbuild is not in use"
 
 
 def snapshot(root: Node | None) -> Any:
@@ -83,21 +87,16 @@ def snapshot(root: Node | None) -> Any:
 
 def both(text: str, start: int, end: int) -> tuple[Any, Any] | None:
     """(C, Python) readings of one piece as rows of document fields, or None when the C builder
-    is not used for it (``parse_documents`` uses it only where ruamel's libyaml accepts the
-    piece) or declines it.
-
-    The C builder links the system's libyaml, which may read more than ruamel's (0.2.5 reads
-    ``{1:1}``): where the Python builder's parser rejects a piece, ``parse_documents`` must
-    reject it too, whichever libyaml the C builder has."""
-    accepted = libyaml_accepts(text[start:end])
+    declines it. Both read with ruamel.yaml.clib's libyaml: where the Python builder's parser
+    rejects a piece, the C builder declines it and ``parse_documents`` rejects it too."""
     try:
-        pure_docs = list(_parse_documents(text, start, 0, True, end))
+        pure_docs = list(parse_with_events(text, start, 0, True, end))
     except PARSE_ERRORS as exc:
         with pytest.raises(PARSE_ERRORS):
-            list(parse_documents(text, start, 0, fast=True, end=end, accepted=accepted))
-        assert not accepted, f"ruamel's libyaml accepts a piece its events do not build: {exc}"
+            list(parse_documents(text, start, 0, fast=True, end=end))
+        assert fastbuild.build(text, start, end) is None, f"C built a piece the Python builder rejects: {exc}"
         return None
-    built = fastbuild.build(text, start, end) if accepted else None
+    built = fastbuild.build(text, start, end)
     if built is None:
         return None
     fast = [_row(d) for d in fastbuild.built_documents(built, 0)]
@@ -110,16 +109,17 @@ def _row(d: Document) -> tuple[Any, ...]:
 
 def check_data(text: str) -> bool:
     """Both data readers on a text; whether C read it. Types count: 1, 1.0 and True are not equal
-    here. What readback.py's own reader rejects, ``read_data`` rejects too (whatever the C
-    reader's libyaml reads)."""
+    here. What readback.py's own reader rejects, ``read_data`` rejects too (and the C reader
+    declines it)."""
     try:
         pure = _read_data(text, True)
     except Exception as exc:
         with pytest.raises(Exception) as raised:
             read_data(text)
         assert type(raised.value) is type(exc) or isinstance(raised.value, ValueError)
+        assert fastbuild.read_data(text) is None
         return False
-    fast = fastbuild.read_data(text) if libyaml_accepts(text) else None
+    fast = fastbuild.read_data(text)
     if fast is None:
         return False
     assert repr(fast) == repr(pure)
@@ -151,12 +151,10 @@ def check_stream(text: str) -> int:
 @pytest.mark.parametrize(
     "text",
     [
-        "a: 1\na: 2\n",  # duplicate keys: build.py words the problem
+        "a: 1\na: 2\n",  # duplicate keys: pybuild.py words the problem
         "[a]: 1\n",  # complex key
         "a: [\n",  # not YAML
         "- " * 600 + "x\n",  # deeper than the tree holds
-        "{!,~\n\tb}\n",  # a tag with a flow indicator: the two libyamls read it apart
-        "a: !x[y] z\n",
     ],
 )
 def test_declines_what_build_py_reports(text: str) -> None:
@@ -196,26 +194,45 @@ def test_builds_nothing_it_is_not_sure_of_but_read_stream_still_reads_it() -> No
         "i: !!int 0x1F\nj: !!int x\nf: 1.5e3\nb: yes\nn: ~\nt: 2001-12-14\no: 0o17\ns: !!str 1\n",
         "true: 1\nnull: 2\n1: 3\n1.0: 4\n",
         "&a\n\u00e9: *a\r\n",  # data that holds itself
+        "{!,~\n\tb}\n",  # tags with a flow indicator: libyaml 0.2 ends them there, ruamel's reads on
+        "a: !x[y] z\n",
     ],
 )
 def test_same_tree_as_build_py(text: str) -> None:
     assert check_stream(text) >= 1
 
 
-@pytest.mark.parametrize("text", ["{1:1}\n", "a: {b:c}\n"])
+@pytest.mark.parametrize("text", ["{1:1}\n", "a: {b:c}\n", "[a?b]\n"])
 def test_what_ruamels_libyaml_rejects_stays_rejected(text: str) -> None:
-    # libyaml 0.2.5 (the system's, which the C module links) reads these; ruamel.yaml.clib's does not
+    # libyaml 0.2.5 reads these; ruamel.yaml.clib's does not, and the C module reads with that one
     assert not libyaml_accepts(text)
+    assert not fastbuild.accepts(text)
+    assert fastbuild.build(text, 0, len(text)) is None
+    assert fastbuild.read_data(text) is None
     with pytest.raises(PARSE_ERRORS):
-        list(parse_documents(text, 0, 0, fast=True, accepted=libyaml_accepts(text)))
+        list(parse_documents(text, 0, 0, fast=True))
     with pytest.raises(ValueError):
         read_data(text)
 
 
+def test_it_reads_with_ruamels_own_libyaml() -> None:
+    import _ruamel_yaml  # type: ignore[import-not-found]
+
+    assert _ruamel_yaml.get_version_string() == fastbuild.LIBYAML_VERSION
+
+
+@pytest.mark.parametrize("path", ["/nonexistent/libyaml.so", "libc.so.6"])
+def test_binds_to_no_library_that_is_not_a_libyaml(path: str) -> None:
+    from k8smigrate.yamlio import _fastbuild
+
+    assert _fastbuild.bind(path) is None
+    assert fastbuild.accepts("a: 1\n") and not fastbuild.accepts("a: [\n")  # still bound to ruamel's
+
+
 def test_parse_documents_uses_it_for_libyaml_readings() -> None:
     text = "a: 1\n"
-    (doc,) = parse_documents(text, 0, 3, fast=True, accepted=True)
-    assert doc.index == 3 and snapshot(doc.root) == snapshot(next(_parse_documents(text, 0, 3, True, None)).root)
+    (doc,) = parse_documents(text, 0, 3, fast=True)
+    assert doc.index == 3 and snapshot(doc.root) == snapshot(next(parse_with_events(text, 0, 3, True, None)).root)
 
 
 def test_same_trees_on_the_corpus(corpus: Path) -> None:

@@ -63,7 +63,7 @@ def test_hostile_flow_nesting_is_refused_without_parsing_it(hostile: str, monkey
         seen.append(len(source))
         return real(source, libyaml=libyaml)
 
-    monkeypatch.setattr("k8smigrate.yamlio.build.events", spy)
+    monkeypatch.setattr("k8smigrate.yamlio.pybuild.events", spy)
     stream = read_stream(INGRESS + "---\n" + hostile, wanted=EVERY)
     assert [d.problem.code if d.problem else None for d in stream.documents] == [None, "K8SM-GEN-011"]
     assert all(size < len(hostile) for size in seen), "the hostile document went to a parser"

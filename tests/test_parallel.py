@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import concurrent.futures
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 from typer.testing import CliRunner
 
-from k8smigrate import parallel
+from k8smigrate import files, parallel
+from k8smigrate.api import migrate_file
 from k8smigrate.cli import app
 from k8smigrate.parallel import SCAN_SERIAL_BYTES, SERIAL_BELOW, SERIAL_BYTES, in_process
 
@@ -46,6 +47,7 @@ def workers(monkeypatch: pytest.MonkeyPatch, pools: list[int]) -> list[int]:
     """The test repository is small: make it big enough in bytes for workers to start."""
     monkeypatch.setattr(parallel, "SERIAL_BYTES", 0)
     monkeypatch.setattr(parallel, "SCAN_SERIAL_BYTES", 0)
+    monkeypatch.setattr(parallel, "FACTS_SERIAL_BYTES", 0)
     return pools
 
 
@@ -115,3 +117,36 @@ def test_scan_in_parallel_prints_what_a_serial_scan_prints(repo: Path, workers: 
     assert serial.exit_code == parallel.exit_code == 1
     assert serial.stdout == parallel.stdout and serial.stdout.count("removed-api") == SERIAL_BELOW
     assert serial.stderr == parallel.stderr
+
+
+def test_a_run_in_process_reads_each_file_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the facts pass (its class-less Ingresses are collected) reads every file first; the main
+    # pass takes the texts it kept instead of reading the files again
+    reads: list[int | None] = []
+    real = files.read_limited
+
+    def counted(stream: BinaryIO, expected: int | None = None) -> bytes:
+        reads.append(expected)
+        return real(stream, expected)
+
+    monkeypatch.setattr(files, "read_limited", counted)
+    for command in (["scan"], ["apply", "--check"]):
+        reads.clear()
+        result = CliRunner().invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "1"])
+        assert result.exit_code != 0  # the Ingresses with port 0 need a human
+        assert len(reads) == SERIAL_BELOW * 2
+        assert files._read_ahead == {}  # nothing outlives the run
+
+
+def test_a_file_changed_after_the_facts_pass_read_it_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text(INGRESS.format(i=1, port=80))
+    files.read_ahead(path)
+    edited = INGRESS.format(i=2, port=80)
+    path.write_text(edited)  # someone saves the file between the two passes
+    try:
+        outcome = migrate_file(path, in_place=True, target_version="1.22")
+    finally:
+        files.forget_read_ahead()
+    assert outcome.error is not None and "changed while it was being migrated" in outcome.error.message
+    assert path.read_text() == edited

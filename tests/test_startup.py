@@ -17,6 +17,7 @@ import pytest
 
 from k8smigrate import entrypoints
 from k8smigrate.registry import discover
+from k8smigrate.yamlio import fastbuild
 
 PROBE = """
 import sys
@@ -90,6 +91,36 @@ def test_a_run_that_shows_no_diff_and_has_no_bug_imports_neither_difflib_nor_tra
     modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never")
     assert "k8smigrate.engine" in modules  # the probe ran the command
     assert sorted(m for m in ("difflib", "traceback", "textwrap") if m in modules) == []
+
+
+RUAMEL = ("ruamel", "_ruamel_yaml", "k8smigrate.yamlio.events", "k8smigrate.yamlio.pybuild")
+"""ruamel.yaml and the modules that read with it: with the C builder, only what it declines needs them."""
+
+
+@pytest.mark.skipif(
+    not fastbuild.ACTIVE and os.environ.get("K8SMIGRATE_REQUIRE_FASTBUILD") != "1",
+    reason="the C tree builder is not built (a C compiler at install time)",
+)
+@pytest.mark.parametrize("command", [["apply", "--check"], ["scan"], ["diff"]], ids=["apply-check", "scan", "diff"])
+def test_a_run_over_valid_yaml_does_not_import_ruamel(repo: Path, command: list[str]) -> None:
+    modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never")
+    assert "k8smigrate.yamlio.fastbuild" in modules and "k8smigrate.engine" in modules
+    assert sorted(m for m in modules if m.startswith(RUAMEL)) == []
+
+
+def test_without_the_c_builder_ruamel_reads_and_the_output_is_the_same(repo: Path) -> None:
+    args = ("diff", str(repo), "--target-version", "1.22", "--color", "never")
+    pure = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "K8SMIGRATE_PURE": "1"},
+    )
+    usual = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120)
+    assert "ruamel.yaml" in pure.stdout.rsplit("\nMODULES ", 1)[1].split()
+    assert pure.stdout.rsplit("\nMODULES ", 1)[0] == usual.stdout.rsplit("\nMODULES ", 1)[0]
+    assert pure.stderr == usual.stderr and "networking.k8s.io/v1" in pure.stdout
 
 
 def test_a_command_line_argv_cannot_read_is_parsed_by_typer(repo: Path) -> None:

@@ -17,11 +17,11 @@ sees ``Stream``, ``Document``, the tree and plain data.
 
 from __future__ import annotations
 
-from .build import content_end, entry_end
 from .classify import TEMPLATE_MARKERS
 from .documents import BOM, EVERY, Document, Problem, Stream
 from .lines import column_of, line_of
 from .readback import read_data
+from .spans import content_end, entry_end
 from .stream import directives, not_whole, read_stream
 
 __all__ = [

@@ -1,25 +1,38 @@
-/* The tree builder of build.py, in C on libyaml: the same tree, several times faster.
+/* The tree builder of pybuild.py, in C on libyaml: the same tree, several times faster.
  *
  * k8smigrate's hottest loop is building the tree of a wanted document: every node gets a span
- * in the text, every entry its head comments, key and line end. In Python (build.py) that loop
+ * in the text, every entry its head comments, key and line end. In Python (pybuild.py) that loop
  * costs most of a run on real repositories (a 100 KB CRD takes 12 ms), and a third of it is
  * only delivering libyaml's events to Python as objects. This module reads libyaml's events in
- * C and makes the very objects build.py makes (Scalar, Mapping, Sequence, Alias, Entry, Item,
- * Source, EntrySource), attribute for attribute, in the order build.py sets them.
+ * C and makes the very objects pybuild.py makes (Scalar, Mapping, Sequence, Alias, Entry, Item,
+ * Source, EntrySource), attribute for attribute, in the order pybuild.py sets them.
  *
- * It takes only what it is sure of. It returns None, and build.py builds the tree itself,
+ * It takes only what it is sure of. It returns None, and pybuild.py builds the tree itself,
  * for: anything libyaml rejects, tags holding a flow indicator (below), and every construct
- * build.py reports as a problem (duplicate keys, complex or empty keys, deep nesting). So the
+ * pybuild.py reports as a problem (duplicate keys, complex or empty keys, deep nesting). So the
  * messages of problems have one source, and the equality of both builders is what a test
  * checks (tests/test_fastbuild.py) on the corpus and on generated YAML. Indices are code
  * points, as Python's: libyaml counts characters, and the text is read through its kind.
  *
- * Comments are rare: where build.py would read one, this module calls the same Python
+ * Comments are rare: where pybuild.py would read one, this module calls the same Python
  * functions (comments.comment_lines, comments.eol_comment) on the same slice.
+ *
+ * The libyaml it reads with is ruamel.yaml.clib's own: ``bind`` finds its functions in that
+ * extension's shared object (which exports them) without importing it, so the C builder, the
+ * C reader, the acceptance check and ruamel's CParser are one parser, whatever libyaml the
+ * system has (releases differ in what they accept: 0.2.5 reads ``{1:1}``, ruamel's rejects
+ * it). The types come from libyaml_abi.h, so neither libyaml nor its headers are needed to
+ * build it. Before binding, a probe text is parsed and its events checked, so a libyaml whose
+ * structures are not laid out as that header says is never used (the Python builder then runs).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <yaml.h>
+#include <stddef.h>
+
+#include "libyaml_abi.h"
+#ifndef _WIN32
+#include <dlfcn.h>
+#endif
 
 #define MAX_DEPTH 500
 
@@ -91,7 +104,7 @@ typedef struct {
     Py_ssize_t depth;
     PyObject *anchors; /* owned dict */
     int shares;
-    int bail;      /* a construct left to build.py */
+    int bail;      /* a construct left to pybuild.py */
     int has_root;
     NodeInfo root;
 } Builder;
@@ -294,7 +307,7 @@ static int attach(Builder *b, NodeInfo *info) {
     }
     if (!top->has_pending) { /* a key */
         if (info->type != T_SCALAR || info->start < 0) {
-            b->bail = 1; /* complex or empty keys: build.py reports them */
+            b->bail = 1; /* complex or empty keys: pybuild.py reports them */
             goto fail_quiet;
         }
         PyObject *value = PyObject_GetAttr(info->node, S_value);
@@ -311,7 +324,7 @@ static int attach(Builder *b, NodeInfo *info) {
         Py_DECREF(value);
         if (seen < 0) goto fail;
         if (seen) {
-            b->bail = 1; /* a duplicate key: build.py reports it */
+            b->bail = 1; /* a duplicate key: pybuild.py reports it */
             goto fail_quiet;
         }
         top->pending = *info;
@@ -555,7 +568,7 @@ static int finish_sequence(Builder *b, Frame *f) {
             }
         }
         if (dash < 0) {
-            b->bail = 1; /* build.py raises: a sequence item without a dash */
+            b->bail = 1; /* pybuild.py raises: a sequence item without a dash */
             return -1;
         }
         if (!i) first_dash = dash;
@@ -741,33 +754,192 @@ static void builder_reset(Builder *b) {
     PyDict_Clear(b->anchors);
 }
 
-/* A parser over UTF-8 input; 0 when libyaml cannot start one. */
-static int open_parser(yaml_parser_t *parser, const char *input, Py_ssize_t size) {
-    if (!yaml_parser_initialize(parser)) return 0;
-    yaml_parser_set_input_string(parser, (const unsigned char *)input, (size_t)size);
-    yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING);
+/* ------------------------------------------------------------------ libyaml, bound at run time */
+
+/* The functions of ruamel.yaml.clib's libyaml (see the top of the file); NULL until ``bind``. */
+typedef struct {
+    int (*parser_initialize)(yaml_parser_t *);
+    void (*parser_delete)(yaml_parser_t *);
+    void (*set_input_string)(yaml_parser_t *, const unsigned char *, size_t);
+    void (*set_encoding)(yaml_parser_t *, yaml_encoding_t);
+    int (*parse)(yaml_parser_t *, yaml_event_t *);
+    void (*event_delete)(yaml_event_t *);
+    const char *(*version_string)(void);
+} Libyaml;
+static Libyaml Y;
+
+/* The room for a parser (opaque here; libyaml's is about 480 bytes), and for an event with
+ * room to spare: should a libyaml's be larger than libyaml_abi.h says, it writes into the
+ * padding, never past it (and the probe in ``bind`` fails). */
+typedef union {
+    max_align_t align;
+    char bytes[4096];
+} Parser;
+typedef union {
+    yaml_event_t e;
+    char pad[4 * sizeof(yaml_event_t)];
+} Event;
+
+/* A parser over UTF-8 input; 0 when libyaml cannot start one. ``utf8``: say the encoding,
+ * as the builders do; without it libyaml detects it, as ruamel's CParser has it do. */
+static int open_parser(Parser *parser, const char *input, Py_ssize_t size, int utf8) {
+    memset(parser, 0, sizeof(*parser));
+    if (!Y.parser_initialize((yaml_parser_t *)parser->bytes)) return 0;
+    Y.set_input_string((yaml_parser_t *)parser->bytes, (const unsigned char *)input, (size_t)size);
+    if (utf8) Y.set_encoding((yaml_parser_t *)parser->bytes, YAML_UTF8_ENCODING);
     return 1;
 }
 
-/* libyaml 0.2 ends a tag at a flow indicator (``!a,b``), the 0.1 line ruamel.yaml.clib bundles
- * reads on: both accept such text but give different events, so it is left to build.py and
- * readback.py, which read it with ruamel's. The other differences between the two lines are in
- * what they accept (``{1:1}``, ``[a?b]``), which the callers settle by asking ruamel's libyaml
- * first (``parse_documents(accepted=)``, ``read_data``). */
-static int tag_with_flow_indicator(const char *input, Py_ssize_t size) {
-    const char *p = input, *end = input + size;
-    while ((p = memchr(p, '!', (size_t)(end - p))) != NULL) {
-        for (p++; p < end && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'; p++)
-            if (*p == ',' || *p == '[' || *p == ']' || *p == '{' || *p == '}') return 1;
+/* Whether libyaml reads the whole of ``input`` without an error (CParser.raw_parse, in C). */
+static int parses(const char *input, Py_ssize_t size) {
+    Parser parser;
+    Event ev;
+    if (!open_parser(&parser, input, size, 0)) return 0;
+    int ok = 1;
+    for (;;) {
+        if (!Y.parse((yaml_parser_t *)parser.bytes, &ev.e)) {
+            ok = 0;
+            break;
+        }
+        yaml_event_type_t type = ev.e.type;
+        Y.event_delete(&ev.e);
+        if (type == YAML_STREAM_END_EVENT || type == YAML_NO_EVENT) break;
     }
-    return 0;
+    Y.parser_delete((yaml_parser_t *)parser.bytes);
+    return ok;
 }
 
-/* build(text, offset, end) -> [(start, end, line, root, shares), ...] or None (left to build.py) */
+/* The probe: every kind of event, with marks, values, anchors, tags and styles to check. */
+static const char PROBE[] = "a: &x [1, 'b']\n--- !t\n? c\n: *x\n...\n";
+
+static int probe_ok(void) {
+    static const struct {
+        yaml_event_type_t type;
+        size_t index, line, column;
+        const char *value, *anchor, *tag;
+        int style;
+    } want[] = {
+        {YAML_STREAM_START_EVENT, 0, 0, 0, NULL, NULL, NULL, 0},
+        {YAML_DOCUMENT_START_EVENT, 0, 0, 0, NULL, NULL, NULL, 0},
+        {YAML_MAPPING_START_EVENT, 0, 0, 0, NULL, NULL, NULL, YAML_BLOCK_MAPPING_STYLE},
+        {YAML_SCALAR_EVENT, 0, 0, 0, "a", NULL, NULL, YAML_PLAIN_SCALAR_STYLE},
+        {YAML_SEQUENCE_START_EVENT, 3, 0, 3, NULL, "x", NULL, YAML_FLOW_SEQUENCE_STYLE},
+        {YAML_SCALAR_EVENT, 7, 0, 7, "1", NULL, NULL, YAML_PLAIN_SCALAR_STYLE},
+        {YAML_SCALAR_EVENT, 10, 0, 10, "b", NULL, NULL, YAML_SINGLE_QUOTED_SCALAR_STYLE},
+        {YAML_SEQUENCE_END_EVENT, 13, 0, 13, NULL, NULL, NULL, 0},
+        {YAML_MAPPING_END_EVENT, 15, 1, 0, NULL, NULL, NULL, 0},
+        {YAML_DOCUMENT_END_EVENT, 15, 1, 0, NULL, NULL, NULL, 0},
+        {YAML_DOCUMENT_START_EVENT, 15, 1, 0, NULL, NULL, NULL, 0},
+        {YAML_MAPPING_START_EVENT, 19, 1, 4, NULL, NULL, "!t", YAML_BLOCK_MAPPING_STYLE},
+        {YAML_SCALAR_EVENT, 24, 2, 2, "c", NULL, NULL, YAML_PLAIN_SCALAR_STYLE},
+        {YAML_ALIAS_EVENT, 28, 3, 2, NULL, "x", NULL, 0},
+        {YAML_MAPPING_END_EVENT, 31, 4, 0, NULL, NULL, NULL, 0},
+        {YAML_DOCUMENT_END_EVENT, 31, 4, 0, NULL, NULL, NULL, 0},
+        {YAML_STREAM_END_EVENT, 35, 5, 0, NULL, NULL, NULL, 0},
+    };
+    Parser parser;
+    Event ev;
+    if (!open_parser(&parser, PROBE, (Py_ssize_t)(sizeof(PROBE) - 1), 1)) return 0;
+    int ok = 1;
+    size_t n = sizeof(want) / sizeof(want[0]);
+    for (size_t i = 0; ok && i < n; i++) {
+        if (!Y.parse((yaml_parser_t *)parser.bytes, &ev.e)) {
+            ok = 0;
+            break;
+        }
+        const yaml_event_t *e = &ev.e;
+        ok = e->type == want[i].type && e->start_mark.index == want[i].index &&
+             e->start_mark.line == want[i].line && e->start_mark.column == want[i].column;
+        const char *value = NULL, *anchor = NULL, *tag = NULL;
+        int style = 0;
+        size_t length = 0;
+        switch (e->type) {
+            case YAML_SCALAR_EVENT:
+                value = (const char *)e->data.scalar.value;
+                length = e->data.scalar.length;
+                anchor = (const char *)e->data.scalar.anchor;
+                tag = (const char *)e->data.scalar.tag;
+                style = (int)e->data.scalar.style;
+                break;
+            case YAML_ALIAS_EVENT: anchor = (const char *)e->data.alias.anchor; break;
+            case YAML_SEQUENCE_START_EVENT:
+                anchor = (const char *)e->data.sequence_start.anchor;
+                tag = (const char *)e->data.sequence_start.tag;
+                style = (int)e->data.sequence_start.style;
+                break;
+            case YAML_MAPPING_START_EVENT:
+                anchor = (const char *)e->data.mapping_start.anchor;
+                tag = (const char *)e->data.mapping_start.tag;
+                style = (int)e->data.mapping_start.style;
+                break;
+            default: break;
+        }
+#define SAME(got, wanted) ((wanted) == NULL ? (got) == NULL : (got) != NULL && strcmp((got), (wanted)) == 0)
+        if (ok && want[i].value) ok = value && length == strlen(want[i].value) && SAME(value, want[i].value);
+        if (ok) ok = SAME(anchor, want[i].anchor) && SAME(tag, want[i].tag) && style == want[i].style;
+#undef SAME
+        Y.event_delete(&ev.e);
+    }
+    Y.parser_delete((yaml_parser_t *)parser.bytes);
+    return ok;
+}
+
+/* bind(path) -> the version of the libyaml in the shared object at ``path``, now used; or
+ * None (not there, not a libyaml, or not laid out as yaml.h says): the module stays unused. */
+static PyObject *bind(PyObject *self, PyObject *args) {
+    const char *path;
+    if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
+#ifdef _WIN32
+    Py_RETURN_NONE;
+#else
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) Py_RETURN_NONE;
+    Libyaml before = Y; /* kept when this library will not do */
+    *(void **)&Y.parser_initialize = dlsym(lib, "yaml_parser_initialize");
+    *(void **)&Y.parser_delete = dlsym(lib, "yaml_parser_delete");
+    *(void **)&Y.set_input_string = dlsym(lib, "yaml_parser_set_input_string");
+    *(void **)&Y.set_encoding = dlsym(lib, "yaml_parser_set_encoding");
+    *(void **)&Y.parse = dlsym(lib, "yaml_parser_parse");
+    *(void **)&Y.event_delete = dlsym(lib, "yaml_event_delete");
+    *(void **)&Y.version_string = dlsym(lib, "yaml_get_version_string");
+    if (!Y.parser_initialize || !Y.parser_delete || !Y.set_input_string || !Y.set_encoding || !Y.parse ||
+        !Y.event_delete || !Y.version_string || !probe_ok()) {
+        Y = before;
+        dlclose(lib);
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_FromString(Y.version_string()); /* the library stays loaded for the process */
+#endif
+}
+
+static int unbound(void) {
+    if (Y.parse) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "_fastbuild.bind found no libyaml");
+    return 1;
+}
+
+/* accepts(text) -> whether libyaml reads the whole text without an error (False for text
+ * that is not valid UTF-8, such as lone surrogates, as CParser fails to encode it). */
+static PyObject *accepts(PyObject *self, PyObject *args) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    if (unbound()) return NULL;
+    Py_ssize_t size;
+    const char *input = PyUnicode_AsUTF8AndSize(text, &size);
+    if (!input) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    if (parses(input, size)) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+/* build(text, offset, end) -> [(start, end, line, root, shares), ...] or None (left to pybuild.py) */
 static PyObject *build(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t offset, stop;
     if (!PyArg_ParseTuple(args, "Unn", &text, &offset, &stop)) return NULL;
+    if (unbound()) return NULL;
     if (!ScalarT) {
         PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
         return NULL;
@@ -791,14 +963,10 @@ static PyObject *build(PyObject *self, PyObject *args) {
         if (!input) {
             Py_DECREF(piece);
             PyErr_Clear();
-            Py_RETURN_NONE; /* lone surrogates: left to build.py */
+            Py_RETURN_NONE; /* lone surrogates: left to pybuild.py */
         }
     }
 
-    if (tag_with_flow_indicator(input, input_size)) {
-        Py_XDECREF(piece);
-        Py_RETURN_NONE;
-    }
     Builder b;
     memset(&b, 0, sizeof(b));
     b.t = t;
@@ -814,31 +982,32 @@ static PyObject *build(PyObject *self, PyObject *args) {
         Py_XDECREF(out);
         return PyErr_NoMemory();
     }
-    yaml_parser_t parser;
-    yaml_event_t ev;
-    int inited = open_parser(&parser, input, input_size), failed = !inited, done = 0;
+    Parser parser;
+    Event event;
+    yaml_event_t *evp = &event.e;
+    int inited = open_parser(&parser, input, input_size, 1), failed = !inited, done = 0;
     Py_ssize_t doc_start = 0;
     b.bail = failed;
     while (!failed && !done) {
-        if (!yaml_parser_parse(&parser, &ev)) {
+        if (!Y.parse((yaml_parser_t *)parser.bytes, evp)) {
             failed = 1;
-            b.bail = 1; /* build.py's parser reports it */
+            b.bail = 1; /* pybuild.py's parser reports it */
             break;
         }
         int r = 0;
-        switch (ev.type) {
-            case YAML_SCALAR_EVENT: r = on_scalar(&b, &ev); break;
-            case YAML_ALIAS_EVENT: r = on_alias(&b, &ev); break;
-            case YAML_MAPPING_START_EVENT: r = on_start(&b, &ev, 1); break;
-            case YAML_SEQUENCE_START_EVENT: r = on_start(&b, &ev, 0); break;
+        switch (evp->type) {
+            case YAML_SCALAR_EVENT: r = on_scalar(&b, evp); break;
+            case YAML_ALIAS_EVENT: r = on_alias(&b, evp); break;
+            case YAML_MAPPING_START_EVENT: r = on_start(&b, evp, 1); break;
+            case YAML_SEQUENCE_START_EVENT: r = on_start(&b, evp, 0); break;
             case YAML_MAPPING_END_EVENT:
-            case YAML_SEQUENCE_END_EVENT: r = on_end(&b, &ev); break;
+            case YAML_SEQUENCE_END_EVENT: r = on_end(&b, evp); break;
             case YAML_DOCUMENT_START_EVENT:
-                doc_start = (Py_ssize_t)ev.start_mark.index + offset;
+                doc_start = (Py_ssize_t)evp->start_mark.index + offset;
                 builder_reset(&b);
                 break;
             case YAML_DOCUMENT_END_EVENT: {
-                Py_ssize_t doc_end = (Py_ssize_t)ev.end_mark.index + offset;
+                Py_ssize_t doc_end = (Py_ssize_t)evp->end_mark.index + offset;
                 long line = line_of(doc_start);
                 PyObject *root = Py_None;
                 if (b.has_root) {
@@ -854,10 +1023,10 @@ static PyObject *build(PyObject *self, PyObject *args) {
             case YAML_STREAM_END_EVENT: done = 1; break;
             default: break;
         }
-        yaml_event_delete(&ev);
+        Y.event_delete(evp);
         if (r) failed = 1;
     }
-    if (inited) yaml_parser_delete(&parser);
+    if (inited) Y.parser_delete((yaml_parser_t *)parser.bytes);
     Py_XDECREF(piece);
     builder_reset(&b);
     PyMem_Free(b.stack);
@@ -865,7 +1034,7 @@ static PyObject *build(PyObject *self, PyObject *args) {
     if (failed) {
         Py_DECREF(out);
         if (b.bail && !PyErr_Occurred()) Py_RETURN_NONE;
-        if (b.bail) { /* a Python error while bailing out: still left to build.py, unless it is real */
+        if (b.bail) { /* a Python error while bailing out: still left to pybuild.py, unless it is real */
             if (PyErr_ExceptionMatches(PyExc_MemoryError) || PyErr_ExceptionMatches(PyExc_KeyboardInterrupt))
                 return NULL;
             PyErr_Clear();
@@ -916,6 +1085,7 @@ typedef struct {
 static PyObject *read_data(PyObject *self, PyObject *args) {
     PyObject *text;
     if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    if (unbound()) return NULL;
     if (!resolve_plain_fn) {
         PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
         return NULL;
@@ -926,38 +1096,38 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
         PyErr_Clear();
         Py_RETURN_NONE;
     }
-    if (tag_with_flow_indicator(input, size)) Py_RETURN_NONE;
     PyObject *docs = PyList_New(0), *anchors = PyDict_New();
     DataFrame *stack = PyMem_Calloc(MAX_DEPTH + 2, sizeof(DataFrame));
     Py_ssize_t depth = 0;
-    yaml_parser_t parser;
-    yaml_event_t ev;
+    Parser parser;
+    Event event;
+    yaml_event_t *evp = &event.e;
     int inited = 0, failed = 0, bail = 0, done = 0;
     if (!docs || !anchors || !stack) {
         failed = 1;
         PyErr_NoMemory();
-    } else if (!(inited = open_parser(&parser, input, size))) {
+    } else if (!(inited = open_parser(&parser, input, size, 1))) {
         failed = bail = 1;
     }
     while (!failed && !done) {
-        if (!yaml_parser_parse(&parser, &ev)) {
+        if (!Y.parse((yaml_parser_t *)parser.bytes, evp)) {
             failed = bail = 1;
             break;
         }
         PyObject *value = NULL; /* owned: what the event makes, to attach */
         const char *anchor = NULL;
         int is_key_merge = 0;
-        switch (ev.type) {
+        switch (evp->type) {
             case YAML_SCALAR_EVENT:
-                value = scalar_data(&ev);
+                value = scalar_data(evp);
                 if (!value) failed = 1;
-                anchor = (const char *)ev.data.scalar.anchor;
-                is_key_merge = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE && ev.data.scalar.length == 2 &&
-                               memcmp(ev.data.scalar.value, "<<", 2) == 0;
+                anchor = (const char *)evp->data.scalar.anchor;
+                is_key_merge = evp->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && evp->data.scalar.length == 2 &&
+                               memcmp(evp->data.scalar.value, "<<", 2) == 0;
                 break;
             case YAML_MAPPING_START_EVENT:
             case YAML_SEQUENCE_START_EVENT: {
-                int is_map = ev.type == YAML_MAPPING_START_EVENT;
+                int is_map = evp->type == YAML_MAPPING_START_EVENT;
                 if (depth > MAX_DEPTH) {
                     failed = bail = 1;
                     break;
@@ -967,7 +1137,7 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
                     failed = 1;
                     break;
                 }
-                const char *a = (const char *)(is_map ? ev.data.mapping_start.anchor : ev.data.sequence_start.anchor);
+                const char *a = (const char *)(is_map ? evp->data.mapping_start.anchor : evp->data.sequence_start.anchor);
                 if (a) {
                     PyObject *name = PyUnicode_FromString(a);
                     if (!name || PyDict_SetItem(anchors, name, c) < 0) failed = 1;
@@ -1000,7 +1170,7 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
                 break;
             }
             case YAML_ALIAS_EVENT: {
-                PyObject *name = PyUnicode_FromString((const char *)ev.data.alias.anchor);
+                PyObject *name = PyUnicode_FromString((const char *)evp->data.alias.anchor);
                 value = name ? PyDict_GetItemWithError(anchors, name) : NULL;
                 Py_XDECREF(name);
                 if (!value) {
@@ -1062,9 +1232,9 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
             }
         }
         Py_XDECREF(value);
-        yaml_event_delete(&ev);
+        Y.event_delete(evp);
     }
-    if (inited) yaml_parser_delete(&parser);
+    if (inited) Y.parser_delete((yaml_parser_t *)parser.bytes);
     if (stack) {
         while (depth > 0) {
             DataFrame *f = &stack[--depth];
@@ -1107,22 +1277,28 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *libyaml_version(PyObject *self, PyObject *noargs) { return PyUnicode_FromString(yaml_get_version_string()); }
+static PyObject *libyaml_version(PyObject *self, PyObject *noargs) {
+    if (unbound()) return NULL;
+    return PyUnicode_FromString(Y.version_string());
+}
 
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS,
      "build(text, offset, end) -> list of (start, end, line, root, shares), or None: the documents of "
-     "text[offset:end] built as build.py builds them (None: left to build.py)."},
+     "text[offset:end] built as pybuild.py builds them (None: left to pybuild.py)."},
     {"read_data", read_data, METH_VARARGS,
      "read_data(text) -> the data of every document, as readback.read_data reads it, or None (left to it)."},
     {"configure", configure, METH_VARARGS,
      "configure(Scalar, Mapping, Sequence, Alias, Entry, Item, Source, EntrySource, comment_lines, eol_comment, "
      "resolve_plain)"},
-    {"libyaml_version", libyaml_version, METH_NOARGS, "The version of the libyaml this module was built with."},
+    {"libyaml_version", libyaml_version, METH_NOARGS, "The version of the libyaml ``bind`` bound."},
+    {"bind", bind, METH_VARARGS,
+     "bind(path) -> the version of the libyaml of the shared object at path, now used; or None (unusable)."},
+    {"accepts", accepts, METH_VARARGS, "accepts(text) -> whether libyaml reads the whole text without an error."},
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastbuild", "The tree builder of build.py in C.", -1,
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastbuild", "The tree builder of pybuild.py in C.", -1,
                                     methods};
 
 #define INTERN(var, s)                                   \

@@ -9,6 +9,9 @@ from ..tree import Node
 
 BOM = "\ufeff"
 
+MAX_DEPTH = 500
+"""How deep collections may nest in a tree (deeper documents are refused with a finding)."""
+
 
 @dataclass
 class Problem:

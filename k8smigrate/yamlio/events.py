@@ -81,7 +81,8 @@ def c_events(source: str) -> Iterator[Any]:
 
 
 def libyaml_accepts(text: str) -> bool:
-    """Whether libyaml parses the whole stream without complaint (False without libyaml)."""
+    """Whether libyaml parses the whole stream without complaint (False without libyaml); what
+    ``libyaml.libyaml_accepts`` asks when the C module is not there."""
     if CParser is None:
         return False
     try:

@@ -1,13 +1,17 @@
-"""The C tree builder, when installed: the tree ``build.py`` makes, made several times faster.
+"""The C tree builder, when installed: the tree ``pybuild.py`` makes, made several times faster.
 
 Building trees is most of a run's time on real repositories (a 100 KB CustomResourceDefinition
-takes about 12 ms in Python). ``_fastbuild`` (``_fastbuild.c``, compiled at install time
-against libyaml when its headers are there) reads libyaml's events in C and makes the same
-objects, attribute for attribute. It answers only when it is sure: for text libyaml rejects,
-or anything ``build.py`` reports as a problem, ``build`` returns None and the Python builder
-builds the tree (and words the problem). Its callers give it only text ruamel.yaml.clib's own
-libyaml accepts (the system's may read more). A test builds every
-document of the corpus and of generated YAML both ways and compares the trees.
+takes about 12 ms in Python). ``_fastbuild`` (``_fastbuild.c``, compiled at install time where
+libyaml's header is there) reads libyaml's events in C and makes the same objects, attribute
+for attribute. It answers only when it is sure: for text libyaml rejects, or anything
+``pybuild.py`` reports as a problem, ``build`` returns None and the Python builder builds the tree
+(and words the problem). A test builds every document of the corpus and of generated YAML both
+ways and compares the trees.
+
+Its libyaml is ruamel.yaml.clib's own, found in that extension's shared object without
+importing it (``_fastbuild.bind``): the C builder, the C reader, ``accepts`` and ruamel's
+CParser are one parser, so what a file means does not depend on the libyaml a system has.
+Where that object cannot be found or used, the module stays off and the Python builder runs.
 
 ``K8SMIGRATE_PURE=1`` in the environment turns it off (to compare, or to rule it out).
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from importlib.machinery import PathFinder
 
 from ..comments import comment_lines, eol_comment
 from ..scalars import Data, resolve_plain
@@ -34,24 +39,36 @@ def _no_data(text: str) -> list[Data] | None:
     return None
 
 
-def _load() -> tuple[Callable[[str, int, int], Built | None], Callable[[str], list[Data] | None], str | None]:
+def _no_accepts(text: str) -> bool:
+    return False
+
+
+def _load() -> tuple[
+    Callable[[str, int, int], Built | None], Callable[[str], list[Data] | None], Callable[[str], bool], str | None
+]:
+    off = _no_build, _no_data, _no_accepts, None
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
-        return _no_build, _no_data, None
+        return off
     try:
-        from ._fastbuild import build, configure, libyaml_version, read_data
+        from ._fastbuild import accepts, bind, build, configure, read_data
     except ImportError:
-        return _no_build, _no_data, None
+        return off
+    spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
+    version = bind(spec.origin) if spec is not None and spec.origin else None
+    if version is None:
+        return off
     configure(
         Scalar, Mapping, Sequence, Alias, Entry, Item, Source, EntrySource, comment_lines, eol_comment, resolve_plain
     )
-    return build, read_data, libyaml_version()
+    return build, read_data, accepts, version
 
 
-build, read_data, LIBYAML_VERSION = _load()
+build, read_data, accepts, LIBYAML_VERSION = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
-``build.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
-it with libyaml, or None (left to it); ``LIBYAML_VERSION``: the libyaml they use (None: the C
-module is not installed or is turned off)."""
+``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
+it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
+``text`` (``events.libyaml_accepts``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
+module is not installed, is turned off, or found no libyaml it can use)."""
 
 ACTIVE = LIBYAML_VERSION is not None
 

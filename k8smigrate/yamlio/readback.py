@@ -9,18 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..scalars import Data, resolve_plain
-from .events import (
-    AliasEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    YAMLError,
-    events,
-    libyaml_accepts,
-)
 from .fastbuild import read_data as read_data_in_c
 
 
@@ -31,10 +19,12 @@ def read_data(text: str, libyaml: bool = True) -> list[Data]:
     a fraction of the cost of a tree (no spans, no comments), with libyaml when present.
     Text that does not parse raises ``ValueError``.
     """
-    if libyaml and libyaml_accepts(text):  # the C reader's libyaml may read more than ruamel's
+    if libyaml:
         docs = read_data_in_c(text)
         if docs is not None:
             return docs
+    from .events import YAMLError  # the reader below is ruamel.yaml's: imported only when it runs
+
     try:
         return _read_data(text, libyaml)
     except YAMLError as exc:
@@ -42,6 +32,17 @@ def read_data(text: str, libyaml: bool = True) -> list[Data]:
 
 
 def _read_data(text: str, libyaml: bool) -> list[Data]:
+    from .events import (
+        AliasEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        events,
+    )
+
     docs: list[Data] = []
     stack: list[list[Any]] = []  # [container, pending key] per open collection
     anchors: dict[str, Data] = {}

@@ -14,10 +14,13 @@ from collections.abc import Callable, Iterator
 from itertools import pairwise
 
 from ..lazyre import lazy
-from .build import MAX_DEPTH, parse_documents
+from .build import parse_documents
 from .classify import TEMPLATE_MARKERS, classify
-from .documents import BOM, EVERY, Document, Problem, Stream
-from .events import LIBYAML, PARSE_ERRORS, MarkedYAMLError, libyaml_accepts, message
+from .documents import BOM, EVERY, MAX_DEPTH, Document, Problem, Stream
+from .fastbuild import ACTIVE as FASTBUILD
+from .fastbuild import build as build_in_c
+from .fastbuild import built_documents
+from .libyaml import LIBYAML, libyaml_accepts, parse_errors
 from .lines import line_of
 
 _DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
@@ -41,18 +44,23 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
         if read is not None:
             return Stream(body, bom, read[0], read[1], boms=boms)
     elif wanted is not None and LIBYAML:
+        pieces = list(_pieces(body))
+        wants = [_wants(body[start:end], wanted) for start, end, _content in pieces]
+        alone = _built_alone(body, pieces, wants)
+        if alone is not None:
+            return Stream(body, bom, [alone], True, libyaml=True, boms=boms)
         if not libyaml_accepts(body):
             read = _read_pieces(body, wanted)
             if read is not None:
                 return Stream(body, bom, read[0], False, boms=boms)
         else:
-            fast = _read_fast(body, wanted)
+            fast = _read_fast(body, pieces, wants)
             if fast is not None:
                 return Stream(body, bom, fast, True, libyaml=True, boms=boms)
     whole = True
     try:
         documents = list(parse_documents(body, 0, 0))
-    except PARSE_ERRORS:
+    except parse_errors():
         documents = _parse_pieces(body)
         whole = False
     for doc in documents:
@@ -82,17 +90,39 @@ def not_whole(text: str) -> bool:
     return False
 
 
-def _read_fast(text: str, wanted: Callable[[str], bool]) -> list[Document] | None:
-    """The documents of a stream that libyaml accepts, trees only where wanted; None to fall back."""
+def _wants(piece: str, wanted: Callable[[str], bool]) -> bool:
+    """Whether a piece gets a tree: the pre-filter wants it, or it has template markers (to classify it)."""
+    return wanted(piece) or TEMPLATE_MARKERS.search(piece) is not None
+
+
+def _built_alone(text: str, pieces: list[tuple[int, int, int]], wants: list[bool]) -> Document | None:
+    """The document of a stream that is one wanted piece, built by the C builder; else None.
+
+    Most files hold one document. Building it parses the whole stream with the very libyaml
+    ``libyaml_accepts`` asks, so a tree built answers that question too, and the stream is not
+    parsed twice. What the C builder declines goes the usual way.
+    """
+    if not FASTBUILD or len(pieces) != 1 or not wants[0] or pieces[0][:2] != (0, len(text)):
+        return None
+    built = build_in_c(text, 0, len(text))
+    if built is None or len(built) != 1:
+        return None
+    doc = built_documents(built, 0)[0]
+    classify(text, doc)
+    return doc
+
+
+def _read_fast(text: str, pieces: list[tuple[int, int, int]], wants: list[bool]) -> list[Document] | None:
+    """The documents of a stream that libyaml accepts, trees only where ``wants`` says (one
+    answer per piece of ``pieces``); None to fall back."""
     documents: list[Document] = []
     counted, line = 0, 1  # newlines counted up to ``counted``: no newline table for unparsed documents
-    for start, end, content in _pieces(text):
+    for (start, end, content), want in zip(pieces, wants, strict=True):
         index = len(documents)
-        piece = text[start:end]
-        if wanted(piece) or TEMPLATE_MARKERS.search(piece):
+        if want:
             try:
-                found = list(parse_documents(text, start, index, fast=True, end=end, accepted=True))
-            except PARSE_ERRORS:
+                found = list(parse_documents(text, start, index, fast=True, end=end))
+            except parse_errors():
                 return None
             if len(found) != 1:
                 return None
@@ -206,8 +236,8 @@ def _read_pieces(text: str, wanted: Callable[[str], bool]) -> tuple[list[Documen
             found = None  # what libyaml rejects, the careful reading below words
             if libyaml_accepts(piece):
                 try:
-                    found = list(parse_documents(text, start, index, fast=True, end=end, accepted=True))
-                except PARSE_ERRORS:
+                    found = list(parse_documents(text, start, index, fast=True, end=end))
+                except parse_errors():
                     found = None
         elif libyaml_accepts(piece):
             content = _first_content(text, start, end, False)
@@ -268,6 +298,8 @@ def _cuts(text: str) -> Iterator[tuple[int, int]]:
 def _parse_piece(text: str, start: int, end: int, index: int) -> tuple[list[Document], bool]:
     """The documents of one piece by ruamel's own parser, or one with the problem that stops it
     (and True: the parser failed)."""
+    from .events import MarkedYAMLError, message  # ruamel.yaml's, which reads the piece
+
     try:
         return list(parse_documents(text, start, index, end=end)), False
     except MarkedYAMLError as exc:
