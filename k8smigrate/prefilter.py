@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 from .facts import Collector
@@ -53,13 +54,15 @@ def raw_kinds(piece: str) -> list[str]:
     return _RAW_KIND.findall(piece)
 
 
+@lru_cache(maxsize=4)
 def unsure(piece: str) -> bool:
     """Whether the text may spell an apiVersion or kind that the raw patterns cannot read.
 
     YAML allows a value on the next line, an anchor, a tag, an alias, a block scalar, escapes
     in double quotes (``"extensions\\/v1beta1"``, ``"api\\u0056ersion"``) and explicit keys.
     Such a document is parsed rather than skipped: the pre-filter may skip a document only
-    when it is sure. The common spellings cost a regular-expression search or two.
+    when it is sure. The common spellings cost a regular-expression search or two. The last
+    answers are kept: a scan asks it of each document twice (its API rows, then its checks).
     """
     if "\\" in piece and _ESCAPED_KEY.search(piece):
         return True
