@@ -2312,7 +2312,7 @@ def __create_fn__(_type_api_version, _type_kind, _type_names, _type_namespaces, 
  return __init__
 CODE['def __create_fn__(_type_api_version, _type_kind, _type_names, _type_namespaces, _type_labels, _type_annotations, _type_added_labels, _type_added_annotations, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_names, _dflt_namespaces, _dflt_labels, _dflt_annotations, _dflt_added_labels, _dflt_added_annotations, _return_type):\n def __init__(self,api_version:_type_api_version,kind:_type_kind,names:_type_names=_HAS_DEFAULT_FACTORY,namespaces:_type_namespaces=_HAS_DEFAULT_FACTORY,labels:_type_labels=_HAS_DEFAULT_FACTORY,annotations:_type_annotations=_HAS_DEFAULT_FACTORY,added_labels:_type_added_labels=_HAS_DEFAULT_FACTORY,added_annotations:_type_added_annotations=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.api_version=api_version\n  self.kind=kind\n  self.names=_dflt_names() if names is _HAS_DEFAULT_FACTORY else names\n  self.namespaces=_dflt_namespaces() if namespaces is _HAS_DEFAULT_FACTORY else namespaces\n  self.labels=_dflt_labels() if labels is _HAS_DEFAULT_FACTORY else labels\n  self.annotations=_dflt_annotations() if annotations is _HAS_DEFAULT_FACTORY else annotations\n  self.added_labels=_dflt_added_labels() if added_labels is _HAS_DEFAULT_FACTORY else added_labels\n  self.added_annotations=_dflt_added_annotations() if added_annotations is _HAS_DEFAULT_FACTORY else added_annotations\n return __init__'] = __create_fn__.__code__
 
-def __create_fn__(_type_applies_to, _type_body, _type_name, _type_summary, _type_codes, _type_decisions, _type_doc, _type_opt_in, _type_component, _type_matters_from, _type_needs, _type_trigger, _type_category, _type_edits, _type_cleanup, _type_facts, _type_last_wins, _type_formerly, _type__triggers, _type__matters, _type__needed, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_name, _dflt_summary, _dflt_codes, _dflt_decisions, _dflt_doc, _dflt_opt_in, _dflt_component, _dflt_matters_from, _dflt_needs, _dflt_trigger, _dflt_category, _dflt_edits, _dflt_cleanup, _dflt_facts, _dflt_last_wins, _dflt_formerly, _return_type):
+def __create_fn__(_type_applies_to, _type_body, _type_name, _type_summary, _type_codes, _type_decisions, _type_doc, _type_opt_in, _type_component, _type_matters_from, _type_needs, _type_trigger, _type_category, _type_edits, _type_cleanup, _type_facts, _type_last_wins, _type_formerly, _type__triggers, _type__found, _type__matters, _type__needed, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_name, _dflt_summary, _dflt_codes, _dflt_decisions, _dflt_doc, _dflt_opt_in, _dflt_component, _dflt_matters_from, _dflt_needs, _dflt_trigger, _dflt_category, _dflt_edits, _dflt_cleanup, _dflt_facts, _dflt_last_wins, _dflt_formerly, _return_type):
  def __init__(self,applies_to:_type_applies_to,body:_type_body,name:_type_name=_dflt_name,summary:_type_summary=_dflt_summary,codes:_type_codes=_dflt_codes,decisions:_type_decisions=_dflt_decisions,doc:_type_doc=_dflt_doc,opt_in:_type_opt_in=_dflt_opt_in,component:_type_component=_dflt_component,matters_from:_type_matters_from=_dflt_matters_from,needs:_type_needs=_dflt_needs,trigger:_type_trigger=_dflt_trigger,category:_type_category=_dflt_category,edits:_type_edits=_dflt_edits,cleanup:_type_cleanup=_dflt_cleanup,facts:_type_facts=_dflt_facts,last_wins:_type_last_wins=_dflt_last_wins,formerly:_type_formerly=_dflt_formerly)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'applies_to',applies_to)
   __dataclass_builtins_object__.__setattr__(self,'body',body)
@@ -2334,7 +2334,7 @@ def __create_fn__(_type_applies_to, _type_body, _type_name, _type_summary, _type
   __dataclass_builtins_object__.__setattr__(self,'formerly',formerly)
   self.__post_init__()
  return __init__
-CODE["def __create_fn__(_type_applies_to, _type_body, _type_name, _type_summary, _type_codes, _type_decisions, _type_doc, _type_opt_in, _type_component, _type_matters_from, _type_needs, _type_trigger, _type_category, _type_edits, _type_cleanup, _type_facts, _type_last_wins, _type_formerly, _type__triggers, _type__matters, _type__needed, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_name, _dflt_summary, _dflt_codes, _dflt_decisions, _dflt_doc, _dflt_opt_in, _dflt_component, _dflt_matters_from, _dflt_needs, _dflt_trigger, _dflt_category, _dflt_edits, _dflt_cleanup, _dflt_facts, _dflt_last_wins, _dflt_formerly, _return_type):\n def __init__(self,applies_to:_type_applies_to,body:_type_body,name:_type_name=_dflt_name,summary:_type_summary=_dflt_summary,codes:_type_codes=_dflt_codes,decisions:_type_decisions=_dflt_decisions,doc:_type_doc=_dflt_doc,opt_in:_type_opt_in=_dflt_opt_in,component:_type_component=_dflt_component,matters_from:_type_matters_from=_dflt_matters_from,needs:_type_needs=_dflt_needs,trigger:_type_trigger=_dflt_trigger,category:_type_category=_dflt_category,edits:_type_edits=_dflt_edits,cleanup:_type_cleanup=_dflt_cleanup,facts:_type_facts=_dflt_facts,last_wins:_type_last_wins=_dflt_last_wins,formerly:_type_formerly=_dflt_formerly)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'applies_to',applies_to)\n  __dataclass_builtins_object__.__setattr__(self,'body',body)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'summary',summary)\n  __dataclass_builtins_object__.__setattr__(self,'codes',codes)\n  __dataclass_builtins_object__.__setattr__(self,'decisions',decisions)\n  __dataclass_builtins_object__.__setattr__(self,'doc',doc)\n  __dataclass_builtins_object__.__setattr__(self,'opt_in',opt_in)\n  __dataclass_builtins_object__.__setattr__(self,'component',component)\n  __dataclass_builtins_object__.__setattr__(self,'matters_from',matters_from)\n  __dataclass_builtins_object__.__setattr__(self,'needs',needs)\n  __dataclass_builtins_object__.__setattr__(self,'trigger',trigger)\n  __dataclass_builtins_object__.__setattr__(self,'category',category)\n  __dataclass_builtins_object__.__setattr__(self,'edits',edits)\n  __dataclass_builtins_object__.__setattr__(self,'cleanup',cleanup)\n  __dataclass_builtins_object__.__setattr__(self,'facts',facts)\n  __dataclass_builtins_object__.__setattr__(self,'last_wins',last_wins)\n  __dataclass_builtins_object__.__setattr__(self,'formerly',formerly)\n  self.__post_init__()\n return __init__"] = __create_fn__.__code__
+CODE["def __create_fn__(_type_applies_to, _type_body, _type_name, _type_summary, _type_codes, _type_decisions, _type_doc, _type_opt_in, _type_component, _type_matters_from, _type_needs, _type_trigger, _type_category, _type_edits, _type_cleanup, _type_facts, _type_last_wins, _type_formerly, _type__triggers, _type__found, _type__matters, _type__needed, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_name, _dflt_summary, _dflt_codes, _dflt_decisions, _dflt_doc, _dflt_opt_in, _dflt_component, _dflt_matters_from, _dflt_needs, _dflt_trigger, _dflt_category, _dflt_edits, _dflt_cleanup, _dflt_facts, _dflt_last_wins, _dflt_formerly, _return_type):\n def __init__(self,applies_to:_type_applies_to,body:_type_body,name:_type_name=_dflt_name,summary:_type_summary=_dflt_summary,codes:_type_codes=_dflt_codes,decisions:_type_decisions=_dflt_decisions,doc:_type_doc=_dflt_doc,opt_in:_type_opt_in=_dflt_opt_in,component:_type_component=_dflt_component,matters_from:_type_matters_from=_dflt_matters_from,needs:_type_needs=_dflt_needs,trigger:_type_trigger=_dflt_trigger,category:_type_category=_dflt_category,edits:_type_edits=_dflt_edits,cleanup:_type_cleanup=_dflt_cleanup,facts:_type_facts=_dflt_facts,last_wins:_type_last_wins=_dflt_last_wins,formerly:_type_formerly=_dflt_formerly)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'applies_to',applies_to)\n  __dataclass_builtins_object__.__setattr__(self,'body',body)\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'summary',summary)\n  __dataclass_builtins_object__.__setattr__(self,'codes',codes)\n  __dataclass_builtins_object__.__setattr__(self,'decisions',decisions)\n  __dataclass_builtins_object__.__setattr__(self,'doc',doc)\n  __dataclass_builtins_object__.__setattr__(self,'opt_in',opt_in)\n  __dataclass_builtins_object__.__setattr__(self,'component',component)\n  __dataclass_builtins_object__.__setattr__(self,'matters_from',matters_from)\n  __dataclass_builtins_object__.__setattr__(self,'needs',needs)\n  __dataclass_builtins_object__.__setattr__(self,'trigger',trigger)\n  __dataclass_builtins_object__.__setattr__(self,'category',category)\n  __dataclass_builtins_object__.__setattr__(self,'edits',edits)\n  __dataclass_builtins_object__.__setattr__(self,'cleanup',cleanup)\n  __dataclass_builtins_object__.__setattr__(self,'facts',facts)\n  __dataclass_builtins_object__.__setattr__(self,'last_wins',last_wins)\n  __dataclass_builtins_object__.__setattr__(self,'formerly',formerly)\n  self.__post_init__()\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__(_type_args, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,args:_type_args)->_return_type:
@@ -2874,14 +2874,15 @@ def __create_fn__(_type_name, _type_summary, MISSING, _HAS_DEFAULT_FACTORY, __da
  return __init__
 CODE["def __create_fn__(_type_name, _type_summary, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,name:_type_name,summary:_type_summary)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'summary',summary)\n return __init__"] = __create_fn__.__code__
 
-def __create_fn__(_type_name, _type_trigger, _type_collect, _type_kinds, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_kinds, _return_type):
+def __create_fn__(_type_name, _type_trigger, _type_collect, _type_kinds, _type__found, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_kinds, _return_type):
  def __init__(self,name:_type_name,trigger:_type_trigger,collect:_type_collect,kinds:_type_kinds=_dflt_kinds)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'name',name)
   __dataclass_builtins_object__.__setattr__(self,'trigger',trigger)
   __dataclass_builtins_object__.__setattr__(self,'collect',collect)
   __dataclass_builtins_object__.__setattr__(self,'kinds',kinds)
+  self.__post_init__()
  return __init__
-CODE["def __create_fn__(_type_name, _type_trigger, _type_collect, _type_kinds, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_kinds, _return_type):\n def __init__(self,name:_type_name,trigger:_type_trigger,collect:_type_collect,kinds:_type_kinds=_dflt_kinds)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'trigger',trigger)\n  __dataclass_builtins_object__.__setattr__(self,'collect',collect)\n  __dataclass_builtins_object__.__setattr__(self,'kinds',kinds)\n return __init__"] = __create_fn__.__code__
+CODE["def __create_fn__(_type_name, _type_trigger, _type_collect, _type_kinds, _type__found, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_kinds, _return_type):\n def __init__(self,name:_type_name,trigger:_type_trigger,collect:_type_collect,kinds:_type_kinds=_dflt_kinds)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'trigger',trigger)\n  __dataclass_builtins_object__.__setattr__(self,'collect',collect)\n  __dataclass_builtins_object__.__setattr__(self,'kinds',kinds)\n  self.__post_init__()\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__(_type_names, _type_var, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_var, _return_type):
  def __init__(self,names:_type_names,var:_type_var=_dflt_var)->_return_type:
@@ -3581,11 +3582,11 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('applies_to','body','name','summary','codes','decisions','doc','opt_in','component','matters_from','needs','trigger','category','edits','cleanup','facts','last_wins','formerly','_triggers','_matters','_needed',):
+  if type(self) is cls or name in ('applies_to','body','name','summary','codes','decisions','doc','opt_in','component','matters_from','needs','trigger','category','edits','cleanup','facts','last_wins','formerly','_triggers','_found','_matters','_needed',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'applies_to\',\'body\',\'name\',\'summary\',\'codes\',\'decisions\',\'doc\',\'opt_in\',\'component\',\'matters_from\',\'needs\',\'trigger\',\'category\',\'edits\',\'cleanup\',\'facts\',\'last_wins\',\'formerly\',\'_triggers\',\'_matters\',\'_needed\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'applies_to\',\'body\',\'name\',\'summary\',\'codes\',\'decisions\',\'doc\',\'opt_in\',\'component\',\'matters_from\',\'needs\',\'trigger\',\'category\',\'edits\',\'cleanup\',\'facts\',\'last_wins\',\'formerly\',\'_triggers\',\'_found\',\'_matters\',\'_needed\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -3821,11 +3822,11 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('name','trigger','collect','kinds',):
+  if type(self) is cls or name in ('name','trigger','collect','kinds','_found',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'name\',\'trigger\',\'collect\',\'kinds\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'name\',\'trigger\',\'collect\',\'kinds\',\'_found\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -4141,11 +4142,11 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('applies_to','body','name','summary','codes','decisions','doc','opt_in','component','matters_from','needs','trigger','category','edits','cleanup','facts','last_wins','formerly','_triggers','_matters','_needed',):
+  if type(self) is cls or name in ('applies_to','body','name','summary','codes','decisions','doc','opt_in','component','matters_from','needs','trigger','category','edits','cleanup','facts','last_wins','formerly','_triggers','_found','_matters','_needed',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'applies_to\',\'body\',\'name\',\'summary\',\'codes\',\'decisions\',\'doc\',\'opt_in\',\'component\',\'matters_from\',\'needs\',\'trigger\',\'category\',\'edits\',\'cleanup\',\'facts\',\'last_wins\',\'formerly\',\'_triggers\',\'_matters\',\'_needed\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'applies_to\',\'body\',\'name\',\'summary\',\'codes\',\'decisions\',\'doc\',\'opt_in\',\'component\',\'matters_from\',\'needs\',\'trigger\',\'category\',\'edits\',\'cleanup\',\'facts\',\'last_wins\',\'formerly\',\'_triggers\',\'_found\',\'_matters\',\'_needed\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
@@ -4381,11 +4382,11 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
-  if type(self) is cls or name in ('name','trigger','collect','kinds',):
+  if type(self) is cls or name in ('name','trigger','collect','kinds','_found',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'name\',\'trigger\',\'collect\',\'kinds\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'name\',\'trigger\',\'collect\',\'kinds\',\'_found\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):

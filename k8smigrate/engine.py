@@ -55,7 +55,7 @@ from .settings import Settings
 from .tree import Mapping, Node, Scalar, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
-from .yamlio import EVERY, Document, Stream, read_stream
+from .yamlio import EVERY, Document, Stream, read_again, read_stream
 
 if TYPE_CHECKING:
     from .sharing import Expansion
@@ -112,6 +112,7 @@ def migrate_stream(
     report_only: bool = False,
     hold: Collection[int] = (),
     facts: Facts | None = None,
+    read: Stream | None = None,
 ) -> FileResult:
     """Migrate every document of ``text``; never raises on bad input (see ``Settings.raise_errors``).
 
@@ -120,11 +121,17 @@ def migrate_stream(
     The documents whose index is in ``hold`` stay as they are, unread by any migration: the
     caller (kustomize trees, where an object and its patches move together) reports why.
     ``facts`` are a run's (``k8smigrate.facts``); without them a check joins this stream only.
+    ``read``: the stream of ``text`` as the caller read it with another pre-filter (a scan, for
+    its API rows), its trees used where they are the same (``yamlio.read_again``).
     """
     settings = settings or Settings()
     registry = registry or default_registry()
     window = settings.window
-    stream = read_stream(text, wanted=prefilter(registry, settings, window))
+    wanted = prefilter(registry, settings, window)
+    same = read is not None and len(read.prefix) + len(read.text) == len(text) and text.endswith(read.text)
+    stream = read_again(read, wanted) if read is not None and same else None
+    if stream is None:
+        stream = read_stream(text, wanted=wanted)
     run = _Run(
         settings,
         registry,

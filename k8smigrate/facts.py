@@ -15,7 +15,6 @@ Without a run (one string, one stream), the facts are those of the stream itself
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import field
 from typing import Any, Generic, Protocol, TypeVar
@@ -23,10 +22,10 @@ from typing import Any, Generic, Protocol, TypeVar
 from .dataclasscode import dataclass
 from .scalars import Data
 from .tree import Mapping, Scalar, Sequence, TreeError
+from .triggers import Trigger, Triggers
 from .yamlio import read_stream
 
 T = TypeVar("T")
-Trigger = str | re.Pattern[str]
 
 
 @dataclass(frozen=True)
@@ -52,9 +51,13 @@ class Collector(Generic[T]):
     trigger: tuple[Trigger, ...]
     collect: Callable[[Object], Iterable[T]]
     kinds: frozenset[str] = frozenset()
+    _found: Triggers = field(default=Triggers(()), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_found", Triggers(self.trigger))  # frozen: split once, asked per file
 
     def triggered_by(self, text: str) -> bool:
-        return any(t in text if isinstance(t, str) else t.search(text) is not None for t in self.trigger)
+        return self._found.found_in(text)
 
     def wants(self, piece: str) -> bool:
         """Whether a document's (or a stream's) text may hold values: the trigger, and one of the kinds."""

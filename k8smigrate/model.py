@@ -17,7 +17,6 @@ the ``component`` whose release gates them. A module declares ``MIGRATION`` or a
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from typing import Any
 
@@ -26,9 +25,8 @@ from .context import Body
 from .dataclasscode import dataclass
 from .decisions import Decision
 from .facts import Collector
+from .triggers import Trigger, Triggers
 from .versions import KubeVersion
-
-Trigger = str | re.Pattern[str]
 
 
 class DeclarationError(AssertionError):
@@ -156,6 +154,7 @@ class Check:
     formerly: tuple[str, ...] = ()
     """Old names that still select it in ``--only``/``--skip``/``explain``, with a deprecation note."""
     _triggers: tuple[Trigger, ...] = field(default=(), init=False, repr=False, compare=False)
+    _found: Triggers = field(default=Triggers(()), init=False, repr=False, compare=False)
     _matters: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
     _needed: KubeVersion | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -163,6 +162,7 @@ class Check:
         # frozen: computed once here, asked per document
         found = self.trigger if isinstance(self.trigger, tuple) else (self.trigger,) if self.trigger else ()
         object.__setattr__(self, "_triggers", found)
+        object.__setattr__(self, "_found", Triggers(found))
         object.__setattr__(self, "_matters", KubeVersion.parse(self.matters_from) if self.matters_from else None)
         object.__setattr__(self, "_needed", KubeVersion.parse(self.needs) if self.needs else None)
 
@@ -173,7 +173,7 @@ class Check:
 
     def triggered_by(self, text: str) -> bool:
         """Whether ``text`` holds this check's trigger (always true without one)."""
-        return not self._triggers or holds(text, self._triggers)
+        return not self._triggers or self._found.found_in(text)
 
     @property
     def matters(self) -> KubeVersion | None:
@@ -188,8 +188,3 @@ class Check:
 
 Migration = Step | Check
 """A migration is a version step or a readiness check."""
-
-
-def holds(text: str, triggers: tuple[Trigger, ...]) -> bool:
-    """Whether ``text`` holds any of ``triggers`` (a substring, or a pattern's match)."""
-    return any(t in text if isinstance(t, str) else t.search(text) is not None for t in triggers)

@@ -11,16 +11,17 @@ one of its documents would be wanted), which lets ``scan`` skip files in one loo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from .facts import Collector
 from .lazyre import lazy
-from .model import ANY, Check, Migration, Trigger, holds
+from .model import ANY, Check, Migration
 from .plan import window_of
 from .registry import Registry
 from .settings import Settings
+from .triggers import Trigger, Triggers
 from .versions import Window
 
 # No optional quote before the key: a pattern that starts with a literal is searched for with
@@ -112,17 +113,24 @@ def wanted_by(registry: Registry, enabled: Callable[[Migration], bool]) -> Calla
         for api in check.applies_to:
             if api != ANY:
                 by_api.setdefault(api, set()).update(check.triggers)
-    ordered = {api: _cheap_first(ts) for api, ts in by_api.items() if api not in apis}
-    everywhere_first = _cheap_first(anywhere)
+    by_api = {api: ts for api, ts in by_api.items() if api not in apis}
+    of_any_api = Triggers(anywhere)
+    of_apis: dict[frozenset[str], Triggers] = {}
+    """The triggers of a set of apiVersions, each once: a stream of Deployments and Services
+    would otherwise be searched twice for the thirty triggers their checks share."""
 
     def wanted(piece: str) -> bool:
-        if holds(piece, everywhere_first):
+        if of_any_api.found_in(piece):
             return True
-        # a set: a stream names apps/v1 a hundred times
-        found = set(raw_api_versions(piece))
-        if any(api in apis or (api in ordered and holds(piece, ordered[api])) for api in found):
+        found = frozenset(raw_api_versions(piece))  # a set: a stream names apps/v1 a hundred times
+        if not apis.isdisjoint(found):
             return True
-        return unsure(piece)
+        triggers = of_apis.get(found)
+        if triggers is None:
+            if len(of_apis) > 256:
+                of_apis.clear()
+            triggers = of_apis[found] = Triggers(t for api in found for t in by_api.get(api, ()))
+        return triggers.found_in(piece) or unsure(piece)
 
     return wanted
 
@@ -167,11 +175,6 @@ def may_need(piece: str, registry: Registry, settings: Settings, *, consequentia
         elif m.from_api in apis and kinds & set(m.kinds):
             return True
     return False
-
-
-def _cheap_first(triggers: Iterable[Trigger]) -> tuple[Trigger, ...]:
-    """Substrings before patterns: they are the cheap test."""
-    return tuple(sorted(triggers, key=lambda t: (not isinstance(t, str), str(t))))
 
 
 def runs_in(settings: Settings, window: Window) -> Callable[[Migration], bool]:

@@ -13,6 +13,7 @@ text holds what a check looks for, so a scan stays a read of the text for everyt
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import InitVar, replace
 from typing import Any, Literal
 
@@ -179,8 +180,9 @@ def scan_stream(
     facts: Facts | None = None,
 ) -> list[ScanEntry]:
     """The rows of one stream; invalid YAML and duplicate keys go to ``problems``; ``facts``: a run's."""
-    entries = api_entries(text, settings, filename, registry, problems)
-    ready = readiness_entries(text, settings, filename, registry, problems, facts)
+    stream = read_stream(text, wanted=_api_wanted(registry))
+    entries = _api_entries(stream, text, settings, filename, registry, problems)
+    ready = readiness_entries(text, settings, filename, registry, problems, facts, read=stream)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
@@ -198,17 +200,32 @@ def api_entries(
     Each is judged at the release of its component (Kubernetes' target, or an add-on's
     release; the newest one k8smigrate knows for an add-on the run names no release of).
     """
-    out: list[ScanEntry] = []
+    return _api_entries(read_stream(text, wanted=_api_wanted(registry)), text, settings, filename, registry, problems)
+
+
+def _api_wanted(registry: Registry) -> Callable[[str], bool]:
+    """Which documents the API rows need a tree of: block YAML is read by a look at its text;
+    JSON (and flow) documents, Lists (their items are objects) and spellings the look cannot
+    read need the parser."""
 
     def wanted(piece: str) -> bool:
-        # Block YAML is read by a look at its text; JSON (and flow) documents, Lists (their items
-        # are objects) and spellings the look cannot read need the parser.
         head = piece.lstrip(" \t\r\n-")
         if _is_list(piece) or unsure(piece):
             return True
         return head.startswith(("{", "[")) and any(registry.lifecycle(api, kind) for api, kind in _api_kinds(piece))
 
-    stream = read_stream(text, wanted=wanted)
+    return wanted
+
+
+def _api_entries(
+    stream: Stream,
+    text: str,
+    settings: Settings,
+    filename: str,
+    registry: Registry,
+    problems: list[Finding] | None,
+) -> list[ScanEntry]:
+    out: list[ScanEntry] = []
     asking: dict[int, list[Step]] = {}  # documents whose migration may ask for a decision not given
     for doc in stream.documents:
         if problems is not None:
@@ -379,17 +396,19 @@ def readiness_entries(
     registry: Registry,
     problems: list[Finding] | None = None,
     facts: Facts | None = None,
+    read: Stream | None = None,
 ) -> list[ScanEntry]:
     """The findings of the enabled checks, as rows; the version steps do not run.
 
     An internal error (K8SM-GEN-012) goes to ``problems``: the document's rows would be missing.
+    ``read``: the stream as the API rows read it, whose trees the checks use where they can.
     """
     checks, only = _check_settings(registry, settings)
     if not checks:
         return []
     if not prefilter(registry, only, only.window)(text):
         return []  # most files: nothing any check looks for, so no second read of the stream
-    result = migrate_stream(text, only, filename, registry, report_only=True, facts=facts)
+    result = migrate_stream(text, only, filename, registry, report_only=True, facts=facts, read=read)
     docs = {d.index: d for d in result.documents}
     out: list[ScanEntry] = []
     for f in result.findings:

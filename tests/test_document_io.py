@@ -7,6 +7,7 @@ fields, in the style found there; comments travel; bad input becomes findings.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 import yaml
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from k8smigrate import migrate_text
 from tests.helpers import codes, dedent
+from tests.strategies import join, streams
 
 ROLE_V1BETA1 = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: a\nrules: []\n"
 ROLE_V1 = ROLE_V1BETA1.replace("v1beta1", "v1")
@@ -411,3 +413,43 @@ def test_document_markers_are_found_where_the_line_start_pattern_finds_them(text
     from k8smigrate.yamlio.stream import _DOC_MARKER, _markers
 
     assert _markers(text) == [(m.start(), m.group(0)) for m in _DOC_MARKER.finditer(text)]
+
+
+def _read(stream: Any) -> list[tuple[Any, ...]]:
+    return [
+        (d.index, d.start, d.end, d.line, d.api_version, d.kind, d.name, d.namespace, d.templated, d.root is not None)
+        for d in stream.documents
+    ]
+
+
+_PREDICATES = [
+    lambda piece: False,
+    lambda piece: True,
+    lambda piece: "Ingress" in piece,
+    lambda piece: len(piece) % 2 == 0,
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(streams(), st.sampled_from(range(4)), st.sampled_from(range(4)))
+def test_a_stream_read_again_with_another_pre_filter_is_what_reading_it_with_that_one_gives(
+    docs: list[str], first: int, then: int
+) -> None:
+    # scan reads a file for its API rows, then hands that reading to its checks (read_again)
+    from k8smigrate.yamlio import read_again, read_stream
+
+    text = join(docs)
+    before = read_stream(text, wanted=_PREDICATES[first])
+    again = read_again(before, _PREDICATES[then])
+    if again is None:
+        assert not before.libyaml  # only a stream read on the fast path is read again
+        return
+    direct = read_stream(text, wanted=_PREDICATES[then])
+    assert _read(again) == _read(direct)
+    assert (again.whole, again.libyaml, again.bom, again.boms, again.text) == (
+        direct.whole,
+        direct.libyaml,
+        direct.bom,
+        direct.boms,
+        direct.text,
+    )

@@ -263,3 +263,33 @@ _YAMLISH = st.text(alphabet=st.sampled_from(list("ab:- #\n'\"{}[],|>&*!?.~é\t1"
 @given(_YAMLISH)
 def test_same_trees_or_none_on_yaml_like_noise(text: str) -> None:
     check_stream(text)
+
+
+# ------------------------------------------------------------------ contains_any: the triggers' one pass
+
+_NEEDLE_TEXT = st.text(alphabet=st.sampled_from(list("abc-:. \n\"'é\u0101\U0001f600")), max_size=40)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_NEEDLE_TEXT, st.lists(_NEEDLE_TEXT.filter(lambda s: len(s) <= 6), max_size=8))
+def test_contains_any_is_any_substring(text: str, needles: list[str]) -> None:
+    assert fastbuild.contains_any(text, tuple(needles)) == any(n in text for n in needles)
+
+
+@pytest.mark.parametrize(
+    ("text", "needles", "found"),
+    [
+        ("", (), False),
+        ("abc", (), False),
+        ("abc", ("",), True),  # the empty string is in every text
+        ("abcd", ("bcd",), True),
+        ("abcd", ("bce", "cd"), True),  # a needle shorter than three characters
+        ("xxabd", ("abc", "abd"), True),  # two needles that start alike
+        ("ab", ("abc",), False),  # a needle longer than the text
+        ("abc\u00e9d", ("\u00e9d",), True),  # a one-byte text beyond ASCII
+        ("a\u0101bc", ("bc",), True),  # a two-byte text
+        ("abc", ("\u0101bc",), False),
+    ],
+)
+def test_contains_any_cases(text: str, needles: tuple[str, ...], found: bool) -> None:
+    assert fastbuild.contains_any(text, needles) is found

@@ -22,7 +22,7 @@ from .documents import BOM, EVERY, Document, Problem, Stream
 from .lines import column_of, line_of
 from .readback import read_data
 from .spans import content_end, entry_end
-from .stream import directives, not_whole, read_stream
+from .stream import directives, not_whole, read_again, read_stream
 
 __all__ = [
     "BOM",
@@ -37,6 +37,7 @@ __all__ = [
     "entry_end",
     "line_of",
     "not_whole",
+    "read_again",
     "read_data",
     "read_stream",
 ]

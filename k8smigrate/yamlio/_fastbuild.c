@@ -1282,6 +1282,80 @@ static PyObject *libyaml_version(PyObject *self, PyObject *noargs) {
     return PyUnicode_FromString(Y.version_string());
 }
 
+/* ------------------------------------------------------------------ substrings */
+
+typedef struct {
+    unsigned key; /* the first two characters */
+    const unsigned char *bytes;
+    Py_ssize_t length;
+} Needle;
+
+static unsigned hash3(const unsigned char *p) { return ((unsigned)p[0] * 961u + (unsigned)p[1] * 31u + p[2]) & 0xffffu; }
+
+/* contains_any(text, needles) -> whether ``text`` holds any of ``needles`` (a tuple of str):
+ * ``any(n in text for n in needles)`` in one pass over a one-byte-per-character text. Every
+ * file a run reads is asked this for the triggers of the checks of its apiVersions (some forty
+ * names); forty ``in`` scans read the text forty times. A place is looked at only where its
+ * first three characters may start a needle (two bitmaps), and then only the needles that
+ * start with its first two. Texts or needles of wider characters, and needles shorter than
+ * three characters, are left to ``PyUnicode_Contains``. */
+static PyObject *contains_any(PyObject *self, PyObject *args) {
+    PyObject *text, *needles;
+    if (!PyArg_ParseTuple(args, "UO!", &text, &PyTuple_Type, &needles)) return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(needles), n = PyUnicode_GET_LENGTH(text);
+    enum { MAX_NEEDLES = 256 };
+    Needle found[MAX_NEEDLES];
+    Py_ssize_t fast = 0;
+    int one_byte = PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND;
+    unsigned char pairs[65536 / 8], triples[65536 / 8];
+    memset(pairs, 0, sizeof(pairs));
+    memset(triples, 0, sizeof(triples));
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *needle = PyTuple_GET_ITEM(needles, i);
+        if (!PyUnicode_Check(needle)) {
+            PyErr_SetString(PyExc_TypeError, "contains_any takes a tuple of str");
+            return NULL;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(needle);
+        if (one_byte && fast < MAX_NEEDLES && len >= 3 && PyUnicode_KIND(needle) == PyUnicode_1BYTE_KIND) {
+            const unsigned char *b = PyUnicode_1BYTE_DATA(needle);
+            unsigned key = b[0] | (unsigned)b[1] << 8, h = hash3(b);
+            Py_ssize_t at = fast++; /* kept sorted by key: insertion */
+            while (at > 0 && found[at - 1].key > key) {
+                found[at] = found[at - 1];
+                at--;
+            }
+            found[at] = (Needle){key, b, len};
+            pairs[key >> 3] |= (unsigned char)(1u << (key & 7));
+            triples[h >> 3] |= (unsigned char)(1u << (h & 7));
+            continue;
+        }
+        int in = PyUnicode_Contains(text, needle); /* short, wide or too many: one by one */
+        if (in < 0) return NULL;
+        if (in) Py_RETURN_TRUE;
+    }
+    if (fast == 0) Py_RETURN_FALSE;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(text);
+    for (Py_ssize_t at = 0; at + 2 < n; at++) {
+        unsigned key = t[at] | (unsigned)t[at + 1] << 8;
+        if (!(pairs[key >> 3] & (1u << (key & 7)))) continue;
+        unsigned h = hash3(t + at);
+        if (!(triples[h >> 3] & (1u << (h & 7)))) continue;
+        Py_ssize_t lo = 0, hi = fast; /* the first needle with this key */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (found[mid].key < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (Py_ssize_t j = lo; j < fast && found[j].key == key; j++)
+            if (found[j].length <= n - at && memcmp(found[j].bytes + 2, t + at + 2, (size_t)(found[j].length - 2)) == 0)
+                Py_RETURN_TRUE;
+    }
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS,
      "build(text, offset, end) -> list of (start, end, line, root, shares), or None: the documents of "
@@ -1295,6 +1369,8 @@ static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(path) -> the version of the libyaml of the shared object at path, now used; or None (unusable)."},
     {"accepts", accepts, METH_VARARGS, "accepts(text) -> whether libyaml reads the whole text without an error."},
+    {"contains_any", contains_any, METH_VARARGS,
+     "contains_any(text, needles) -> whether text holds any of the str in the tuple needles."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -43,6 +43,10 @@ def _no_accepts(text: str) -> bool:
     return False
 
 
+def _contains_any(text: str, needles: tuple[str, ...]) -> bool:
+    return any(map(text.__contains__, needles))
+
+
 def _load() -> tuple[
     Callable[[str, int, int], Built | None], Callable[[str], list[Data] | None], Callable[[str], bool], str | None
 ]:
@@ -63,6 +67,16 @@ def _load() -> tuple[
     return build, read_data, accepts, version
 
 
+def _load_contains_any() -> Callable[[str, tuple[str, ...]], bool]:
+    if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
+        return _contains_any
+    try:
+        from ._fastbuild import contains_any
+    except ImportError:
+        return _contains_any
+    return contains_any
+
+
 build, read_data, accepts, LIBYAML_VERSION = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
@@ -71,6 +85,10 @@ it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads 
 module is not installed, is turned off, or found no libyaml it can use)."""
 
 ACTIVE = LIBYAML_VERSION is not None
+
+contains_any = _load_contains_any()
+"""``contains_any(text, needles)``: ``any(n in text for n in needles)``, in one pass in C (which
+needs no libyaml: it is there whenever the extension is built)."""
 
 
 def built_documents(built: Built, first_index: int) -> list[Document]:

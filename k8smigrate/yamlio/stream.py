@@ -68,6 +68,37 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     return Stream(body, bom, documents, whole, boms=boms)
 
 
+def read_again(stream: Stream, wanted: Callable[[str], bool]) -> Stream | None:
+    """What ``read_stream(text, wanted)`` gives, from ``stream``, read from the same text with
+    another predicate: trees built only for the documents now wanted and not built then, and
+    dropped from those no longer wanted. None (read it again) unless ``stream`` took the fast
+    path: a scan reads each file for its API rows, then for its checks.
+    """
+    if not stream.libyaml:
+        return None
+    text = stream.text
+    pieces = list(_pieces(text))
+    if len(pieces) != len(stream.documents):
+        return None
+    documents: list[Document] = []
+    for (start, end, content), doc in zip(pieces, stream.documents, strict=True):
+        want = _wants(text[start:end], wanted)
+        if want and doc.root is None:
+            try:
+                found = list(parse_documents(text, start, doc.index, fast=True, end=end))
+            except parse_errors():
+                return None
+            if len(found) != 1:
+                return None
+            doc = found[0]
+            classify(text, doc)
+        elif not want and doc.root is not None:
+            doc = Document(doc.index, start, end, text.count("\n", 0, content) + 1)
+            classify(text, doc)
+        documents.append(doc)
+    return Stream(text, stream.bom, documents, True, libyaml=True, boms=stream.boms)
+
+
 def not_whole(text: str) -> bool:
     """True when ``read_stream`` would find the stream not whole, known without reading it: a
     piece that neither libyaml nor ruamel's own parser reads (each piece is tried in order, and

