@@ -45,16 +45,17 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
             return Stream(body, bom, read[0], read[1], boms=boms)
     elif wanted is not None and LIBYAML:
         pieces = list(_pieces(body))
-        wants = [_wants(body[start:end], wanted) for start, end, _content in pieces]
-        alone = _built_alone(body, pieces, wants)
-        if alone is not None:
-            return Stream(body, bom, [alone], True, libyaml=True, boms=boms)
+        if len(pieces) == 1 and pieces[0][:2] == (0, len(body)):  # most files: one document
+            wanted = _asked_once(wanted, body)
+            alone = _built_alone(body, wanted)
+            if alone is not None:
+                return Stream(body, bom, [alone], True, libyaml=True, boms=boms)
         if not libyaml_accepts(body):
             read = _read_pieces(body, wanted)
             if read is not None:
                 return Stream(body, bom, read[0], False, boms=boms)
         else:
-            fast = _read_fast(body, pieces, wants)
+            fast = _read_fast(body, pieces, wanted)
             if fast is not None:
                 return Stream(body, bom, fast, True, libyaml=True, boms=boms)
     whole = True
@@ -126,14 +127,22 @@ def _wants(piece: str, wanted: Callable[[str], bool]) -> bool:
     return wanted(piece) or TEMPLATE_MARKERS.search(piece) is not None
 
 
-def _built_alone(text: str, pieces: list[tuple[int, int, int]], wants: list[bool]) -> Document | None:
-    """The document of a stream that is one wanted piece, built by the C builder; else None.
+def _asked_once(wanted: Callable[[str], bool], text: str) -> Callable[[str], bool]:
+    """``wanted``, its answer for ``text`` kept: the ways a one-document stream may be read all
+    ask about the same piece (a slice of a whole string is that string)."""
+    answer = wanted(text)
+    return lambda piece: answer if piece is text else wanted(piece)
 
-    Most files hold one document. Building it parses the whole stream with the very libyaml
-    ``libyaml_accepts`` asks, so a tree built answers that question too, and the stream is not
-    parsed twice. What the C builder declines goes the usual way.
+
+def _built_alone(text: str, wanted: Callable[[str], bool]) -> Document | None:
+    """The document of a stream that is one wanted piece (``text``), built by the C builder;
+    else None.
+
+    Building it parses the whole stream with the very libyaml ``libyaml_accepts`` asks, so a
+    tree built answers that question too, and the stream is not parsed twice. What the C
+    builder declines goes the usual way.
     """
-    if not FASTBUILD or len(pieces) != 1 or not wants[0] or pieces[0][:2] != (0, len(text)):
+    if not FASTBUILD or not _wants(text, wanted):
         return None
     built = build_in_c(text, 0, len(text))
     if built is None or len(built) != 1:
@@ -143,14 +152,14 @@ def _built_alone(text: str, pieces: list[tuple[int, int, int]], wants: list[bool
     return doc
 
 
-def _read_fast(text: str, pieces: list[tuple[int, int, int]], wants: list[bool]) -> list[Document] | None:
-    """The documents of a stream that libyaml accepts, trees only where ``wants`` says (one
-    answer per piece of ``pieces``); None to fall back."""
+def _read_fast(text: str, pieces: list[tuple[int, int, int]], wanted: Callable[[str], bool]) -> list[Document] | None:
+    """The documents of a stream that libyaml accepts (cut into ``pieces``), trees only where
+    wanted; None to fall back."""
     documents: list[Document] = []
     counted, line = 0, 1  # newlines counted up to ``counted``: no newline table for unparsed documents
-    for (start, end, content), want in zip(pieces, wants, strict=True):
+    for start, end, content in pieces:
         index = len(documents)
-        if want:
+        if _wants(text[start:end], wanted):
             try:
                 found = list(parse_documents(text, start, index, fast=True, end=end))
             except parse_errors():
