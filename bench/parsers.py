@@ -44,8 +44,7 @@ import run as bench  # noqa: E402 - the builders of the benchmark repositories
 from k8smigrate.scalars import Data, resolve_plain  # noqa: E402
 from k8smigrate.yamlio import EVERY, fastbuild, read_data, read_stream  # noqa: E402
 from k8smigrate.yamlio.events import CParser, c_events  # noqa: E402
-from k8smigrate.yamlio.pybuild import parse_with_events  # noqa: E402
-from k8smigrate.yamlio.readback import _read_data  # noqa: E402
+from k8smigrate.yamlio.pybuild import data_with_events, parse_with_events  # noqa: E402
 
 try:
     import ryml
@@ -281,7 +280,7 @@ def stages(texts: list[str]) -> Iterator[tuple[str, Callable[[], object]]]:
 
     yield "libyaml scan only (C, raw_parse)", each(raw)
     yield "libyaml events into Python", each(lambda t: sum(1 for _ in c_events(t)))
-    yield "data, Python reader (readback.py)", each(lambda t: _read_data(t, True))
+    yield "data, Python reader (pybuild.py)", each(lambda t: data_with_events(t, True))
     if fastbuild.ACTIVE:
         yield "data, C reader (fastbuild)", each(fastbuild.read_data)
     yield "tree with spans, Python builder", each(lambda t: list(parse_with_events(t, 0, 0, True, None)))

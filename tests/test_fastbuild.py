@@ -28,8 +28,8 @@ from k8smigrate.yamlio import fastbuild, read_stream
 from k8smigrate.yamlio.build import parse_documents
 from k8smigrate.yamlio.documents import Document
 from k8smigrate.yamlio.events import PARSE_ERRORS, libyaml_accepts
-from k8smigrate.yamlio.pybuild import parse_with_events
-from k8smigrate.yamlio.readback import _read_data, read_data
+from k8smigrate.yamlio.pybuild import data_with_events, parse_with_events
+from k8smigrate.yamlio.readback import read_data
 from k8smigrate.yamlio.stream import _pieces
 
 from .strategies import join, streams
@@ -112,7 +112,7 @@ def check_data(text: str) -> bool:
     here. What readback.py's own reader rejects, ``read_data`` rejects too (and the C reader
     declines it)."""
     try:
-        pure = _read_data(text, True)
+        pure = data_with_events(text, True)
     except Exception as exc:
         with pytest.raises(Exception) as raised:
             read_data(text)

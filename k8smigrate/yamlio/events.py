@@ -31,7 +31,6 @@ from ruamel.yaml.events import (
 )
 
 __all__ = [
-    "LIBYAML",
     "PARSE_ERRORS",
     "AliasEvent",
     "CParser",
@@ -51,9 +50,6 @@ __all__ = [
     "libyaml_accepts",
     "message",
 ]
-
-LIBYAML = CParser is not None
-"""Whether libyaml (``ruamel.yaml.clib``) is there to parse at C speed."""
 
 PARSE_ERRORS = (YAMLError, RecursionError, ValueError, AssertionError)
 """What reading a stream may raise: ruamel asserts on some directives (``%YAML 1.3``)."""

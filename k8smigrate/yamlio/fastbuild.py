@@ -48,47 +48,38 @@ def _contains_any(text: str, needles: tuple[str, ...]) -> bool:
 
 
 def _load() -> tuple[
-    Callable[[str, int, int], Built | None], Callable[[str], list[Data] | None], Callable[[str], bool], str | None
+    Callable[[str, int, int], Built | None],
+    Callable[[str], list[Data] | None],
+    Callable[[str], bool],
+    str | None,
+    Callable[[str, tuple[str, ...]], bool],
 ]:
-    off = _no_build, _no_data, _no_accepts, None
+    off = _no_build, _no_data, _no_accepts, None, _contains_any
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
     try:
-        from ._fastbuild import accepts, bind, build, configure, read_data
+        from ._fastbuild import accepts, bind, build, configure, contains_any, read_data
     except ImportError:
         return off
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
-    if version is None:
-        return off
+    if version is None:  # no libyaml to read with; the substring search needs none
+        return *off[:4], contains_any
     configure(
         Scalar, Mapping, Sequence, Alias, Entry, Item, Source, EntrySource, comment_lines, eol_comment, resolve_plain
     )
-    return build, read_data, accepts, version
+    return build, read_data, accepts, version, contains_any
 
 
-def _load_contains_any() -> Callable[[str, tuple[str, ...]], bool]:
-    if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
-        return _contains_any
-    try:
-        from ._fastbuild import contains_any
-    except ImportError:
-        return _contains_any
-    return contains_any
-
-
-build, read_data, accepts, LIBYAML_VERSION = _load()
+build, read_data, accepts, LIBYAML_VERSION, contains_any = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
 it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
 ``text`` (``events.libyaml_accepts``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
-module is not installed, is turned off, or found no libyaml it can use)."""
+module is not installed, is turned off, or found no libyaml it can use); ``contains_any(text,
+needles)``: ``any(n in text for n in needles)``, in one pass in C (which needs no libyaml)."""
 
 ACTIVE = LIBYAML_VERSION is not None
-
-contains_any = _load_contains_any()
-"""``contains_any(text, needles)``: ``any(n in text for n in needles)``, in one pass in C (which
-needs no libyaml: it is there whenever the extension is built)."""
 
 
 def built_documents(built: Built, first_index: int) -> list[Document]:

@@ -1,12 +1,15 @@
-"""The Python tree builder: ruamel.yaml's parser events → a ``tree`` whose every node knows its span.
+"""The Python readers over ruamel.yaml's parser events: the tree builder, and the data reader.
+
+The builder makes a ``tree`` whose every node knows its span.
 
 Every node records where it stands (``Source``: start, end, column; for entries and items also
 their head comments, key or dash, and line end), so that ``render`` can splice edits into the
 original text and leave every other byte alone. Valid YAML the tree cannot hold (complex keys,
 deep nesting) becomes the document's ``Problem``, never an exception.
 
-``build.parse_documents`` asks the C builder first, which makes the same tree; this module (and
-ruamel.yaml with it) is imported only when that one declines a text or is not installed.
+``build.parse_documents`` asks the C builder first, which makes the same tree, and
+``readback.read_data`` the C reader; this module (and ruamel.yaml with it) is imported only
+when those decline a text or are not installed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..comments import comment_lines, eol_comment
+from ..scalars import Data, resolve_plain
 from ..tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
 from .documents import MAX_DEPTH, Document, Problem
 from .events import (
@@ -427,3 +431,83 @@ def _find_dash(text: str, pos: int) -> int:
             continue
         i += 1
     raise ValueError("sequence item without a dash")
+
+
+# ------------------------------------------------------------------ the data alone (read-back)
+
+
+def data_with_events(text: str, libyaml: bool) -> list[Data]:
+    """The data of every document of ``text`` from ruamel's parser events (libyaml's with
+    ``libyaml``): what ``readback.read_data`` reads when the C reader is not there or declines."""
+    docs: list[Data] = []
+    stack: list[list[Any]] = []  # [container, pending key] per open collection
+    anchors: dict[str, Data] = {}
+    for event in events(text, libyaml):
+        kind = type(event)
+        if kind is ScalarEvent and not event.anchor:  # most events: a plain or quoted scalar
+            value: Data = _scalar_data(event)
+        elif isinstance(event, (MappingStartEvent, SequenceStartEvent)):
+            container: Any = {} if isinstance(event, MappingStartEvent) else []
+            if event.anchor:
+                anchors[str(event.anchor)] = container
+            stack.append([container, _NO_KEY, []])
+            continue
+        elif isinstance(event, (MappingEndEvent, SequenceEndEvent)):
+            container, _key, merges = stack.pop()
+            for merged in merges:  # explicit keys win over merged ones, wherever they stand
+                for k, v in merged.items():
+                    container.setdefault(k, v)
+            value = container
+        elif isinstance(event, ScalarEvent):
+            value = _scalar_data(event)
+            if event.anchor:
+                anchors[str(event.anchor)] = value
+        elif isinstance(event, AliasEvent):
+            if str(event.anchor) not in anchors:
+                raise ValueError(f"unknown alias *{event.anchor}")
+            value = anchors[str(event.anchor)]
+        elif isinstance(event, DocumentStartEvent):
+            anchors = {}
+            continue
+        else:
+            continue
+        if not stack:
+            docs.append(value)
+            continue
+        top = stack[-1]
+        if top[0].__class__ is list:
+            top[0].append(value)
+        elif top[1] is _NO_KEY:
+            top[1] = (event, value)
+        else:
+            key_event, key = top[1]
+            top[1] = _NO_KEY
+            if key == "<<" and isinstance(key_event, ScalarEvent) and key_event.value == "<<" and not key_event.style:
+                top[2].extend(m for m in (value if isinstance(value, list) else [value]) if isinstance(m, dict))
+                continue
+            if isinstance(key, (dict, list)):
+                raise ValueError("complex mapping keys are not supported")
+            top[0][_key_string(key)] = value
+    return docs
+
+
+_NO_KEY = object()
+
+
+def _scalar_data(event: Any) -> Data:
+    """What ``Scalar.data`` says for the node the builder makes of this event."""
+    style = event.style or None
+    tag = event.tag if event.tag not in (None, "!") else None
+    value = str(event.value)
+    if style is not None or (tag is not None and tag.endswith(":str")):
+        return value
+    resolved = resolve_plain(value)
+    if tag is not None and tag.endswith(":int"):
+        return resolved if isinstance(resolved, int) else value
+    return resolved
+
+
+def _key_string(key: Data) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return "null" if key is None else str(key)

@@ -85,13 +85,10 @@ def read_again(stream: Stream, wanted: Callable[[str], bool]) -> Stream | None:
     for (start, end, content), doc in zip(pieces, stream.documents, strict=True):
         want = _wants(text[start:end], wanted)
         if want and doc.root is None:
-            try:
-                found = list(parse_documents(text, start, doc.index, fast=True, end=end))
-            except parse_errors():
+            built = _tree_of(text, start, end, doc.index)
+            if built is None:
                 return None
-            if len(found) != 1:
-                return None
-            doc = found[0]
+            doc = built
             classify(text, doc)
         elif not want and doc.root is not None:
             doc = Document(doc.index, start, end, text.count("\n", 0, content) + 1)
@@ -152,6 +149,16 @@ def _built_alone(text: str, wanted: Callable[[str], bool]) -> Document | None:
     return doc
 
 
+def _tree_of(text: str, start: int, end: int, index: int) -> Document | None:
+    """The one document of the wanted piece ``text[start:end]`` of a stream libyaml accepts,
+    with its tree; None when it is not exactly one document that parses (read the stream whole)."""
+    try:
+        found = list(parse_documents(text, start, index, fast=True, end=end))
+    except parse_errors():
+        return None
+    return found[0] if len(found) == 1 else None
+
+
 def _read_fast(text: str, pieces: list[tuple[int, int, int]], wanted: Callable[[str], bool]) -> list[Document] | None:
     """The documents of a stream that libyaml accepts (cut into ``pieces``), trees only where
     wanted; None to fall back."""
@@ -160,13 +167,10 @@ def _read_fast(text: str, pieces: list[tuple[int, int, int]], wanted: Callable[[
     for start, end, content in pieces:
         index = len(documents)
         if _wants(text[start:end], wanted):
-            try:
-                found = list(parse_documents(text, start, index, fast=True, end=end))
-            except parse_errors():
+            built = _tree_of(text, start, end, index)
+            if built is None:
                 return None
-            if len(found) != 1:
-                return None
-            doc = found[0]
+            doc = built
         else:
             line += text.count("\n", counted, content)
             counted = content
