@@ -50,24 +50,46 @@ Sibling = tuple[str | None, str | None, Data]
 """``(apiVersion, kind, data)`` of one document of the stream, as read from the input."""
 
 
-def _places(root: Mapping, doc_line: int) -> dict[int, tuple[Node, int, str]]:
-    """``id(node)`` → (node, its line or the last line seen before it, its path).
+Place = tuple[Node, int, int, str | int]
+"""Where a node stands: itself, its line (or the last line seen before it), its parent's
+``id`` (0 for the root) and its key or index in that parent."""
 
-    Rebuilt for every step that reports, so each path is its parent's plus one part
-    (what ``format_path`` gives for the whole tuple) instead of formatted from the root.
+
+def _places(root: Mapping, doc_line: int) -> dict[int, Place]:
+    """``id(node)`` → its ``Place``, for every node of the document.
+
+    Rebuilt for every step that reports a node added since the last look. A path is written
+    out only for a node a finding names (``_path``): a large CRD has thousands of nodes and
+    its steps report a handful.
     """
-    out: dict[int, tuple[Node, int, str]] = {}
+    out: dict[int, Place] = {}
     line = doc_line
-    stack: list[tuple[str, Node]] = [("", root)]
+    stack: list[tuple[int, str | int, Node]] = [(0, "", root)]
     while stack:
-        path, node = stack.pop()
+        parent, part, node = stack.pop()
         line = node.line or line
-        out[id(node)] = (node, line, path)
+        key = id(node)
+        out[key] = (node, line, parent, part)
         if isinstance(node, Mapping):
-            stack.extend((f"{path}.{e.name}" if path else e.name, e.value) for e in reversed(node.entries))
+            stack.extend((key, e.name, e.value) for e in reversed(node.entries))
         elif isinstance(node, Sequence):
-            stack.extend((f"{path}[{i}]", item.value) for i, item in reversed(list(enumerate(node.items))))
+            stack.extend((key, i, item.value) for i, item in reversed(list(enumerate(node.items))))
     return out
+
+
+def _path(places: dict[int, Place], key: int) -> str:
+    """The YAML path (``spec.rules[0].host``) of the node whose ``Place`` is under ``key``."""
+    parts: list[str | int] = []
+    while True:
+        _node, _line, parent, part = places[key]
+        if not parent:
+            break
+        parts.append(part)
+        key = parent
+    path = ""
+    for part in reversed(parts):
+        path = f"{path}[{part}]" if isinstance(part, int) else (f"{path}.{part}" if path else part)
+    return path
 
 
 @dataclass
@@ -96,7 +118,7 @@ class Context:
     """The text of the stream the object was read from (``text_of`` cuts a node's lines out of it)."""
     plan_api: Callable[[str, str], str | None] | None = field(default=None, repr=False)
     """What ``migrated_api`` asks the engine: the apiVersion an object of that API and kind ends at."""
-    _places: dict[int, tuple[Node, int, str]] = field(default_factory=dict, repr=False)
+    _places: dict[int, Place] = field(default_factory=dict, repr=False)
     """Where each node of the tree stands, built on the first finding: a body that reports on
     every volume of a large object walks the tree once, not once per finding."""
 
@@ -191,7 +213,7 @@ class Context:
             found = self._places.get(id(node))
         if found is None or found[0] is not node:
             return node.line or self.doc_line, ""  # a mapping key, or a node outside the tree
-        return node.line or found[1], found[2]
+        return node.line or found[1], _path(self._places, id(node))
 
     def report(self, level: Level, code: str, message: str, node: Node | None = None) -> None:
         """Record a finding; ``code`` must be declared (by the migration, or generally) at ``level``."""

@@ -111,8 +111,10 @@ def merge(parts: Iterable[Facts]) -> Facts:
 
 def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Facts:
     """The facts of one stream; cheap when its text holds no collector's trigger."""
-    collectors = list(collectors)
-    names = frozenset(c.name for c in collectors)
+    collectors = tuple(collectors)
+    names, any_trigger = _union(collectors)
+    if not any_trigger.found_in(text):
+        return Facts(names)  # most files: one pass over the text, not one per collector
     wanted = [c for c in collectors if c.wants(text)]
     if not wanted:
         return Facts(names)
@@ -130,6 +132,18 @@ def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Fa
                 for value in collector.collect(obj):
                     values.append((collector.name, Located(value, filename, doc.index, line)))
     return Facts(names, tuple(values))
+
+
+_UNIONS: list[tuple[tuple[Collector[Any], ...], frozenset[str], Triggers]] = []
+"""The last collectors ``gather`` was given (a run gives the same ones for every file), with
+their names and all their triggers as one set."""
+
+
+def _union(collectors: tuple[Collector[Any], ...]) -> tuple[frozenset[str], Triggers]:
+    if not _UNIONS or _UNIONS[0][0] != collectors:
+        names = frozenset(c.name for c in collectors)
+        _UNIONS[:] = [(collectors, names, Triggers(t for c in collectors for t in c.trigger))]
+    return _UNIONS[0][1], _UNIONS[0][2]
 
 
 def _objects(root: Mapping, line: int) -> Iterator[tuple[Object, int]]:

@@ -266,6 +266,10 @@ def _alive(pid: int) -> bool:
 # ------------------------------------------------------------------ reading
 
 
+_OPEN = os.O_RDONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+_OPEN_REGULAR = _OPEN | getattr(os, "O_NONBLOCK", 0)
+"""Flags of ``read_manifest``'s open (a failed ``getattr`` per file cost as much as the read)."""
+
 _read_ahead: dict[Path, Loaded] = {}
 """Files a run's first pass read (the facts of the checks that join files), each kept for the one
 read of its second pass; what no second read takes is forgotten when the run ends."""
@@ -284,27 +288,43 @@ def read_manifest(path: Path) -> Loaded:
         kind = _kind(os.stat(path).st_mode)
         if kind not in (None, "a named pipe"):
             raise InputError(f"not a regular file ({kind}); not read")
-        flags = os.O_RDONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-        if kind is None:  # should it have become a pipe meanwhile, opening it must not wait for a writer
-            flags |= getattr(os, "O_NONBLOCK", 0)
+        # should a regular file have become a pipe meanwhile, opening it must not wait for a writer
+        flags = _OPEN_REGULAR if kind is None else _OPEN
         fd = os.open(path, flags)  # a pipe given by name waits for its writer, as ``cat`` does
     except OSError as exc:
         raise InputError(_cannot("read", exc)) from exc
     try:
         st = os.fstat(fd)
+        raw = None
         if stat.S_ISFIFO(st.st_mode):
             os.set_blocking(fd, True)
         elif not stat.S_ISREG(st.st_mode):
             raise InputError(f"not a regular file ({_kind(st.st_mode)}); not read")
         elif st.st_size > MAX_FILE_BYTES:
             raise InputError(_too_large(st.st_size))
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            raw = read_limited(fh, st.st_size if stat.S_ISREG(st.st_mode) else None)
+        else:
+            raw = _read_whole(fd, st.st_size)
+        if raw is None:
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                raw = read_limited(fh, st.st_size if stat.S_ISREG(st.st_mode) else None)
     except OSError as exc:
         raise InputError(_cannot("read", exc)) from exc
     finally:
         os.close(fd)
     return Loaded(path, decode(raw), raw)
+
+
+def _read_whole(fd: int, size: int) -> bytes | None:
+    """The ``size`` bytes of a regular file, read without a buffered file object (most files a
+    run reads are a few KB: the object cost more than the read); None if it grew meanwhile."""
+    raw = b""
+    while len(raw) <= size:
+        chunk = os.read(fd, size + 1 - len(raw))
+        if not chunk:
+            return raw
+        raw += chunk
+    os.lseek(fd, 0, os.SEEK_SET)
+    return None  # larger than ``stat`` said: read it again with the limit
 
 
 def read_ahead(path: Path) -> Loaded:
@@ -351,7 +371,7 @@ def _cannot(verb: str, exc: OSError) -> str:
 
 def decode(raw: bytes) -> str:
     """UTF-8 text of ``raw`` (BOM kept as U+FEFF), or ``InputError`` naming the byte and line."""
-    if b"\0" in raw[:8192]:
+    if raw.find(b"\0", 0, 8192) >= 0:
         raise InputError("binary file (NUL byte); not a manifest")
     try:
         return raw.decode("utf-8")

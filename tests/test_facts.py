@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -61,6 +62,21 @@ def test_a_stream_without_the_trigger_is_not_read() -> None:
     SEEN.clear()
     facts = gather("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n", "a.yaml", [NAMES])
     assert facts.of(NAMES) == [] and facts.covers(NAMES) and SEEN == []
+
+
+def test_a_stream_is_read_for_each_collector_whose_trigger_it_holds_word_or_pattern() -> None:
+    # gather first looks for all the collectors' triggers at once: a pattern must count as
+    # much as a word there, and a collector whose trigger is absent must still read nothing
+    worded = Collector("worded", ("ConfigMap",), _names)
+    patterned = Collector("patterned", (re.compile(r"kind:\s+Sec"),), _names)
+    absent = Collector("absent", ("Namespace",), _names)
+    secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n"
+    SEEN.clear()
+    facts = gather(secret, "s.yaml", [worded, patterned, absent])
+    assert [v.value for v in facts.of(patterned)] == ["Secret/s"] and facts.of(worded) == facts.of(absent) == []
+    assert facts.gathered == {"worded", "patterned", "absent"} and SEEN == ["s"]
+    facts = gather(secret, "s.yaml", [absent])  # another set of collectors: asked for its own triggers
+    assert facts.of(absent) == [] and facts.gathered == {"absent"}
 
 
 def test_only_documents_with_the_trigger_are_read_and_list_items_keep_their_lines() -> None:

@@ -15,6 +15,7 @@ under ``K8SMIGRATE_REQUIRE_FASTBUILD=1`` (``.ci/run`` sets it), where that is a 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 from pathlib import Path
 from typing import Any
@@ -265,15 +266,15 @@ def test_same_trees_or_none_on_yaml_like_noise(text: str) -> None:
     check_stream(text)
 
 
-# ------------------------------------------------------------------ contains_any: the triggers' one pass
+# ------------------------------------------------------------------ holds_any: the triggers' one pass
 
 _NEEDLE_TEXT = st.text(alphabet=st.sampled_from(list("abc-:. \n\"'é\u0101\U0001f600")), max_size=40)
 
 
 @settings(max_examples=600, deadline=None)
 @given(_NEEDLE_TEXT, st.lists(_NEEDLE_TEXT.filter(lambda s: len(s) <= 6), max_size=8))
-def test_contains_any_is_any_substring(text: str, needles: list[str]) -> None:
-    assert fastbuild.contains_any(text, tuple(needles)) == any(n in text for n in needles)
+def test_holds_any_is_any_substring(text: str, needles: list[str]) -> None:
+    assert fastbuild.holds_any(text, fastbuild.needle_set(tuple(needles))) == any(n in text for n in needles)
 
 
 @pytest.mark.parametrize(
@@ -289,7 +290,18 @@ def test_contains_any_is_any_substring(text: str, needles: list[str]) -> None:
         ("abc\u00e9d", ("\u00e9d",), True),  # a one-byte text beyond ASCII
         ("a\u0101bc", ("bc",), True),  # a two-byte text
         ("abc", ("\u0101bc",), False),
+        ("\u0101 abcd", ("bcd",), True),  # a two-byte text: searched needle by needle
+        ("\U0001f600abcd", ("bcd", "xyz"), True),  # a four-byte text
+        ("\u0101abXd", ("abc",), False),
+        ("a\u0101c", ("a\u0101c",), True),  # a wide needle
+        ("\u0162bc", ("bbc",), False),  # U+0162's low byte is "b": code points are compared, not bytes
     ],
 )
-def test_contains_any_cases(text: str, needles: tuple[str, ...], found: bool) -> None:
-    assert fastbuild.contains_any(text, needles) is found
+def test_holds_any_cases(text: str, needles: tuple[str, ...], found: bool) -> None:
+    assert fastbuild.holds_any(text, fastbuild.needle_set(needles)) is found
+
+
+def test_a_needle_set_outlives_the_tuple_it_was_made_from() -> None:
+    ready = fastbuild.needle_set(tuple(["".join(("tri", "gger"))]))  # the only reference to the tuple
+    gc.collect()
+    assert fastbuild.holds_any("a trigger", ready) and not fastbuild.holds_any("a trig", ready)

@@ -186,6 +186,28 @@ def test_a_file_over_the_size_limit_is_an_error_naming_it(tmp_path: Path, monkey
     )
 
 
+@pytest.mark.parametrize("limit", [None, 2048])
+def test_a_file_that_grew_after_its_size_was_taken_is_read_whole_or_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int | None
+) -> None:
+    # fstat says what the file held a moment ago: the read must not stop there
+    path = tmp_path / "grew.yaml"
+    path.write_text(ROLE + "# " + "x" * 3000 + "\n")
+    real_fstat = os.fstat
+
+    def stale(fd: int) -> os.stat_result:
+        st = real_fstat(fd)
+        return os.stat_result((*tuple(st)[:6], st.st_size - 1000, *tuple(st)[7:]))
+
+    monkeypatch.setattr(files.os, "fstat", stale)
+    if limit is not None:
+        monkeypatch.setattr(files, "MAX_FILE_BYTES", limit)
+        with pytest.raises(files.InputError, match="too large"):
+            files.read_manifest(path)
+    else:
+        assert files.read_manifest(path).text == path.read_text()
+
+
 def test_the_default_limit_is_far_above_a_real_bundle() -> None:
     assert files.MAX_FILE_BYTES >= 64 * 1024 * 1024
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -122,14 +122,14 @@ def test_scan_in_parallel_prints_what_a_serial_scan_prints(repo: Path, workers: 
 def test_a_run_in_process_reads_each_file_once(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the facts pass (its class-less Ingresses are collected) reads every file first; the main
     # pass takes the texts it kept instead of reading the files again
-    reads: list[int | None] = []
-    real = files.read_limited
+    reads: list[int] = []
+    real = files._read_whole
 
-    def counted(stream: BinaryIO, expected: int | None = None) -> bytes:
-        reads.append(expected)
-        return real(stream, expected)
+    def counted(fd: int, size: int) -> bytes | None:
+        reads.append(size)
+        return real(fd, size)
 
-    monkeypatch.setattr(files, "read_limited", counted)
+    monkeypatch.setattr(files, "_read_whole", counted)
     for command in (["scan"], ["apply", "--check"]):
         reads.clear()
         result = CliRunner().invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "1"])

@@ -1290,68 +1290,130 @@ typedef struct {
     Py_ssize_t length;
 } Needle;
 
-static unsigned hash3(const unsigned char *p) { return ((unsigned)p[0] * 961u + (unsigned)p[1] * 31u + p[2]) & 0xffffu; }
-
-/* contains_any(text, needles) -> whether ``text`` holds any of ``needles`` (a tuple of str):
- * ``any(n in text for n in needles)`` in one pass over a one-byte-per-character text. Every
- * file a run reads is asked this for the triggers of the checks of its apiVersions (some forty
- * names); forty ``in`` scans read the text forty times. A place is looked at only where its
- * first three characters may start a needle (two bitmaps), and then only the needles that
- * start with its first two. Texts or needles of wider characters, and needles shorter than
- * three characters, are left to ``PyUnicode_Contains``. */
-static PyObject *contains_any(PyObject *self, PyObject *args) {
-    PyObject *text, *needles;
-    if (!PyArg_ParseTuple(args, "UO!", &text, &PyTuple_Type, &needles)) return NULL;
-    Py_ssize_t count = PyTuple_GET_SIZE(needles), n = PyUnicode_GET_LENGTH(text);
-    enum { MAX_NEEDLES = 256 };
-    Needle found[MAX_NEEDLES];
-    Py_ssize_t fast = 0;
-    int one_byte = PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND;
+/* A set of needles made ready once: those of three or more one-byte characters sorted by
+ * their first two, with two bitmaps (the first two characters, a hash of the first three) of
+ * where one may start; the others, left to ``PyUnicode_Contains``, in ``rest``. */
+typedef struct {
+    PyObject *needles; /* owned: the tuple, which keeps the bytes of ``fast`` alive */
+    PyObject *rest;    /* owned: a list of the short or wide needles */
+    Py_ssize_t fast_count;
+    Needle *fast;
     unsigned char pairs[65536 / 8], triples[65536 / 8];
-    memset(pairs, 0, sizeof(pairs));
-    memset(triples, 0, sizeof(triples));
+} NeedleSet;
+
+static const char NEEDLE_SET[] = "k8smigrate._fastbuild.NeedleSet";
+
+static unsigned hash3(Py_UCS4 a, Py_UCS4 b, Py_UCS4 c) { return (a * 961u + b * 31u + c) & 0xffffu; }
+
+static void needle_set_free(PyObject *capsule) {
+    NeedleSet *set = PyCapsule_GetPointer(capsule, NEEDLE_SET);
+    if (set == NULL) return;
+    Py_XDECREF(set->needles);
+    Py_XDECREF(set->rest);
+    PyMem_Free(set->fast);
+    PyMem_Free(set);
+}
+
+/* needle_set(needles) -> the tuple of str made ready for ``holds_any`` (an opaque object). */
+static PyObject *needle_set(PyObject *self, PyObject *args) {
+    PyObject *needles;
+    if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &needles)) return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(needles);
+    NeedleSet *set = PyMem_Calloc(1, sizeof(NeedleSet));
+    if (set == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(set, NEEDLE_SET, needle_set_free);
+    if (capsule == NULL) {
+        PyMem_Free(set);
+        return NULL;
+    }
+    Py_INCREF(needles);
+    set->needles = needles;
+    if (!(set->rest = PyList_New(0))) goto error;
+    if (count > 0 && !(set->fast = PyMem_Calloc((size_t)count, sizeof(Needle)))) {
+        PyErr_NoMemory();
+        goto error;
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *needle = PyTuple_GET_ITEM(needles, i);
         if (!PyUnicode_Check(needle)) {
-            PyErr_SetString(PyExc_TypeError, "contains_any takes a tuple of str");
-            return NULL;
+            PyErr_SetString(PyExc_TypeError, "needle_set takes a tuple of str");
+            goto error;
         }
         Py_ssize_t len = PyUnicode_GET_LENGTH(needle);
-        if (one_byte && fast < MAX_NEEDLES && len >= 3 && PyUnicode_KIND(needle) == PyUnicode_1BYTE_KIND) {
-            const unsigned char *b = PyUnicode_1BYTE_DATA(needle);
-            unsigned key = b[0] | (unsigned)b[1] << 8, h = hash3(b);
-            Py_ssize_t at = fast++; /* kept sorted by key: insertion */
-            while (at > 0 && found[at - 1].key > key) {
-                found[at] = found[at - 1];
-                at--;
-            }
-            found[at] = (Needle){key, b, len};
-            pairs[key >> 3] |= (unsigned char)(1u << (key & 7));
-            triples[h >> 3] |= (unsigned char)(1u << (h & 7));
+        if (len < 3 || PyUnicode_KIND(needle) != PyUnicode_1BYTE_KIND) {
+            if (PyList_Append(set->rest, needle) < 0) goto error;
             continue;
         }
-        int in = PyUnicode_Contains(text, needle); /* short, wide or too many: one by one */
-        if (in < 0) return NULL;
-        if (in) Py_RETURN_TRUE;
+        const unsigned char *b = PyUnicode_1BYTE_DATA(needle);
+        unsigned key = b[0] | (unsigned)b[1] << 8, h = hash3(b[0], b[1], b[2]);
+        Py_ssize_t at = set->fast_count++; /* kept sorted by key: insertion */
+        while (at > 0 && set->fast[at - 1].key > key) {
+            set->fast[at] = set->fast[at - 1];
+            at--;
+        }
+        set->fast[at] = (Needle){key, b, len};
+        set->pairs[key >> 3] |= (unsigned char)(1u << (key & 7));
+        set->triples[h >> 3] |= (unsigned char)(1u << (h & 7));
     }
-    if (fast == 0) Py_RETURN_FALSE;
-    const unsigned char *t = PyUnicode_1BYTE_DATA(text);
+    return capsule;
+error:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+/* Whether a needle of ``set->fast`` occurs in the one-byte text ``t`` of length ``n``. */
+static int search_fast(const NeedleSet *set, const unsigned char *t, Py_ssize_t n) {
     for (Py_ssize_t at = 0; at + 2 < n; at++) {
         unsigned key = t[at] | (unsigned)t[at + 1] << 8;
-        if (!(pairs[key >> 3] & (1u << (key & 7)))) continue;
-        unsigned h = hash3(t + at);
-        if (!(triples[h >> 3] & (1u << (h & 7)))) continue;
-        Py_ssize_t lo = 0, hi = fast; /* the first needle with this key */
+        if (!(set->pairs[key >> 3] & (1u << (key & 7)))) continue;
+        unsigned h = hash3(t[at], t[at + 1], t[at + 2]);
+        if (!(set->triples[h >> 3] & (1u << (h & 7)))) continue;
+        Py_ssize_t lo = 0, hi = set->fast_count; /* the first needle with this key */
         while (lo < hi) {
             Py_ssize_t mid = (lo + hi) / 2;
-            if (found[mid].key < key)
+            if (set->fast[mid].key < key)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        for (Py_ssize_t j = lo; j < fast && found[j].key == key; j++)
-            if (found[j].length <= n - at && memcmp(found[j].bytes + 2, t + at + 2, (size_t)(found[j].length - 2)) == 0)
-                Py_RETURN_TRUE;
+        for (Py_ssize_t j = lo; j < set->fast_count && set->fast[j].key == key; j++) {
+            const Needle *nd = &set->fast[j];
+            if (nd->length <= n - at && memcmp(nd->bytes + 2, t + at + 2, (size_t)(nd->length - 2)) == 0) return 1;
+        }
+    }
+    return 0;
+}
+
+/* holds_any(text, needle_set) -> whether ``text`` holds any of the set's needles:
+ * ``any(n in text for n in needles)`` in one pass. Every file a run reads is asked this for the
+ * triggers of the checks of its apiVersions (some forty names); forty ``in`` scans read the text
+ * forty times. A place is looked at only where its first three characters may start a needle
+ * (two bitmaps), and then only the needles that start with its first two. Needles shorter than
+ * three characters or of wider characters, and texts of wider characters, are left to
+ * ``PyUnicode_Contains``. */
+static PyObject *holds_any(PyObject *self, PyObject *args) {
+    PyObject *text, *capsule;
+    if (!PyArg_ParseTuple(args, "UO", &text, &capsule)) return NULL;
+    NeedleSet *set = PyCapsule_GetPointer(capsule, NEEDLE_SET);
+    if (set == NULL) return NULL;
+    Py_ssize_t rest = PyList_GET_SIZE(set->rest);
+    for (Py_ssize_t i = 0; i < rest; i++) {
+        int in = PyUnicode_Contains(text, PyList_GET_ITEM(set->rest, i));
+        if (in < 0) return NULL;
+        if (in) Py_RETURN_TRUE;
+    }
+    if (set->fast_count == 0) Py_RETURN_FALSE;
+    if (PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND) {
+        if (search_fast(set, PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text))) Py_RETURN_TRUE;
+        Py_RETURN_FALSE;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(set->needles); i++) {
+        /* a wider text: CPython's search per needle, which skips faster than a loop over code points */
+        PyObject *needle = PyTuple_GET_ITEM(set->needles, i);
+        if (PyUnicode_GET_LENGTH(needle) < 3 || PyUnicode_KIND(needle) != PyUnicode_1BYTE_KIND) continue;
+        int in = PyUnicode_Contains(text, needle);
+        if (in < 0) return NULL;
+        if (in) Py_RETURN_TRUE;
     }
     Py_RETURN_FALSE;
 }
@@ -1369,8 +1431,8 @@ static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(path) -> the version of the libyaml of the shared object at path, now used; or None (unusable)."},
     {"accepts", accepts, METH_VARARGS, "accepts(text) -> whether libyaml reads the whole text without an error."},
-    {"contains_any", contains_any, METH_VARARGS,
-     "contains_any(text, needles) -> whether text holds any of the str in the tuple needles."},
+    {"needle_set", needle_set, METH_VARARGS, "needle_set(needles) -> the tuple of str needles made ready for holds_any."},
+    {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
     {NULL, NULL, 0, NULL},
 };
 

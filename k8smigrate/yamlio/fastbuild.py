@@ -43,7 +43,12 @@ def _no_accepts(text: str) -> bool:
     return False
 
 
-def _contains_any(text: str, needles: tuple[str, ...]) -> bool:
+def _needle_set(needles: tuple[str, ...]) -> object:
+    return needles
+
+
+def _holds_any(text: str, needles: object) -> bool:
+    assert isinstance(needles, tuple)
     return any(map(text.__contains__, needles))
 
 
@@ -52,32 +57,34 @@ def _load() -> tuple[
     Callable[[str], list[Data] | None],
     Callable[[str], bool],
     str | None,
-    Callable[[str, tuple[str, ...]], bool],
+    Callable[[tuple[str, ...]], object],
+    Callable[[str, object], bool],
 ]:
-    off = _no_build, _no_data, _no_accepts, None, _contains_any
+    off = _no_build, _no_data, _no_accepts, None, _needle_set, _holds_any
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
     try:
-        from ._fastbuild import accepts, bind, build, configure, contains_any, read_data
+        from ._fastbuild import accepts, bind, build, configure, holds_any, needle_set, read_data
     except ImportError:
         return off
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:4], contains_any
+        return *off[:4], needle_set, holds_any
     configure(
         Scalar, Mapping, Sequence, Alias, Entry, Item, Source, EntrySource, comment_lines, eol_comment, resolve_plain
     )
-    return build, read_data, accepts, version, contains_any
+    return build, read_data, accepts, version, needle_set, holds_any
 
 
-build, read_data, accepts, LIBYAML_VERSION, contains_any = _load()
+build, read_data, accepts, LIBYAML_VERSION, needle_set, holds_any = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
 it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
 ``text`` (``events.libyaml_accepts``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
-module is not installed, is turned off, or found no libyaml it can use); ``contains_any(text,
-needles)``: ``any(n in text for n in needles)``, in one pass in C (which needs no libyaml)."""
+module is not installed, is turned off, or found no libyaml it can use); ``holds_any(text,
+needle_set(needles))``: ``any(n in text for n in needles)``, in one pass in C (which needs no
+libyaml), the needles made ready once by ``needle_set``."""
 
 ACTIVE = LIBYAML_VERSION is not None
 
