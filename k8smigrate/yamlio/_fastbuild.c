@@ -1291,19 +1291,24 @@ typedef struct {
 } Needle;
 
 /* A set of needles made ready once: those of three or more one-byte characters sorted by
- * their first two, with two bitmaps (the first two characters, a hash of the first three) of
- * where one may start; the others, left to ``PyUnicode_Contains``, in ``rest``. */
+ * their first two, with two bitmaps (hashes of the first two characters and of the first
+ * three) of where one may start; the others, left to ``PyUnicode_Contains``, in ``rest``.
+ * The bitmaps are small (a run makes a set per combination of apiVersions) and sparse (a
+ * set has some forty needles): a false start costs only a look at the needles. */
+enum { HASH_BITS = 4096 };
+
 typedef struct {
     PyObject *needles; /* owned: the tuple, which keeps the bytes of ``fast`` alive */
     PyObject *rest;    /* owned: a list of the short or wide needles */
     Py_ssize_t fast_count;
     Needle *fast;
-    unsigned char pairs[65536 / 8], triples[65536 / 8];
+    unsigned char pairs[HASH_BITS / 8], triples[HASH_BITS / 8];
 } NeedleSet;
 
 static const char NEEDLE_SET[] = "k8smigrate._fastbuild.NeedleSet";
 
-static unsigned hash3(Py_UCS4 a, Py_UCS4 b, Py_UCS4 c) { return (a * 961u + b * 31u + c) & 0xffffu; }
+static unsigned hash2(unsigned a, unsigned b) { return (a * 31u + b) & (HASH_BITS - 1); }
+static unsigned hash3(unsigned a, unsigned b, unsigned c) { return (a * 961u + b * 31u + c) & (HASH_BITS - 1); }
 
 static void needle_set_free(PyObject *capsule) {
     NeedleSet *set = PyCapsule_GetPointer(capsule, NEEDLE_SET);
@@ -1345,14 +1350,14 @@ static PyObject *needle_set(PyObject *self, PyObject *args) {
             continue;
         }
         const unsigned char *b = PyUnicode_1BYTE_DATA(needle);
-        unsigned key = b[0] | (unsigned)b[1] << 8, h = hash3(b[0], b[1], b[2]);
+        unsigned key = b[0] | (unsigned)b[1] << 8, p = hash2(b[0], b[1]), h = hash3(b[0], b[1], b[2]);
         Py_ssize_t at = set->fast_count++; /* kept sorted by key: insertion */
         while (at > 0 && set->fast[at - 1].key > key) {
             set->fast[at] = set->fast[at - 1];
             at--;
         }
         set->fast[at] = (Needle){key, b, len};
-        set->pairs[key >> 3] |= (unsigned char)(1u << (key & 7));
+        set->pairs[p >> 3] |= (unsigned char)(1u << (p & 7));
         set->triples[h >> 3] |= (unsigned char)(1u << (h & 7));
     }
     return capsule;
@@ -1364,10 +1369,11 @@ error:
 /* Whether a needle of ``set->fast`` occurs in the one-byte text ``t`` of length ``n``. */
 static int search_fast(const NeedleSet *set, const unsigned char *t, Py_ssize_t n) {
     for (Py_ssize_t at = 0; at + 2 < n; at++) {
-        unsigned key = t[at] | (unsigned)t[at + 1] << 8;
-        if (!(set->pairs[key >> 3] & (1u << (key & 7)))) continue;
+        unsigned p = hash2(t[at], t[at + 1]);
+        if (!(set->pairs[p >> 3] & (1u << (p & 7)))) continue;
         unsigned h = hash3(t[at], t[at + 1], t[at + 2]);
         if (!(set->triples[h >> 3] & (1u << (h & 7)))) continue;
+        unsigned key = t[at] | (unsigned)t[at + 1] << 8;
         Py_ssize_t lo = 0, hi = set->fast_count; /* the first needle with this key */
         while (lo < hi) {
             Py_ssize_t mid = (lo + hi) / 2;
