@@ -15,11 +15,6 @@ from functools import lru_cache
 
 from .yamlio.fastbuild import holds_any, needle_set
 
-try:
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # Python 3.10
-    import sre_parse
-
 Trigger = str | re.Pattern[str]
 """A substring the text must hold, or a pattern it must match somewhere."""
 
@@ -38,10 +33,16 @@ class Triggers:
         found = set(triggers)
         self.words = tuple(sorted(t for t in found if isinstance(t, str)))
         self.patterns = tuple(sorted((t for t in found if not isinstance(t, str)), key=lambda p: p.pattern))
-        self._ready = needle_set(self.words)
+        self._ready: object = None  # made ready when first asked: every check has a set, a run asks a few
+        self._unguarded: tuple[re.Pattern[str], ...] = ()
+        self._guarded: tuple[tuple[re.Pattern[str], str], ...] = ()
+
+    def _make_ready(self) -> object:
         prefixes = [(p, literal_prefix(p)) for p in self.patterns]
         self._unguarded = tuple(p for p, prefix in prefixes if len(prefix) < 3)
         self._guarded = tuple((p, prefix) for p, prefix in prefixes if len(prefix) >= 3)
+        self._ready = needle_set(self.words)
+        return self._ready
 
     def __bool__(self) -> bool:
         return bool(self.words or self.patterns)
@@ -57,29 +58,66 @@ class Triggers:
 
     def found_in(self, text: str) -> bool:
         """Whether ``text`` holds one of the substrings or matches one of the patterns."""
-        if holds_any(text, self._ready) or any(p.search(text) is not None for p in self._unguarded):
+        ready = self._ready if self._ready is not None else self._make_ready()
+        if holds_any(text, ready) or any(p.search(text) is not None for p in self._unguarded):
             return True
         return any(prefix in text and p.search(text) is not None for p, prefix in self._guarded)
 
 
+_SPECIAL = frozenset(".^$*+?{}[]|()\\")
+_QUANTIFIERS = frozenset("*+?{")
+
+
 @lru_cache(maxsize=256)
 def literal_prefix(pattern: re.Pattern[str]) -> str:
-    """The characters every match of ``pattern`` starts with ("" when none can be told apart).
+    """Characters every match of ``pattern`` starts with ("" when none can be told apart).
 
-    Read from the pattern as ``re`` parses it: its leading literal characters (``ab?c``: ``a``;
-    an alternation at the top: none). A pattern whose flags change what a character matches
-    (``IGNORECASE``), or one this Python's parser reads differently, has none.
+    Read from the pattern's text, not parsed: plain characters and escaped punctuation
+    (``\\-``) up to the first other special character, a character a quantifier follows left
+    out. Nothing for an alternation at the top (``abc|xyz``) or a pattern whose flags change
+    what a character matches (``IGNORECASE``, ``VERBOSE``). Short of what ``re`` would find
+    at times (``(?:abc)d``), never longer.
     """
-    if pattern.flags & re.IGNORECASE:
+    source = pattern.pattern
+    if pattern.flags & (re.IGNORECASE | re.VERBOSE) or _alternates_at_top(source):
         return ""
-    try:
-        parsed = list(sre_parse.parse(pattern.pattern, pattern.flags))
-        literal = sre_parse.LITERAL
-        out = []
-        for op, value in parsed:
-            if op is not literal:
-                break
-            out.append(chr(value))
-        return "".join(out)
-    except Exception:  # the parser is private to ``re``: without it there is no shortcut, never a wrong one
-        return ""
+    out: list[str] = []
+    at = 0
+    while at < len(source):
+        char, width = source[at], 1
+        if char == "\\":
+            char, width = source[at + 1 : at + 2], 2
+            if not char or char.isalnum() or char == "_":
+                break  # a class (\\d), an anchor (\\A), a backreference or an escape like \\n
+        elif char in _SPECIAL:
+            break
+        if source[at + width : at + width + 1] in _QUANTIFIERS:
+            break  # the character may be absent, or stand several times
+        out.append(char)
+        at += width
+    return "".join(out)
+
+
+def _alternates_at_top(source: str) -> bool:
+    """Whether ``source`` has a ``|`` outside every group and character class."""
+    depth, at, in_class = 0, 0, False
+    while at < len(source):
+        char = source[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            at += 2 if source[at + 1 : at + 2] == "^" else 1
+            at += 1 if source[at : at + 1] == "]" else 0  # a "]" first in a class is one of its characters
+            in_class = True
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        at += 1
+    return False

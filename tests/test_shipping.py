@@ -35,7 +35,8 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def test_the_license_file_is_the_apache_2_0_text_pyproject_names() -> None:
-    assert PYPROJECT["project"]["license"] == {"text": "Apache-2.0"}
+    assert PYPROJECT["project"]["license"] == "Apache-2.0"  # an SPDX expression: the table form is deprecated
+    assert PYPROJECT["project"]["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "Apache License" in text and "Version 2.0, January 2004" in text
     assert "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION" in text
@@ -49,8 +50,9 @@ def test_each_guide_is_package_data_identical_to_its_docs_page(name: str) -> Non
     page = (ROOT / "docs" / GUIDES[name]).read_text(encoding="utf-8")
     assert packaged == page, f"copy docs/{GUIDES[name]} to k8smigrate/data/{GUIDES[name]}"
     assert guide(name) == page
-    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["k8smigrate"]
-    assert any(Path("data", GUIDES[name]).match(p) for p in patterns)  # shipped in the wheel
+    assert "k8smigrate.data" in PYPROJECT["tool"]["setuptools"]["packages"]
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["k8smigrate.data"]
+    assert any(Path(GUIDES[name]).match(p) for p in patterns)  # shipped in the wheel
 
 
 def test_explain_prints_the_guide() -> None:

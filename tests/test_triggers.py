@@ -9,6 +9,7 @@ the answer.
 from __future__ import annotations
 
 import re
+import warnings
 
 import pytest
 from hypothesis import given, settings
@@ -48,15 +49,45 @@ def test_an_empty_set_is_found_in_no_text() -> None:
         (r"""clusterName["']?[ \t]*:""", "clusterName"),
         (r"ab?c", "a"),  # an optional character ends the prefix
         (r"a\-bc", "a-bc"),  # escaped punctuation is a literal
-        (r"(?:abc)d", "abcd"),
+        (r"ab+c", "a"),
+        (r"ab{2}c", "a"),
+        (r"(?:abc)d", ""),  # a group ends the look (re itself would see "abcd": shorter is safe)
         (r"abc|xyz", ""),  # an alternation at the top: no common start
+        (r"a(b|c)", "a"),  # an alternation in a group: the start before it is common
+        (r"a\|b|c", ""),
+        (r"a[|]b", "a"),  # "|" in a class is a character
+        (r"ab[]|]|c", ""),  # so is "]" first in a class: the "|" after the class alternates
         (r"\A(?!x)", ""),
+        (r"\nabc", ""),  # a letter escape ends the look
         (r"[ab]cd", ""),
         (r"(?i)abc", ""),  # case-insensitive: "ABC" matches too
     ],
 )
 def test_literal_prefix(pattern: str, prefix: str) -> None:
     assert literal_prefix(re.compile(pattern)) == prefix
+
+
+_PIECES = ["a", "b", "-", "\\-", "\\|", "|", "(", ")", "(?:", "[", "]", "^", "?", "*", "+", "{2}", "\\d", "."]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
+def test_literal_prefix_never_says_more_than_re_reads(source: str) -> None:
+    # re's own parser, private to the standard library, is the oracle here (not at run time)
+    sre_parse = pytest.importorskip("re._parser")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # "[a--": a possible set difference, one day
+        try:
+            pattern = re.compile(source)
+        except re.error:
+            return
+        parsed = list(sre_parse.parse(source, pattern.flags))
+    literals = ""
+    for op, value in parsed:
+        if op is not sre_parse.LITERAL:
+            break
+        literals += chr(value)
+    assert literals.startswith(literal_prefix(pattern))
 
 
 # ------------------------------------------------------------------ found: exactly as one search each
