@@ -59,9 +59,15 @@ class Triggers:
     def found_in(self, text: str) -> bool:
         """Whether ``text`` holds one of the substrings or matches one of the patterns."""
         ready = self._ready if self._ready is not None else self._make_ready()
-        if holds_any(text, ready) or any(p.search(text) is not None for p in self._unguarded):
+        if holds_any(text, ready):
             return True
-        return any(prefix in text and p.search(text) is not None for p, prefix in self._guarded)
+        for pattern in self._unguarded:  # loops, not any(…): a generator per file cost as much as a search
+            if pattern.search(text) is not None:
+                return True
+        for pattern, prefix in self._guarded:  # noqa: SIM110 (as above)
+            if prefix in text and pattern.search(text) is not None:
+                return True
+        return False
 
 
 _SPECIAL = frozenset(".^$*+?{}[]|()\\")
