@@ -185,6 +185,22 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.field,self.code,self.since,self.driver,self.provisioner,self.error_from,self.error_code,)==(other.field,other.code,other.since,other.driver,other.provisioner,other.error_from,other.error_code,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.field,self.code,self.since,self.driver,self.provisioner,self.error_from,self.error_code,)==(other.field,other.code,other.since,other.driver,other.provisioner,other.error_from,other.error_code,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.field,self.level,self.code,self.why,)==(other.field,other.level,other.code,other.why,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.field,self.level,self.code,self.why,)==(other.field,other.level,other.code,other.why,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.file,self.index,)==(other.file,other.index,)
   return NotImplemented
  return __eq__
@@ -401,6 +417,14 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.low,self.high,self.origin,self.reserved,)==(other.low,other.high,other.origin,other.reserved,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.low,self.high,self.origin,self.reserved,)==(other.low,other.high,other.origin,other.reserved,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.major,self.minor,)==(other.major,other.minor,)
   return NotImplemented
  return __eq__
@@ -505,6 +529,22 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.name,self.namespace,)==(other.name,other.namespace,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.name,self.namespace,)==(other.name,other.namespace,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.name,self.new_name,self.tag,self.digest,)==(other.name,other.new_name,other.tag,other.digest,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.name,self.new_name,self.tag,self.digest,)==(other.name,other.new_name,other.tag,other.digest,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.name,self.releases,self.newest,)==(other.name,other.releases,other.newest,)
   return NotImplemented
  return __eq__
@@ -569,6 +609,14 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.number,self.secure,self.component,self.gone,)==(other.number,other.secure,other.component,other.gone,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.number,self.secure,self.component,self.gone,)==(other.number,other.secure,other.component,other.gone,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.ok,self.text,self.findings,self.reason,self.moves,self.applied,self.original,self.data,)==(other.ok,other.text,other.findings,other.reason,other.moves,other.applied,other.original,other.data,)
   return NotImplemented
  return __eq__
@@ -589,6 +637,14 @@ def __create_fn__():
   return NotImplemented
  return __eq__
 CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.op,self.path,self.value,self.source,)==(other.op,other.path,other.value,other.source,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.organizations,self.common_name,self.dns,self.emails,self.ips,self.uris,)==(other.organizations,other.common_name,other.dns,other.emails,other.ips,other.uris,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.organizations,self.common_name,self.dns,self.emails,self.ips,self.uris,)==(other.organizations,other.common_name,other.dns,other.emails,other.ips,other.uris,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -761,6 +817,14 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.role,self.accounts,)==(other.role,other.accounts,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.role,self.accounts,)==(other.role,other.accounts,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.settings,self.registry,self.window,self.filename,self.report_only,self.siblings,self.checking,self.facts,)==(other.settings,other.registry,other.window,other.filename,other.report_only,other.siblings,other.checking,other.facts,)
   return NotImplemented
  return __eq__
@@ -929,6 +993,22 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
+   return (self.title,self.paths,self.first_v1,)==(other.title,other.paths,other.first_v1,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.title,self.paths,self.first_v1,)==(other.title,other.paths,other.first_v1,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.title,self.workload,self.release,self.without_class,)==(other.title,other.workload,other.release,other.without_class,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.title,self.workload,self.release,self.without_class,)==(other.title,other.workload,other.release,other.without_class,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
    return (self.toml,self.source,self.text,)==(other.toml,other.source,other.text,)
   return NotImplemented
  return __eq__
@@ -989,6 +1069,14 @@ def __create_fn__():
   return NotImplemented
  return __eq__
 CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.window,self.yields,self.taken_window,self.taken_all,self.caps_blocks,self.values_blocks,)==(other.window,other.yields,other.taken_window,other.taken_all,other.caps_blocks,other.values_blocks,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __eq__(self,other):
+  if other.__class__ is self.__class__:
+   return (self.workload,self.release,self.account,self.namespace,)==(other.workload,other.release,other.account,other.namespace,)
+  return NotImplemented
+ return __eq__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.workload,self.release,self.account,self.namespace,)==(other.workload,other.release,other.account,other.namespace,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -1082,6 +1170,18 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.delete,sel
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.field,self.code,self.since,self.driver,self.provisioner,self.error_from,self.error_code,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.field,self.code,self.since,self.driver,self.provisioner,self.error_from,self.error_code,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.field,self.level,self.code,self.why,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.field,self.level,self.code,self.why,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.file,self.index,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.file,self.index,))\n return __hash__'] = __create_fn__.__code__
@@ -1160,6 +1260,12 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.lo,self.hi
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.low,self.high,self.origin,self.reserved,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.low,self.high,self.origin,self.reserved,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.major,self.minor,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.major,self.minor,))\n return __hash__'] = __create_fn__.__code__
@@ -1214,6 +1320,18 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.name,self.
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.name,self.namespace,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.name,self.namespace,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.name,self.new_name,self.tag,self.digest,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.name,self.new_name,self.tag,self.digest,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.name,self.releases,self.newest,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.name,self.releases,self.newest,))\n return __hash__'] = __create_fn__.__code__
@@ -1250,9 +1368,21 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.node,self.
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.number,self.secure,self.component,self.gone,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.number,self.secure,self.component,self.gone,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.op,self.con,self.orig,self.dirty,self.minor_dirty,self.patch_dirty,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.op,self.con,self.orig,self.dirty,self.minor_dirty,self.patch_dirty,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.organizations,self.common_name,self.dns,self.emails,self.ips,self.uris,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.organizations,self.common_name,self.dns,self.emails,self.ips,self.uris,))\n return __hash__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __hash__(self):
@@ -1334,6 +1464,12 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.release,se
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.role,self.accounts,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.role,self.accounts,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.settings,self.registry,self.window,self.filename,self.report_only,self.siblings,self.checking,self.facts,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.settings,self.registry,self.window,self.filename,self.report_only,self.siblings,self.checking,self.facts,))\n return __hash__'] = __create_fn__.__code__
@@ -1400,6 +1536,18 @@ CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.text,self.
 
 def __create_fn__():
  def __hash__(self):
+  return hash((self.title,self.paths,self.first_v1,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.paths,self.first_v1,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.title,self.workload,self.release,self.without_class,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.title,self.workload,self.release,self.without_class,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
   return hash((self.toml,self.source,self.text,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.toml,self.source,self.text,))\n return __hash__'] = __create_fn__.__code__
@@ -1427,6 +1575,12 @@ def __create_fn__():
   return hash((self.value,self.start,self.end,self.line,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.value,self.start,self.end,self.line,))\n return __hash__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __hash__(self):
+  return hash((self.workload,self.release,self.account,self.namespace,))
+ return __hash__
+CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.workload,self.release,self.account,self.namespace,))\n return __hash__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __hash__(self):
@@ -1575,6 +1729,18 @@ def __create_fn__():
   return self.__class__.__qualname__ + f"(delete={self.delete!r}, level={self.level!r}, code={self.code!r}, message={self.message!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(delete={self.delete!r}, level={self.level!r}, code={self.code!r}, message={self.message!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(field={self.field!r}, code={self.code!r}, since={self.since!r}, driver={self.driver!r}, provisioner={self.provisioner!r}, error_from={self.error_from!r}, error_code={self.error_code!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(field={self.field!r}, code={self.code!r}, since={self.since!r}, driver={self.driver!r}, provisioner={self.provisioner!r}, error_from={self.error_from!r}, error_code={self.error_code!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(field={self.field!r}, level={self.level!r}, code={self.code!r}, why={self.why!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(field={self.field!r}, level={self.level!r}, code={self.code!r}, why={self.why!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -1746,6 +1912,12 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
+  return self.__class__.__qualname__ + f"(low={self.low!r}, high={self.high!r}, origin={self.origin!r}, reserved={self.reserved!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(low={self.low!r}, high={self.high!r}, origin={self.origin!r}, reserved={self.reserved!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
   return self.__class__.__qualname__ + f"(major={self.major!r}, minor={self.minor!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(major={self.major!r}, minor={self.minor!r})"\n return __repr__'] = __create_fn__.__code__
@@ -1824,6 +1996,18 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
+  return self.__class__.__qualname__ + f"(name={self.name!r}, namespace={self.namespace!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(name={self.name!r}, namespace={self.namespace!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(name={self.name!r}, new_name={self.new_name!r}, tag={self.tag!r}, digest={self.digest!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(name={self.name!r}, new_name={self.new_name!r}, tag={self.tag!r}, digest={self.digest!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
   return self.__class__.__qualname__ + f"(name={self.name!r}, releases={self.releases!r}, newest={self.newest!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(name={self.name!r}, releases={self.releases!r}, newest={self.newest!r})"\n return __repr__'] = __create_fn__.__code__
@@ -1872,6 +2056,12 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
+  return self.__class__.__qualname__ + f"(number={self.number!r}, secure={self.secure!r}, component={self.component!r}, gone={self.gone!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(number={self.number!r}, secure={self.secure!r}, component={self.component!r}, gone={self.gone!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
   return self.__class__.__qualname__ + f"(ok={self.ok!r}, text={self.text!r}, findings={self.findings!r}, reason={self.reason!r}, moves={self.moves!r}, applied={self.applied!r}, original={self.original!r}, data={self.data!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(ok={self.ok!r}, text={self.text!r}, findings={self.findings!r}, reason={self.reason!r}, moves={self.moves!r}, applied={self.applied!r}, original={self.original!r}, data={self.data!r})"\n return __repr__'] = __create_fn__.__code__
@@ -1887,6 +2077,12 @@ def __create_fn__():
   return self.__class__.__qualname__ + f"(op={self.op!r}, path={self.path!r}, value={self.value!r}, source={self.source!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(op={self.op!r}, path={self.path!r}, value={self.value!r}, source={self.source!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(organizations={self.organizations!r}, common_name={self.common_name!r}, dns={self.dns!r}, emails={self.emails!r}, ips={self.ips!r}, uris={self.uris!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(organizations={self.organizations!r}, common_name={self.common_name!r}, dns={self.dns!r}, emails={self.emails!r}, ips={self.ips!r}, uris={self.uris!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -2040,6 +2236,12 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
+  return self.__class__.__qualname__ + f"(role={self.role!r}, accounts={self.accounts!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(role={self.role!r}, accounts={self.accounts!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
   return self.__class__.__qualname__ + f"(settings={self.settings!r}, registry={self.registry!r}, window={self.window!r}, filename={self.filename!r}, report_only={self.report_only!r}, siblings={self.siblings!r}, checking={self.checking!r}, facts={self.facts!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(settings={self.settings!r}, registry={self.registry!r}, window={self.window!r}, filename={self.filename!r}, report_only={self.report_only!r}, siblings={self.siblings!r}, checking={self.checking!r}, facts={self.facts!r})"\n return __repr__'] = __create_fn__.__code__
@@ -2166,6 +2368,18 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
+  return self.__class__.__qualname__ + f"(title={self.title!r}, paths={self.paths!r}, first_v1={self.first_v1!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(title={self.title!r}, paths={self.paths!r}, first_v1={self.first_v1!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(title={self.title!r}, workload={self.workload!r}, release={self.release!r}, without_class={self.without_class!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(title={self.title!r}, workload={self.workload!r}, release={self.release!r}, without_class={self.without_class!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
   return self.__class__.__qualname__ + f"(toml={self.toml!r}, source={self.source!r}, text={self.text!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(toml={self.toml!r}, source={self.source!r}, text={self.text!r})"\n return __repr__'] = __create_fn__.__code__
@@ -2217,6 +2431,12 @@ def __create_fn__():
   return self.__class__.__qualname__ + f"(window={self.window!r}, yields={self.yields!r}, taken_window={self.taken_window!r}, taken_all={self.taken_all!r}, caps_blocks={self.caps_blocks!r}, values_blocks={self.values_blocks!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(window={self.window!r}, yields={self.yields!r}, taken_window={self.taken_window!r}, taken_all={self.taken_all!r}, caps_blocks={self.caps_blocks!r}, values_blocks={self.values_blocks!r})"\n return __repr__'] = __create_fn__.__code__
+
+def __create_fn__():
+ def __repr__(self):
+  return self.__class__.__qualname__ + f"(workload={self.workload!r}, release={self.release!r}, account={self.account!r}, namespace={self.namespace!r})"
+ return __repr__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(workload={self.workload!r}, release={self.release!r}, account={self.account!r}, namespace={self.namespace!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -2418,6 +2638,27 @@ def __create_fn__(_type_delete, _type_level, _type_code, _type_message, MISSING,
   __dataclass_builtins_object__.__setattr__(self,'message',message)
  return __init__
 CODE["def __create_fn__(_type_delete, _type_level, _type_code, _type_message, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_level, _dflt_code, _dflt_message, _return_type):\n def __init__(self,delete:_type_delete,level:_type_level=_dflt_level,code:_type_code=_dflt_code,message:_type_message=_dflt_message)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'delete',delete)\n  __dataclass_builtins_object__.__setattr__(self,'level',level)\n  __dataclass_builtins_object__.__setattr__(self,'code',code)\n  __dataclass_builtins_object__.__setattr__(self,'message',message)\n return __init__"] = __create_fn__.__code__
+
+def __create_fn__(_type_field, _type_code, _type_since, _type_driver, _type_provisioner, _type_error_from, _type_error_code, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_driver, _dflt_provisioner, _dflt_error_from, _dflt_error_code, _return_type):
+ def __init__(self,field:_type_field,code:_type_code,since:_type_since,driver:_type_driver=_dflt_driver,provisioner:_type_provisioner=_dflt_provisioner,error_from:_type_error_from=_dflt_error_from,error_code:_type_error_code=_dflt_error_code)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'field',field)
+  __dataclass_builtins_object__.__setattr__(self,'code',code)
+  __dataclass_builtins_object__.__setattr__(self,'since',since)
+  __dataclass_builtins_object__.__setattr__(self,'driver',driver)
+  __dataclass_builtins_object__.__setattr__(self,'provisioner',provisioner)
+  __dataclass_builtins_object__.__setattr__(self,'error_from',error_from)
+  __dataclass_builtins_object__.__setattr__(self,'error_code',error_code)
+ return __init__
+CODE["def __create_fn__(_type_field, _type_code, _type_since, _type_driver, _type_provisioner, _type_error_from, _type_error_code, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_driver, _dflt_provisioner, _dflt_error_from, _dflt_error_code, _return_type):\n def __init__(self,field:_type_field,code:_type_code,since:_type_since,driver:_type_driver=_dflt_driver,provisioner:_type_provisioner=_dflt_provisioner,error_from:_type_error_from=_dflt_error_from,error_code:_type_error_code=_dflt_error_code)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'field',field)\n  __dataclass_builtins_object__.__setattr__(self,'code',code)\n  __dataclass_builtins_object__.__setattr__(self,'since',since)\n  __dataclass_builtins_object__.__setattr__(self,'driver',driver)\n  __dataclass_builtins_object__.__setattr__(self,'provisioner',provisioner)\n  __dataclass_builtins_object__.__setattr__(self,'error_from',error_from)\n  __dataclass_builtins_object__.__setattr__(self,'error_code',error_code)\n return __init__"] = __create_fn__.__code__
+
+def __create_fn__(_type_field, _type_level, _type_code, _type_why, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,field:_type_field,level:_type_level,code:_type_code,why:_type_why)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'field',field)
+  __dataclass_builtins_object__.__setattr__(self,'level',level)
+  __dataclass_builtins_object__.__setattr__(self,'code',code)
+  __dataclass_builtins_object__.__setattr__(self,'why',why)
+ return __init__
+CODE["def __create_fn__(_type_field, _type_level, _type_code, _type_why, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,field:_type_field,level:_type_level,code:_type_code,why:_type_why)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'field',field)\n  __dataclass_builtins_object__.__setattr__(self,'level',level)\n  __dataclass_builtins_object__.__setattr__(self,'code',code)\n  __dataclass_builtins_object__.__setattr__(self,'why',why)\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__(_type_file, _type_index, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,file:_type_file,index:_type_index)->_return_type:
@@ -2731,6 +2972,15 @@ def __create_fn__(_type_lo, _type_hi, _type_lead_trim, _type_tail_trim, _type_si
  return __init__
 CODE["def __create_fn__(_type_lo, _type_hi, _type_lead_trim, _type_tail_trim, _type_silent_before, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,lo:_type_lo,hi:_type_hi,lead_trim:_type_lead_trim,tail_trim:_type_tail_trim,silent_before:_type_silent_before)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'lo',lo)\n  __dataclass_builtins_object__.__setattr__(self,'hi',hi)\n  __dataclass_builtins_object__.__setattr__(self,'lead_trim',lead_trim)\n  __dataclass_builtins_object__.__setattr__(self,'tail_trim',tail_trim)\n  __dataclass_builtins_object__.__setattr__(self,'silent_before',silent_before)\n return __init__"] = __create_fn__.__code__
 
+def __create_fn__(_type_low, _type_high, _type_origin, _type_reserved, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_reserved, _return_type):
+ def __init__(self,low:_type_low,high:_type_high,origin:_type_origin,reserved:_type_reserved=_dflt_reserved)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'low',low)
+  __dataclass_builtins_object__.__setattr__(self,'high',high)
+  __dataclass_builtins_object__.__setattr__(self,'origin',origin)
+  __dataclass_builtins_object__.__setattr__(self,'reserved',reserved)
+ return __init__
+CODE["def __create_fn__(_type_low, _type_high, _type_origin, _type_reserved, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_reserved, _return_type):\n def __init__(self,low:_type_low,high:_type_high,origin:_type_origin,reserved:_type_reserved=_dflt_reserved)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'low',low)\n  __dataclass_builtins_object__.__setattr__(self,'high',high)\n  __dataclass_builtins_object__.__setattr__(self,'origin',origin)\n  __dataclass_builtins_object__.__setattr__(self,'reserved',reserved)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_major, _type_minor, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,major:_type_major,minor:_type_minor)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'major',major)
@@ -2859,6 +3109,22 @@ def __create_fn__(_type_name, _type_first_seen, _type_ga, _type_deprecated, _typ
  return __init__
 CODE["def __create_fn__(_type_name, _type_first_seen, _type_ga, _type_deprecated, _type_locked, _type_locked_value, _type_removed, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,name:_type_name,first_seen:_type_first_seen,ga:_type_ga,deprecated:_type_deprecated,locked:_type_locked,locked_value:_type_locked_value,removed:_type_removed)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'first_seen',first_seen)\n  __dataclass_builtins_object__.__setattr__(self,'ga',ga)\n  __dataclass_builtins_object__.__setattr__(self,'deprecated',deprecated)\n  __dataclass_builtins_object__.__setattr__(self,'locked',locked)\n  __dataclass_builtins_object__.__setattr__(self,'locked_value',locked_value)\n  __dataclass_builtins_object__.__setattr__(self,'removed',removed)\n return __init__"] = __create_fn__.__code__
 
+def __create_fn__(_type_name, _type_namespace, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,name:_type_name,namespace:_type_namespace)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'name',name)
+  __dataclass_builtins_object__.__setattr__(self,'namespace',namespace)
+ return __init__
+CODE["def __create_fn__(_type_name, _type_namespace, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,name:_type_name,namespace:_type_namespace)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'namespace',namespace)\n return __init__"] = __create_fn__.__code__
+
+def __create_fn__(_type_name, _type_new_name, _type_tag, _type_digest, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,name:_type_name,new_name:_type_new_name,tag:_type_tag,digest:_type_digest)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'name',name)
+  __dataclass_builtins_object__.__setattr__(self,'new_name',new_name)
+  __dataclass_builtins_object__.__setattr__(self,'tag',tag)
+  __dataclass_builtins_object__.__setattr__(self,'digest',digest)
+ return __init__
+CODE["def __create_fn__(_type_name, _type_new_name, _type_tag, _type_digest, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,name:_type_name,new_name:_type_new_name,tag:_type_tag,digest:_type_digest)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'name',name)\n  __dataclass_builtins_object__.__setattr__(self,'new_name',new_name)\n  __dataclass_builtins_object__.__setattr__(self,'tag',tag)\n  __dataclass_builtins_object__.__setattr__(self,'digest',digest)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_name, _type_releases, _type_newest, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,name:_type_name,releases:_type_releases,newest:_type_newest)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'name',name)
@@ -2929,6 +3195,15 @@ def __create_fn__(_type_node, _type_path, _type_message, MISSING, _HAS_DEFAULT_F
  return __init__
 CODE["def __create_fn__(_type_node, _type_path, _type_message, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,node:_type_node,path:_type_path,message:_type_message)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'node',node)\n  __dataclass_builtins_object__.__setattr__(self,'path',path)\n  __dataclass_builtins_object__.__setattr__(self,'message',message)\n return __init__"] = __create_fn__.__code__
 
+def __create_fn__(_type_number, _type_secure, _type_component, _type_gone, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,number:_type_number,secure:_type_secure,component:_type_component,gone:_type_gone)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'number',number)
+  __dataclass_builtins_object__.__setattr__(self,'secure',secure)
+  __dataclass_builtins_object__.__setattr__(self,'component',component)
+  __dataclass_builtins_object__.__setattr__(self,'gone',gone)
+ return __init__
+CODE["def __create_fn__(_type_number, _type_secure, _type_component, _type_gone, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,number:_type_number,secure:_type_secure,component:_type_component,gone:_type_gone)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'number',number)\n  __dataclass_builtins_object__.__setattr__(self,'secure',secure)\n  __dataclass_builtins_object__.__setattr__(self,'component',component)\n  __dataclass_builtins_object__.__setattr__(self,'gone',gone)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_ok, _type_text, _type_findings, _type_reason, _type_moves, _type_applied, _type_original, _type_data, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_ok, _dflt_text, _dflt_findings, _dflt_reason, _dflt_moves, _dflt_applied, _dflt_original, _dflt_data, _return_type):
  def __init__(self,ok:_type_ok=_dflt_ok,text:_type_text=_dflt_text,findings:_type_findings=_HAS_DEFAULT_FACTORY,reason:_type_reason=_dflt_reason,moves:_type_moves=_HAS_DEFAULT_FACTORY,applied:_type_applied=_HAS_DEFAULT_FACTORY,original:_type_original=_dflt_original,data:_type_data=_dflt_data)->_return_type:
   self.ok=ok
@@ -2961,6 +3236,17 @@ def __create_fn__(_type_op, _type_path, _type_value, _type_source, MISSING, _HAS
   self.source=source
  return __init__
 CODE['def __create_fn__(_type_op, _type_path, _type_value, _type_source, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_value, _dflt_source, _return_type):\n def __init__(self,op:_type_op,path:_type_path,value:_type_value=_dflt_value,source:_type_source=_dflt_source)->_return_type:\n  self.op=op\n  self.path=path\n  self.value=value\n  self.source=source\n return __init__'] = __create_fn__.__code__
+
+def __create_fn__(_type_organizations, _type_common_name, _type_dns, _type_emails, _type_ips, _type_uris, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,organizations:_type_organizations,common_name:_type_common_name,dns:_type_dns,emails:_type_emails,ips:_type_ips,uris:_type_uris)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'organizations',organizations)
+  __dataclass_builtins_object__.__setattr__(self,'common_name',common_name)
+  __dataclass_builtins_object__.__setattr__(self,'dns',dns)
+  __dataclass_builtins_object__.__setattr__(self,'emails',emails)
+  __dataclass_builtins_object__.__setattr__(self,'ips',ips)
+  __dataclass_builtins_object__.__setattr__(self,'uris',uris)
+ return __init__
+CODE["def __create_fn__(_type_organizations, _type_common_name, _type_dns, _type_emails, _type_ips, _type_uris, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,organizations:_type_organizations,common_name:_type_common_name,dns:_type_dns,emails:_type_emails,ips:_type_ips,uris:_type_uris)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'organizations',organizations)\n  __dataclass_builtins_object__.__setattr__(self,'common_name',common_name)\n  __dataclass_builtins_object__.__setattr__(self,'dns',dns)\n  __dataclass_builtins_object__.__setattr__(self,'emails',emails)\n  __dataclass_builtins_object__.__setattr__(self,'ips',ips)\n  __dataclass_builtins_object__.__setattr__(self,'uris',uris)\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__(_type_outcomes, _type_owned, _type_roles, _type_rows, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_outcomes, _dflt_owned, _dflt_roles, _dflt_rows, _return_type):
  def __init__(self,outcomes:_type_outcomes=_HAS_DEFAULT_FACTORY,owned:_type_owned=_HAS_DEFAULT_FACTORY,roles:_type_roles=_HAS_DEFAULT_FACTORY,rows:_type_rows=_HAS_DEFAULT_FACTORY)->_return_type:
@@ -3242,6 +3528,13 @@ def __create_fn__(_type_repairs, _type_violations, _type_preserved, _type_droppe
  return __init__
 CODE['def __create_fn__(_type_repairs, _type_violations, _type_preserved, _type_dropped_true, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_repairs, _dflt_violations, _dflt_preserved, _dflt_dropped_true, _return_type):\n def __init__(self,repairs:_type_repairs=_HAS_DEFAULT_FACTORY,violations:_type_violations=_HAS_DEFAULT_FACTORY,preserved:_type_preserved=_HAS_DEFAULT_FACTORY,dropped_true:_type_dropped_true=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.repairs=_dflt_repairs() if repairs is _HAS_DEFAULT_FACTORY else repairs\n  self.violations=_dflt_violations() if violations is _HAS_DEFAULT_FACTORY else violations\n  self.preserved=_dflt_preserved() if preserved is _HAS_DEFAULT_FACTORY else preserved\n  self.dropped_true=_dflt_dropped_true() if dropped_true is _HAS_DEFAULT_FACTORY else dropped_true\n return __init__'] = __create_fn__.__code__
 
+def __create_fn__(_type_role, _type_accounts, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,role:_type_role,accounts:_type_accounts)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'role',role)
+  __dataclass_builtins_object__.__setattr__(self,'accounts',accounts)
+ return __init__
+CODE["def __create_fn__(_type_role, _type_accounts, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,role:_type_role,accounts:_type_accounts)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'role',role)\n  __dataclass_builtins_object__.__setattr__(self,'accounts',accounts)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_settings, _type_registry, _type_window, _type_filename, _type_report_only, _type_siblings, _type_checking, _type_facts, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,settings:_type_settings,registry:_type_registry,window:_type_window,filename:_type_filename,report_only:_type_report_only,siblings:_type_siblings,checking:_type_checking,facts:_type_facts)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'settings',settings)
@@ -3469,6 +3762,23 @@ def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_
  return __init__
 CODE['def __create_fn__(_type_texts, _type_bodies, _type_findings, _type_gates, _type_values, _type_documents, _type_newline_defines, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_texts, _dflt_bodies, _dflt_findings, _dflt_gates, _dflt_values, _dflt_documents, _dflt_newline_defines, _return_type):\n def __init__(self,texts:_type_texts=_HAS_DEFAULT_FACTORY,bodies:_type_bodies=_HAS_DEFAULT_FACTORY,findings:_type_findings=_HAS_DEFAULT_FACTORY,gates:_type_gates=_HAS_DEFAULT_FACTORY,values:_type_values=_dflt_values,documents:_type_documents=_HAS_DEFAULT_FACTORY,newline_defines:_type_newline_defines=_dflt_newline_defines)->_return_type:\n  self.texts=_dflt_texts() if texts is _HAS_DEFAULT_FACTORY else texts\n  self.bodies=_dflt_bodies() if bodies is _HAS_DEFAULT_FACTORY else bodies\n  self.findings=_dflt_findings() if findings is _HAS_DEFAULT_FACTORY else findings\n  self.gates=_dflt_gates() if gates is _HAS_DEFAULT_FACTORY else gates\n  self.values=values\n  self.documents=_dflt_documents() if documents is _HAS_DEFAULT_FACTORY else documents\n  self.newline_defines=newline_defines\n return __init__'] = __create_fn__.__code__
 
+def __create_fn__(_type_title, _type_paths, _type_first_v1, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,title:_type_title,paths:_type_paths,first_v1:_type_first_v1)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'title',title)
+  __dataclass_builtins_object__.__setattr__(self,'paths',paths)
+  __dataclass_builtins_object__.__setattr__(self,'first_v1',first_v1)
+ return __init__
+CODE["def __create_fn__(_type_title, _type_paths, _type_first_v1, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,title:_type_title,paths:_type_paths,first_v1:_type_first_v1)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n  __dataclass_builtins_object__.__setattr__(self,'paths',paths)\n  __dataclass_builtins_object__.__setattr__(self,'first_v1',first_v1)\n return __init__"] = __create_fn__.__code__
+
+def __create_fn__(_type_title, _type_workload, _type_release, _type_without_class, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,title:_type_title,workload:_type_workload,release:_type_release,without_class:_type_without_class)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'title',title)
+  __dataclass_builtins_object__.__setattr__(self,'workload',workload)
+  __dataclass_builtins_object__.__setattr__(self,'release',release)
+  __dataclass_builtins_object__.__setattr__(self,'without_class',without_class)
+ return __init__
+CODE["def __create_fn__(_type_title, _type_workload, _type_release, _type_without_class, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,title:_type_title,workload:_type_workload,release:_type_release,without_class:_type_without_class)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'title',title)\n  __dataclass_builtins_object__.__setattr__(self,'workload',workload)\n  __dataclass_builtins_object__.__setattr__(self,'release',release)\n  __dataclass_builtins_object__.__setattr__(self,'without_class',without_class)\n return __init__"] = __create_fn__.__code__
+
 def __create_fn__(_type_toml, _type_source, _type_text, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_source, _dflt_text, _return_type):
  def __init__(self,toml:_type_toml,source:_type_source=_dflt_source,text:_type_text=_dflt_text)->_return_type:
   __dataclass_builtins_object__.__setattr__(self,'toml',toml)
@@ -3548,6 +3858,15 @@ def __create_fn__(_type_window, _type_yields, _type_taken_window, _type_taken_al
   self.values_blocks=_dflt_values_blocks() if values_blocks is _HAS_DEFAULT_FACTORY else values_blocks
  return __init__
 CODE['def __create_fn__(_type_window, _type_yields, _type_taken_window, _type_taken_all, _type_caps_blocks, _type_values_blocks, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_yields, _dflt_taken_window, _dflt_taken_all, _dflt_caps_blocks, _dflt_values_blocks, _return_type):\n def __init__(self,window:_type_window,yields:_type_yields=_HAS_DEFAULT_FACTORY,taken_window:_type_taken_window=_HAS_DEFAULT_FACTORY,taken_all:_type_taken_all=_HAS_DEFAULT_FACTORY,caps_blocks:_type_caps_blocks=_HAS_DEFAULT_FACTORY,values_blocks:_type_values_blocks=_HAS_DEFAULT_FACTORY)->_return_type:\n  self.window=window\n  self.yields=_dflt_yields() if yields is _HAS_DEFAULT_FACTORY else yields\n  self.taken_window=_dflt_taken_window() if taken_window is _HAS_DEFAULT_FACTORY else taken_window\n  self.taken_all=_dflt_taken_all() if taken_all is _HAS_DEFAULT_FACTORY else taken_all\n  self.caps_blocks=_dflt_caps_blocks() if caps_blocks is _HAS_DEFAULT_FACTORY else caps_blocks\n  self.values_blocks=_dflt_values_blocks() if values_blocks is _HAS_DEFAULT_FACTORY else values_blocks\n return __init__'] = __create_fn__.__code__
+
+def __create_fn__(_type_workload, _type_release, _type_account, _type_namespace, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
+ def __init__(self,workload:_type_workload,release:_type_release,account:_type_account,namespace:_type_namespace)->_return_type:
+  __dataclass_builtins_object__.__setattr__(self,'workload',workload)
+  __dataclass_builtins_object__.__setattr__(self,'release',release)
+  __dataclass_builtins_object__.__setattr__(self,'account',account)
+  __dataclass_builtins_object__.__setattr__(self,'namespace',namespace)
+ return __init__
+CODE["def __create_fn__(_type_workload, _type_release, _type_account, _type_namespace, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,workload:_type_workload,release:_type_release,account:_type_account,namespace:_type_namespace)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'workload',workload)\n  __dataclass_builtins_object__.__setattr__(self,'release',release)\n  __dataclass_builtins_object__.__setattr__(self,'account',account)\n  __dataclass_builtins_object__.__setattr__(self,'namespace',namespace)\n return __init__"] = __create_fn__.__code__
 
 def __create_fn__(_type_written, _type_notes, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_notes, _return_type):
  def __init__(self,written:_type_written,notes:_type_notes=_dflt_notes)->_return_type:
@@ -3635,6 +3954,22 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__delattr__(name)
  return __delattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'delete\',\'level\',\'code\',\'message\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('field','code','since','driver','provisioner','error_from','error_code',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'field\',\'code\',\'since\',\'driver\',\'provisioner\',\'error_from\',\'error_code\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('field','level','code','why',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'field\',\'level\',\'code\',\'why\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -3742,6 +4077,14 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('low','high','origin','reserved',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'low\',\'high\',\'origin\',\'reserved\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('major','minor','patch','pre','metadata',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -3806,6 +4149,22 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('name','namespace',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'name\',\'namespace\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('name','new_name','tag','digest',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'name\',\'new_name\',\'tag\',\'digest\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('name','releases','newest',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -3862,11 +4221,27 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('number','secure','component','gone',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'number\',\'secure\',\'component\',\'gone\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('op','con','orig','dirty','minor_dirty','patch_dirty',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
  return __delattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'op\',\'con\',\'orig\',\'dirty\',\'minor_dirty\',\'patch_dirty\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('organizations','common_name','dns','emails','ips','uris',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'organizations\',\'common_name\',\'dns\',\'emails\',\'ips\',\'uris\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -3974,6 +4349,14 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('role','accounts',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'role\',\'accounts\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('settings','registry','window','filename','report_only','siblings','checking','facts',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -4062,6 +4445,22 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
+  if type(self) is cls or name in ('title','paths','first_v1',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'paths\',\'first_v1\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('title','workload','release','without_class',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'title\',\'workload\',\'release\',\'without_class\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
   if type(self) is cls or name in ('toml','source','text',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -4099,6 +4498,14 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__delattr__(name)
  return __delattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'value\',\'start\',\'end\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __delattr__(self,name):
+  if type(self) is cls or name in ('workload','release','account','namespace',):
+   raise FrozenInstanceError(f"cannot delete field {name!r}")
+  super(cls, self).__delattr__(name)
+ return __delattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'workload\',\'release\',\'account\',\'namespace\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
@@ -4195,6 +4602,22 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__setattr__(name, value)
  return __setattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'delete\',\'level\',\'code\',\'message\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('field','code','since','driver','provisioner','error_from','error_code',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'field\',\'code\',\'since\',\'driver\',\'provisioner\',\'error_from\',\'error_code\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('field','level','code','why',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'field\',\'level\',\'code\',\'why\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
@@ -4302,6 +4725,14 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
+  if type(self) is cls or name in ('low','high','origin','reserved',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'low\',\'high\',\'origin\',\'reserved\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
   if type(self) is cls or name in ('major','minor','patch','pre','metadata',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
@@ -4366,6 +4797,22 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
+  if type(self) is cls or name in ('name','namespace',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'name\',\'namespace\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('name','new_name','tag','digest',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'name\',\'new_name\',\'tag\',\'digest\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
   if type(self) is cls or name in ('name','releases','newest',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
@@ -4422,11 +4869,27 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
+  if type(self) is cls or name in ('number','secure','component','gone',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'number\',\'secure\',\'component\',\'gone\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
   if type(self) is cls or name in ('op','con','orig','dirty','minor_dirty','patch_dirty',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
  return __setattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'op\',\'con\',\'orig\',\'dirty\',\'minor_dirty\',\'patch_dirty\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('organizations','common_name','dns','emails','ips','uris',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'organizations\',\'common_name\',\'dns\',\'emails\',\'ips\',\'uris\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
@@ -4534,6 +4997,14 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
+  if type(self) is cls or name in ('role','accounts',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'role\',\'accounts\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
   if type(self) is cls or name in ('settings','registry','window','filename','report_only','siblings','checking','facts',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
@@ -4622,6 +5093,22 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,v
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):
+  if type(self) is cls or name in ('title','paths','first_v1',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'paths\',\'first_v1\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('title','workload','release','without_class',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'title\',\'workload\',\'release\',\'without_class\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
   if type(self) is cls or name in ('toml','source','text',):
    raise FrozenInstanceError(f"cannot assign to field {name!r}")
   super(cls, self).__setattr__(name, value)
@@ -4659,6 +5146,14 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__setattr__(name, value)
  return __setattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'value\',\'start\',\'end\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
+
+def __create_fn__(cls, FrozenInstanceError):
+ def __setattr__(self,name,value):
+  if type(self) is cls or name in ('workload','release','account','namespace',):
+   raise FrozenInstanceError(f"cannot assign to field {name!r}")
+  super(cls, self).__setattr__(name, value)
+ return __setattr__
+CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'workload\',\'release\',\'account\',\'namespace\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):

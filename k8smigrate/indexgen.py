@@ -32,12 +32,14 @@ _RECORD = """
 import importlib, json, pkgutil, sys
 import k8smigrate, k8smigrate.dataclasscode as code
 code.RECORDED = []
-for info in pkgutil.walk_packages(k8smigrate.__path__, "k8smigrate."):
-    if info.name != "k8smigrate.__main__":
-        importlib.import_module(info.name)
+import k8smigrate.migrations  # its own folder in a source tree: not under k8smigrate.__path__
+for pkg in (k8smigrate, k8smigrate.migrations):
+    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        if info.name != "k8smigrate.__main__":
+            importlib.import_module(info.name)
 json.dump(code.RECORDED, sys.stdout)
 """
-"""Imports every module of the library in a new interpreter (no class made before the recording
+"""Imports every module of the library and its migrations in a new interpreter (no class made before the recording
 starts) and prints the text of every method its dataclasses have compiled."""
 
 

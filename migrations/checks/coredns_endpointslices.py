@@ -34,10 +34,11 @@ The CoreDNS workloads, ClusterRoles and ClusterRoleBindings of the whole run are
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.facts import Collector, Located, Object
 from k8smigrate.kube.images import Release, parse_image
 from k8smigrate.kube.podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs

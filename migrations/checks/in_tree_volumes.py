@@ -28,10 +28,11 @@ driver-specific format, and PV specs are immutable.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.kube.podspec import POD_APIS, pod_specs
 from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Node

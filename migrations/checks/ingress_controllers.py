@@ -68,10 +68,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.facts import Collector, Located, Object
 from k8smigrate.kube.flags import ARCHES, command_line, find_flag, truth
 from k8smigrate.kube.images import Image, Release, parse_image, path_matches

@@ -20,10 +20,10 @@ allowing ``nonResourceURLs: ["/metrics"]``), for targets from 1.19 on:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
 from k8smigrate.model import Check
 from k8smigrate.tree import Mapping, Node, Scalar

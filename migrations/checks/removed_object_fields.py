@@ -16,10 +16,11 @@ stands, with no behaviour change (K8SM-FLD-024).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.model import ANY, Check
 from k8smigrate.results import Level
 from k8smigrate.tree import Mapping, Scalar, format_path, walk

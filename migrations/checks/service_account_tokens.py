@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.facts import Collector, Object
 from k8smigrate.kube.flags import command_line, find_flag, line_nodes, program, truth
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flags

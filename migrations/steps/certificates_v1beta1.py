@@ -47,10 +47,10 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
 
 from k8smigrate.codes import DECISION_NEEDED, Code
 from k8smigrate.context import Context, mappings_at
+from k8smigrate.dataclasscode import dataclass
 from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
