@@ -11,12 +11,12 @@ one of its documents would be wanted), which lets ``scan`` skip files in one loo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
 from .facts import Collector
-from .lazyre import lazy
+from .lazyre import LazyPattern, lazy
 from .model import ANY, Check, Migration
 from .plan import window_of
 from .registry import Registry
@@ -29,7 +29,7 @@ from .versions import Window
 _RAW_API = re.compile(r"""apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
 _RAW_KIND = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?(\w+)""")
 _ODD_VALUE = [
-    lazy(key + r"""["']?[ \t]*:[ \t]*(?:[&!*|>]|"[^"\n]*\\|(?P<end>(?:#[^\n]*)?\r?$))""", re.M)
+    (key, lazy(key + r"""["']?[ \t]*:[ \t]*(?:[&!*|>]|"[^"\n]*\\|(?P<end>(?:#[^\n]*)?\r?$))""", re.M))
     for key in ("apiVersion", "kind")
 ]
 """An apiVersion or kind with an anchor, tag, alias, block scalar or escape, or its value on the next line."""
@@ -47,12 +47,49 @@ _KEY_OR_ITEM = lazy(
 
 def raw_api_versions(piece: str) -> list[str]:
     """Every apiVersion value a document's text names, at any depth, in YAML or JSON."""
-    return _RAW_API.findall(piece)
+    return [m.group(1) for m in matches_from("apiVersion", _RAW_API, piece)]
 
 
 def raw_kinds(piece: str) -> list[str]:
     """Every kind value a document's text names, at any depth."""
-    return _RAW_KIND.findall(piece)
+    return [m.group(1) for m in matches_from("kind", _RAW_KIND, piece)]
+
+
+def matches_from(literal: str, pattern: re.Pattern[str] | LazyPattern, text: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a pattern that starts with ``literal`` and never matches
+    empty: each place is found with ``str.find`` and only there is the pattern tried.
+
+    ``re`` looks for a literal prefix one character at a time; ``str.find`` skips. On a 100 KB
+    CRD that is 2–3x faster, and these patterns run over every document a run reads.
+    """
+    at = text.find(literal)
+    while at >= 0:
+        found = pattern.match(text, at)
+        if found is None:
+            at = text.find(literal, at + 1)
+        else:
+            yield found
+            at = text.find(literal, found.end())
+
+
+_QUESTION_ENDS = (" ", "\n", "\t", "\r")
+
+
+def _question_before_space(piece: str) -> bool:
+    """``"? " in piece or "?\\n" in piece or "?\\t" in piece or "?\\r" in piece``, in one pass.
+
+    CPython finds one character with ``memchr`` but two at about a nanosecond each: four such
+    scans were most of ``unsure``'s time on a CRD. From each ``?`` this looks at the next
+    character; a text with very many of them is left to the four scans.
+    """
+    at = piece.find("?")
+    for _ in range(64):
+        if at < 0:
+            return False
+        if piece[at + 1 : at + 2] in _QUESTION_ENDS:
+            return True
+        at = piece.find("?", at + 1)
+    return "? " in piece or "?\n" in piece or "?\t" in piece or "?\r" in piece
 
 
 @lru_cache(maxsize=4)
@@ -67,10 +104,10 @@ def unsure(piece: str) -> bool:
     """
     if "\\" in piece and _ESCAPED_KEY.search(piece):
         return True
-    if ("? " in piece or "?\n" in piece or "?\t" in piece or "?\r" in piece) and _EXPLICIT_KEY.search(piece):
+    if _question_before_space(piece) and _EXPLICIT_KEY.search(piece):
         return True
-    for pattern in _ODD_VALUE:
-        for m in pattern.finditer(piece):
+    for key, pattern in _ODD_VALUE:
+        for m in matches_from(key, pattern, piece):
             if m.group("end") is None or _scalar_below(piece, m.end()):
                 return True
     return False
