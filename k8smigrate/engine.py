@@ -261,9 +261,10 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
         status.add(UNREADABLE, "a carriage return without a line feed (old Mac line end); left unchanged", where)
         return
     before: Data = None
-    if any(p.steps for _obj, p in objects) or (list_plan and list_plan.steps):
+    if expansion is not None and (any(p.steps for _obj, p in objects) or (list_plan and list_plan.steps)):
+        # written-out aliases: the patch's "before" is what the bodies saw, not the text read again
         try:
-            before = root.to_data()  # and an alias bomb is refused before any body walks it
+            before = root.to_data()
         except (TreeError, RecursionError) as exc:
             status.add(UNREADABLE, f"cannot read the document: {exc}")
             return
@@ -472,7 +473,7 @@ def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping
     result = status.result
     result.applied = status.applied
     result.summary = status.notes
-    if before is None:  # only checks ran: the input is read again if the patch is ever asked for
+    if before is None:  # the input is read again if the patch is ever asked for (most runs never ask)
         assert root.src is not None
         original_text = lead + " " * root.src.col + stream.text[root.src.start : root.src.end]
         result.defer_patch(partial(_data_of, original_text), after)
