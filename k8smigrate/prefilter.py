@@ -11,16 +11,17 @@ one of its documents would be wanted), which lets ``scan`` skip files in one loo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from .facts import Collector
-from .lazyre import LazyPattern, lazy
+from .lazyre import lazy
 from .model import ANY, Check, Migration
 from .plan import window_of
 from .registry import Registry
 from .settings import Settings
+from .textsearch import matches_from, pair_in
 from .triggers import Trigger, Triggers
 from .versions import Window
 
@@ -55,43 +56,6 @@ def raw_kinds(piece: str) -> list[str]:
     return [m.group(1) for m in matches_from("kind", _RAW_KIND, piece)]
 
 
-def matches_from(literal: str, pattern: re.Pattern[str] | LazyPattern, text: str) -> Iterator[re.Match[str]]:
-    """``pattern.finditer(text)`` for a pattern that starts with ``literal`` and never matches
-    empty: each place is found with ``str.find`` and only there is the pattern tried.
-
-    ``re`` looks for a literal prefix one character at a time; ``str.find`` skips. On a 100 KB
-    CRD that is 2–3x faster, and these patterns run over every document a run reads.
-    """
-    at = text.find(literal)
-    while at >= 0:
-        found = pattern.match(text, at)
-        if found is None:
-            at = text.find(literal, at + 1)
-        else:
-            yield found
-            at = text.find(literal, found.end())
-
-
-_QUESTION_ENDS = (" ", "\n", "\t", "\r")
-
-
-def _question_before_space(piece: str) -> bool:
-    """``"? " in piece or "?\\n" in piece or "?\\t" in piece or "?\\r" in piece``, in one pass.
-
-    CPython finds one character with ``memchr`` but two at about a nanosecond each: four such
-    scans were most of ``unsure``'s time on a CRD. From each ``?`` this looks at the next
-    character; a text with very many of them is left to the four scans.
-    """
-    at = piece.find("?")
-    for _ in range(64):
-        if at < 0:
-            return False
-        if piece[at + 1 : at + 2] in _QUESTION_ENDS:
-            return True
-        at = piece.find("?", at + 1)
-    return "? " in piece or "?\n" in piece or "?\t" in piece or "?\r" in piece
-
-
 @lru_cache(maxsize=4)
 def unsure(piece: str) -> bool:
     """Whether the text may spell an apiVersion or kind that the raw patterns cannot read.
@@ -104,7 +68,7 @@ def unsure(piece: str) -> bool:
     """
     if "\\" in piece and _ESCAPED_KEY.search(piece):
         return True
-    if _question_before_space(piece) and _EXPLICIT_KEY.search(piece):
+    if pair_in(piece, "?", " \n\t\r") and _EXPLICIT_KEY.search(piece):
         return True
     for key, pattern in _ODD_VALUE:
         for m in matches_from(key, pattern, piece):

@@ -15,6 +15,7 @@ from collections import Counter
 from .comments import comment_lines, eol_comment
 from .dataclasscode import dataclass
 from .scalars import render_data_scalar, render_string
+from .textsearch import pair_in
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
 
 
@@ -59,21 +60,7 @@ def detect_style(text: str, root: Node) -> Style:
     quote = quotes.most_common(1)[0][0] if quotes else '"'
     is_json = isinstance(root, Mapping) and root.flow and all(e.key.style == '"' for e in root.entries)
     start, end = (root.src.start, root.src.end) if root.src is not None else (0, len(text))
-    return Style("\r\n" if holds_crlf(text, start, end) else "\n", step, max(offset, 0), quote, is_json)
-
-
-def holds_crlf(text: str, start: int, end: int) -> bool:
-    """``"\\r\\n" in text[start:end]``, without the copy and from each CR.
-
-    CPython finds one character with ``memchr`` but two at about a nanosecond each, and a
-    CRD's document is 100 KB: that search was most of ``detect_style``.
-    """
-    at = text.find("\r", start, end)
-    while at >= 0:
-        if at + 1 < end and text[at + 1] == "\n":
-            return True
-        at = text.find("\r", at + 1, end)
-    return False
+    return Style("\r\n" if pair_in(text, "\r", "\n", start, end) else "\n", step, max(offset, 0), quote, is_json)
 
 
 def reindent(chunk: str, delta: int) -> str:

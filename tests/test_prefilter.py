@@ -12,18 +12,9 @@ from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
 
 import k8smigrate
-from k8smigrate.prefilter import (
-    _ODD_VALUE,
-    _RAW_API,
-    _RAW_KIND,
-    _question_before_space,
-    matches_from,
-    prefilter,
-    unsure,
-)
+from k8smigrate.prefilter import prefilter, unsure
 from k8smigrate.registry import default_registry
 from k8smigrate.settings import Settings
 from tests.fuzz_checks import check_prefilter
@@ -155,30 +146,3 @@ def test_after_apply_a_rescan_agrees() -> None:
 @example([dedent(LIST).replace("apiVersion: v1\n", "apiVersion:\n  v1\n", 1)])
 def test_the_prefilter_never_skips_what_the_full_reader_would_migrate(docs: list[str]) -> None:
     check_prefilter(docs)
-
-
-# ------------------------------------------------------------------ the searches, as re would do them
-
-_PIECES = st.lists(
-    st.sampled_from(["apiVersion", "kind", ":", " ", "\t", '"', "'", "?", "\n", "\r", "#", "&a", "|", "v1", "ü", "€"]),
-    max_size=40,
-).map("".join)
-
-
-@given(_PIECES, st.integers(min_value=0, max_value=3))
-@example("kindkind: v1\n", 0)
-@example("apiVersion: apiVersion: v1", 0)
-def test_matches_from_finds_what_finditer_finds(text: str, which: int) -> None:
-    literal, pattern = [("apiVersion", _RAW_API), ("kind", _RAW_KIND), *_ODD_VALUE][which]
-    expected = [m.span() for m in pattern.finditer(text)]
-    assert [m.span() for m in matches_from(literal, pattern, text)] == expected
-
-
-@given(_PIECES)
-@example("?" * 70 + " ")
-@example("?x" * 70 + "?\r")
-@example("?" * 70)
-@example("a?")
-def test_a_question_mark_before_a_space_is_found_in_one_pass(text: str) -> None:
-    expected = "? " in text or "?\n" in text or "?\t" in text or "?\r" in text
-    assert _question_before_space(text) is expected

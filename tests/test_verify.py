@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import example, given
-from hypothesis import strategies as st
-
-from k8smigrate.render import detect_style, holds_crlf
+from k8smigrate.render import detect_style
 from k8smigrate.tree import Mapping
 from k8smigrate.verify import dropped_comments, read_back
 from k8smigrate.yamlio import EVERY, read_stream
@@ -39,15 +36,6 @@ def test_each_dropped_copy_of_a_comment_is_named_once_with_its_line() -> None:
     assert dropped_comments(old, "a: 1  # keep\n") == [("# gone", 1), ("# gone", 2)]
     assert dropped_comments(old, "a: 1  # keep\n# gone\n") == [("# gone", 1)]  # which copy went: the first
     assert dropped_comments("a: 1\n", "") == []
-
-
-@given(st.text(alphabet="\r\na", max_size=30), st.integers(0, 31), st.integers(0, 31))
-@example("a\r\n", 0, 2)
-@example("a\r\n", 1, 3)
-@example("\r" * 5 + "\n", 0, 6)
-def test_a_crlf_is_found_inside_the_bounds_only(text: str, start: int, end: int) -> None:
-    end = min(max(start, end), len(text))
-    assert holds_crlf(text, start, end) is ("\r\n" in text[start:end])
 
 
 def test_a_document_written_with_crlf_gets_new_lines_with_crlf() -> None:
