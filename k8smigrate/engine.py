@@ -55,7 +55,7 @@ from .settings import Settings
 from .tree import Mapping, Node, Scalar, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
-from .yamlio import EVERY, Document, Stream, read_again, read_stream
+from .yamlio import EVERY, Document, Stream, read_again, read_data, read_stream
 
 if TYPE_CHECKING:
     from .sharing import Expansion
@@ -476,7 +476,7 @@ def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping
     if before is None:  # the input is read again if the patch is ever asked for (most runs never ask)
         assert root.src is not None
         original_text = lead + " " * root.src.col + stream.text[root.src.start : root.src.end]
-        result.defer_patch(partial(_data_of, original_text), after)
+        result.defer_patch(partial(_data_of, original_text, stream.libyaml), after)
     else:
         result.defer_patch(before, after)
     if isinstance(after, dict):
@@ -484,10 +484,11 @@ def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping
     status.new_text = new_text
 
 
-def _data_of(text: str) -> Data:
-    """The data of the one document of ``text`` (the input of a document only checks edited)."""
-    documents = read_stream(text, wanted=EVERY).documents
-    return documents[0].root.to_data() if documents and documents[0].root is not None else None
+def _data_of(text: str, libyaml: bool) -> Data:
+    """The data of the one document of ``text``, the input of an edited document, read as the
+    tree reads it by the reader that checks edits (no tree built, in C where libyaml is)."""
+    documents = read_data(text, libyaml)
+    return documents[0] if documents else None
 
 
 _BARE_CR = re.compile(r"\r(?!\n)")
