@@ -487,7 +487,11 @@ def _render_and_verify(run: _Run, stream: Stream, status: _Status, root: Mapping
 def _data_of(text: str, libyaml: bool) -> Data:
     """The data of the one document of ``text``, the input of an edited document, read as the
     tree reads it by the reader that checks edits (no tree built, in C where libyaml is)."""
-    documents = read_data(text, libyaml)
+    try:
+        documents = read_data(text, libyaml)
+    except ValueError:  # not expected (the document was read once): then as the stream read it
+        found = read_stream(text, wanted=EVERY).documents
+        return found[0].root.to_data() if found and found[0].root is not None else None
     return documents[0] if documents else None
 
 

@@ -93,6 +93,25 @@ def test_the_patch_turns_the_old_document_into_the_new_one() -> None:
     assert jsonpatch.apply_patch(old, result.documents[0].patch) == new
 
 
+def test_a_patch_reads_the_input_again_only_when_asked_and_as_the_stream_read_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import k8smigrate.engine as engine
+
+    expected = migrate_text(INGRESS, target_version="1.22").documents[0].patch
+    read: list[str] = []
+
+    def refuse(text: str, libyaml: bool = True) -> list[object]:
+        read.append(text)
+        raise ValueError("refused")  # the data reader failing: the stream's own reading answers
+
+    monkeypatch.setattr(engine, "read_data", refuse)
+    result = migrate_text(INGRESS, target_version="1.22")
+    assert read == []  # nothing read again until the patch is asked for
+    assert result.documents[0].patch == expected
+    assert read and "extensions/v1beta1" in read[0]
+
+
 def test_a_bad_target_is_a_usage_error() -> None:
     from k8smigrate.settings import SettingsError
 
