@@ -31,6 +31,7 @@ from .quoting import quote_path
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
+from .textsearch import matches_from
 from .tree import Mapping, Scalar
 from .versions import Window
 from .yamlio import Document, Stream, read_stream
@@ -294,7 +295,7 @@ def _is_list(piece: str) -> bool:
     with ``^``), this one starts with a literal and looks at what precedes each ``kind``."""
     if "List" not in piece:
         return False
-    for found in _KIND_LIST.finditer(piece):
+    for found in matches_from("kind", _KIND_LIST, piece):
         at = found.start()
         before = piece[at - 1] if at else "\n"
         if before == "\n" or (before in "\"'" and (at == 1 or piece[at - 2] == "\n")):
