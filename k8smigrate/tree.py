@@ -29,7 +29,7 @@ class TreeError(Exception):
     """A tree that cannot be turned into data (alias bomb, unknown anchor)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Source:
     """Where a parsed node stands in the original text (character indices)."""
 
@@ -41,7 +41,7 @@ class Source:
     sep: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class EntrySource:
     """Where a mapping entry or sequence item stands: its head comments, key or dash, and line end."""
 
@@ -57,7 +57,13 @@ class EntrySource:
 
 
 class Node:
-    """Base of every tree node."""
+    """Base of every tree node.
+
+    Nodes, entries and sources have ``__slots__``: a CRD is tens of thousands of them, and the
+    C builder fills a slot directly where an instance dictionary costs a keyed store per field.
+    """
+
+    __slots__ = ("anchor", "dirty", "line", "src", "tag")
 
     src: Source | None
     anchor: str | None
@@ -106,6 +112,8 @@ class Node:
 
 class Scalar(Node):
     """A scalar: ``value`` is the parsed string, ``style`` is None (plain), quote or block char."""
+
+    __slots__ = ("has_new_data", "new_data", "style", "value")
 
     def __init__(self, value: str, style: str | None = None, tag: str | None = None) -> None:
         super().__init__()
@@ -170,13 +178,15 @@ class Scalar(Node):
 class Alias(Node):
     """``*name``: kept as written; its data is the anchored node's data."""
 
+    __slots__ = ("name", "target")
+
     def __init__(self, name: str, target: Node | None = None) -> None:
         super().__init__()
         self.name = name
         self.target = target
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Entry:
     """One ``key: value`` pair. ``comments`` travel with the entry when it is moved or renamed."""
 
@@ -195,7 +205,7 @@ class Entry:
         return str(self.key.value)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Item:
     """One sequence item with its source position and comments."""
 
@@ -207,6 +217,8 @@ class Item:
 
 class Mapping(Node):
     """A mapping whose entries keep their order, source positions and comments."""
+
+    __slots__ = ("entries", "first", "flow")
 
     def __init__(self, flow: bool = False) -> None:
         super().__init__()
@@ -390,6 +402,8 @@ class Mapping(Node):
 
 class Sequence(Node):
     """A sequence whose items keep their source positions and comments."""
+
+    __slots__ = ("flow", "items")
 
     def __init__(self, flow: bool = False) -> None:
         super().__init__()

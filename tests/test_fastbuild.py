@@ -71,7 +71,7 @@ def snapshot(root: Node | None) -> Any:
         if not isinstance(obj, (Node, Entry, Item, Source, EntrySource)):
             raise AssertionError(f"unexpected object in a tree: {obj!r}")
         fields = []
-        for name, value in vars(obj).items():
+        for name, value in _attributes(obj):
             if isinstance(obj, EntrySource) and name == "parent_id":
                 value = ("node", order.get(value))
             elif isinstance(obj, Alias) and name == "target":
@@ -84,6 +84,17 @@ def snapshot(root: Node | None) -> Any:
         return (type(obj).__name__, fields)
 
     return dump(root)
+
+
+_UNSET = "<unset>"
+
+
+def _attributes(obj: Any) -> list[tuple[str, Any]]:
+    """Every slot of ``obj`` (the tree's classes have ``__slots__``), base classes first; a slot
+    never filled reads as ``<unset>``, so a field one builder forgets shows up in the diff."""
+    names = [name for cls in reversed(type(obj).__mro__) for name in cls.__dict__.get("__slots__", ())]
+    assert names and not hasattr(obj, "__dict__"), f"{type(obj).__name__} has no slots or has a __dict__"
+    return [(name, getattr(obj, name, _UNSET)) for name in names]
 
 
 def both(text: str, start: int, end: int) -> tuple[Any, Any] | None:

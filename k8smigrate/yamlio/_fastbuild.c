@@ -28,6 +28,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
+#include <structmember.h>
 
 #include "libyaml_abi.h"
 #ifndef _WIN32
@@ -195,12 +196,31 @@ static Py_ssize_t column_of(const Text *t, Py_ssize_t index) { return index - (r
 
 static PyObject *new_of(PyTypeObject *type) { return type->tp_new(type, empty_tuple, NULL); }
 
-static int set_obj(PyObject *o, PyObject *name, PyObject *value) { return PyObject_SetAttr(o, name, value); }
+/* o.name = value. The tree's classes have __slots__: a slot is stored straight into the object,
+ * where PyObject_SetAttr would look the name up twice more (generic setattr, then the slot's
+ * descriptor). Anything else (another class, a __setattr__ of its own) takes the generic way. */
+static int set_obj(PyObject *o, PyObject *name, PyObject *value) {
+    PyTypeObject *type = Py_TYPE(o);
+    if (type->tp_setattro == PyObject_GenericSetAttr) {
+        PyObject *descr = _PyType_Lookup(type, name); /* borrowed; the type's attribute cache answers */
+        if (descr && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+            PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+            if (member->type == T_OBJECT_EX && !(member->flags & READONLY)) {
+                PyObject **slot = (PyObject **)((char *)o + member->offset);
+                PyObject *old = *slot;
+                *slot = Py_NewRef(value);
+                Py_XDECREF(old);
+                return 0;
+            }
+        }
+    }
+    return PyObject_SetAttr(o, name, value);
+}
 
 static int set_int(PyObject *o, PyObject *name, Py_ssize_t v) {
     PyObject *n = PyLong_FromSsize_t(v);
     if (!n) return -1;
-    int r = PyObject_SetAttr(o, name, n);
+    int r = set_obj(o, name, n);
     Py_DECREF(n);
     return r;
 }
@@ -208,7 +228,7 @@ static int set_int(PyObject *o, PyObject *name, Py_ssize_t v) {
 static int set_new_list(PyObject *o, PyObject *name) {
     PyObject *l = PyList_New(0);
     if (!l) return -1;
-    int r = PyObject_SetAttr(o, name, l);
+    int r = set_obj(o, name, l);
     Py_DECREF(l);
     return r;
 }
