@@ -293,7 +293,8 @@ class Renderer:
             sep = sep[:colon] + f" &{anchor}" + sep[colon:]
         value = self._within_entry(self.node(e.value, self._child_col(e.value, col, delta), delta), s)
         tail = text[s.value_end : s.end] if _is_scalar_like(e.value) else ""
-        return head + marker + key + reindent(sep, delta) + value + tail
+        # one join, not five +: ``value`` is a whole subtree, and each + copied it again
+        return "".join((head, marker, key, reindent(sep, delta), value, tail))
 
     def _original_item(self, item: Item, col: int, delta: int, first: bool) -> str:
         s = item.src
@@ -307,7 +308,7 @@ class Renderer:
         sep = _without_carried_lead(text[s.key_end : s.value_start], item.value)
         value = self._within_entry(self.node(item.value, self._child_col(item.value, col + 2, delta), delta), s)
         tail = text[s.value_end : s.end] if _is_scalar_like(item.value) else ""
-        return head + "-" + reindent(sep, delta) + value + tail
+        return "".join((head, "-", reindent(sep, delta), value, tail))
 
     def _within_entry(self, value: str, s: EntrySource) -> str:
         """A value copied from its source without the blank lines its source runs on past the

@@ -14,6 +14,7 @@ from collections import Counter
 
 from .render import Renderer, detect_style
 from .scalars import Data, same_data
+from .textsearch import lines_with
 from .tree import Mapping, TreeError
 from .yamlio import directives, read_data
 
@@ -50,9 +51,7 @@ _COMMENT_RE = re.compile(r"(?:^|\s)(#.*)$")
 def comments(text: str) -> Counter[str]:
     """The comments of a text (whole-line and end-of-line), counted."""
     found: Counter[str] = Counter()
-    for line in text.splitlines():
-        if "#" not in line:  # most lines: the pattern below would not match either
-            continue
+    for line in lines_with(text, "#"):
         s = line.strip()
         if s.startswith("#"):
             found[s] += 1

@@ -1,7 +1,8 @@
 """Spec: the searches of ``textsearch`` answer exactly what the slower ones they replace answer.
 
 ``matches_from`` is ``pattern.finditer`` for a pattern that starts with a literal; ``pair_in``
-is ``any(first + s in text[start:end] for s in seconds)``. Random texts are built from the
+is ``any(first + s in text[start:end] for s in seconds)``; ``lines_with`` is the lines of
+``splitlines`` that hold a character, whatever breaks them. Random texts are built from the
 pieces that make the two differ when a search is wrong: the literal twice in a row, a literal
 inside another match, a ``?`` or CR at the edge of the bounds, wide characters, and more than
 ``MANY`` places of the first character.
@@ -13,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from k8smigrate.prefilter import _ODD_VALUE, _RAW_API, _RAW_KIND
-from k8smigrate.textsearch import MANY, matches_from, pair_in
+from k8smigrate.textsearch import MANY, lines_with, matches_from, pair_in
 
 PIECES = st.lists(
     st.sampled_from(["apiVersion", "kind", ":", " ", "\t", '"', "'", "?", "\n", "\r", "#", "&a", "|", "v1", "ü", "€"]),
@@ -26,6 +27,11 @@ PIECES = st.lists(
 def test_an_empty_text_holds_nothing() -> None:
     assert list(matches_from("kind", _RAW_KIND, "")) == []
     assert not pair_in("", "?", " ")
+    assert lines_with("", "#") == []
+
+
+def test_a_text_without_the_character_has_no_line_with_it() -> None:
+    assert lines_with("a: 1\nb: 2\n", "#") == []
 
 
 def test_a_pair_split_by_the_bounds_is_not_in_them() -> None:
@@ -57,3 +63,18 @@ def test_pair_in_answers_what_in_answers(text: str, start: int, end: int) -> Non
         expected = any(first + s in text[start:end] for s in seconds)
         assert pair_in(text, first, seconds, start, end) is expected
         assert pair_in(text, first, seconds) is any(first + s in text for s in seconds)
+
+
+@given(
+    st.lists(
+        st.sampled_from(["#", "a", " ", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "ü", "€"]),
+        max_size=30,
+    ).map("".join)
+)
+@example("# head\na: 1  # eol\n")
+@example("#")
+@example("a\n#\n\n#b")
+@example("a: 1 # x\r\nb: 2\r\n")
+@example("a: 1 # x\u2028b # y")
+def test_lines_with_cuts_the_lines_splitlines_gives(text: str) -> None:
+    assert lines_with(text, "#") == [line for line in text.splitlines() if "#" in line]
