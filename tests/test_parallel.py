@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from k8smigrate import files, parallel
 from k8smigrate.api import migrate_file
 from k8smigrate.cli import app
-from k8smigrate.parallel import SCAN_SERIAL_BYTES, SERIAL_BELOW, SERIAL_BYTES, in_process
+from k8smigrate.parallel import CHUNK_FILES, SCAN_SERIAL_BYTES, SERIAL_BELOW, SERIAL_BYTES, _parts, in_process
+from k8smigrate.settings import Settings
 
 INGRESS = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata:\n  name: web{i}\nspec:\n  backend:\n    serviceName: web\n    servicePort: {port}\n"
 CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"
@@ -75,6 +76,20 @@ def test_many_files_of_enough_bytes_go_to_workers(tmp_path: Path) -> None:
     paths = _files(tmp_path, SERIAL_BELOW * 2, SERIAL_BYTES // (SERIAL_BELOW * 2) + 1)
     assert not in_process(paths, jobs=2)
     assert in_process(paths, jobs=2, serial_bytes=SCAN_SERIAL_BYTES)  # scan's threshold is higher
+
+
+def test_workers_get_tasks_of_about_equal_bytes_in_input_order(tmp_path: Path) -> None:
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "crds").mkdir()
+    light = _files(tmp_path / "apps", CHUNK_FILES * 3, 10)  # 960 bytes in all
+    heavy = _files(tmp_path / "crds", 4, 10_000)  # each over an eighth of a worker's share
+    paths = [*light, *heavy, tmp_path / "missing.yaml"]
+    jobs: list[parallel.Job] = [(migrate_file, p, Settings(), "all", i, None) for i, p in enumerate(paths)]
+    parts = list(_parts(jobs, paths, 2))
+    assert [job for part in parts for job in part] == jobs
+    assert [len(part) for part in parts] == [CHUNK_FILES] * 3 + [1, 1, 1, 1, 1]  # a heavy file alone
+    gone = [tmp_path / f"gone{i}.yaml" for i in range(CHUNK_FILES + 1)]  # no bytes: cut by count only
+    assert [len(part) for part in _parts(jobs[: len(gone)], gone, 2)] == [CHUNK_FILES, 1]
 
 
 @pytest.mark.parametrize("command", [["apply", "--check"], ["scan"]])
