@@ -16,7 +16,7 @@ Data = None | bool | int | float | str | list["Data"] | dict[str, "Data"]
 _BOOL_TRUE = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"}
 _BOOL_FALSE = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"}
 _NULL = {"", "~", "null", "Null", "NULL"}
-_SPECIAL: dict[str, Data] = {
+RESOLVE_MAP: dict[str, Data] = {
     **dict.fromkeys(_NULL),
     **dict.fromkeys(_BOOL_TRUE, True),
     **dict.fromkeys(_BOOL_FALSE, False),
@@ -67,8 +67,8 @@ def resolve_plain(text: str) -> Data:
     underscores are dropped (``1_000``); base-60 numbers (``1:30``) are *not* read, they stay
     strings. Timestamps stay strings here, as they are in the JSON Kubernetes receives.
     """
-    if text in _SPECIAL:
-        return _SPECIAL[text]
+    if text in RESOLVE_MAP:
+        return RESOLVE_MAP[text]
     first = text[0]
     if first == ".":
         return float(text) if _DOT_FLOAT.fullmatch(text) and not _huge(text) else text

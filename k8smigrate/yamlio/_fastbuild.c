@@ -1068,8 +1068,19 @@ static PyObject *build(PyObject *self, PyObject *args) {
 
 /* ------------------------------------------------------------------ plain data (readback.py) */
 
-static PyObject *resolve_plain_fn;
+static PyObject *resolve_plain_fn, *resolve_map;
 static PyObject *S_true, *S_false, *S_null;
+
+/* 1 when resolve_plain(value) is value itself, known without calling it: not a word of its
+ * table and not a number's first character (resolve_plain's own first two tests); 0 when it
+ * must be asked; -1 on error. Most plain scalars are names, keys and words. */
+static int plain_string(PyObject *value) {
+    if (PyUnicode_GET_LENGTH(value) == 0) return 0;
+    Py_UCS4 first = PyUnicode_READ_CHAR(value, 0);
+    if (first == '.' || first == '+' || first == '-' || (first >= '0' && first <= '9')) return 0;
+    int special = PyDict_Contains(resolve_map, value);
+    return special < 0 ? -1 : !special;
+}
 
 /* readback._scalar_data */
 static PyObject *scalar_data(yaml_event_t *ev) {
@@ -1081,6 +1092,11 @@ static PyObject *scalar_data(yaml_event_t *ev) {
     size_t tl = tag ? strlen(tag) : 0;
     if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || (tag && tl >= 4 && strcmp(tag + tl - 4, ":str") == 0))
         return value;
+    int as_is = plain_string(value); /* a string resolves to itself, and an !!int tag then keeps it too */
+    if (as_is) {
+        if (as_is < 0) Py_CLEAR(value);
+        return value;
+    }
     PyObject *resolved = PyObject_CallOneArg(resolve_plain_fn, value);
     if (!resolved || !(tag && tl >= 4 && strcmp(tag + tl - 4, ":int") == 0)) {
         Py_DECREF(value);
@@ -1274,9 +1290,9 @@ static PyObject *read_data(PyObject *self, PyObject *args) {
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
-    PyObject *types[8], *cl, *eol, *resolve;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO", &types[0], &types[1], &types[2], &types[3], &types[4], &types[5],
-                          &types[6], &types[7], &cl, &eol, &resolve))
+    PyObject *types[8], *cl, *eol, *resolve, *table;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOO!", &types[0], &types[1], &types[2], &types[3], &types[4], &types[5],
+                          &types[6], &types[7], &cl, &eol, &resolve, &PyDict_Type, &table))
         return NULL;
     for (int i = 0; i < 8; i++)
         if (!PyType_Check(types[i])) {
@@ -1294,6 +1310,8 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     Py_XSETREF(eol_comment_fn, eol);
     Py_INCREF(resolve);
     Py_XSETREF(resolve_plain_fn, resolve);
+    Py_INCREF(table);
+    Py_XSETREF(resolve_map, table);
     Py_RETURN_NONE;
 }
 

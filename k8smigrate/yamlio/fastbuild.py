@@ -23,7 +23,7 @@ from collections.abc import Callable
 from importlib.machinery import PathFinder
 
 from ..comments import comment_lines, eol_comment
-from ..scalars import Data, resolve_plain
+from ..scalars import RESOLVE_MAP, Data, resolve_plain
 from ..tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
 from .documents import Document
 
@@ -72,7 +72,18 @@ def _load() -> tuple[
     if version is None:  # no libyaml to read with; the substring search needs none
         return *off[:4], needle_set, holds_any
     configure(
-        Scalar, Mapping, Sequence, Alias, Entry, Item, Source, EntrySource, comment_lines, eol_comment, resolve_plain
+        Scalar,
+        Mapping,
+        Sequence,
+        Alias,
+        Entry,
+        Item,
+        Source,
+        EntrySource,
+        comment_lines,
+        eol_comment,
+        resolve_plain,
+        RESOLVE_MAP,
     )
     return build, read_data, accepts, version, needle_set, holds_any
 
