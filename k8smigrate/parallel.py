@@ -185,8 +185,9 @@ CHUNK_FILES = 32
 
 
 def _parts(jobs_list: list[Job], paths: list[Path], jobs: int) -> Iterator[list[Job]]:
-    """``jobs_list`` cut into tasks of about an eighth of a worker's share of the bytes, at most
-    ``CHUNK_FILES`` files each.
+    """``jobs_list`` cut into tasks of at most an eighth of a worker's share of the bytes (a
+    larger file alone), at most ``CHUNK_FILES`` files each: files of one size go ``n / 8 jobs``
+    to a task, as they did when tasks were cut by count.
 
     Cut by bytes, not by count: the work of a file follows its size (a 100 KB CRD against a
     1 KB Deployment), and a repository keeps its heavy files together (``legacy/``, ``crds/``).
@@ -197,11 +198,11 @@ def _parts(jobs_list: list[Job], paths: list[Path], jobs: int) -> Iterator[list[
     part: list[Job] = []
     held = 0
     for job, size in zip(jobs_list, sizes, strict=True):
-        part.append(job)
-        held += size
-        if held >= budget or len(part) >= CHUNK_FILES:
+        if part and (held + size > budget or len(part) >= CHUNK_FILES):
             yield part
             part, held = [], 0
+        part.append(job)
+        held += size
     if part:
         yield part
 
