@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 import re
 
+from .lazyre import lazy
+
 Data = None | bool | int | float | str | list["Data"] | dict[str, "Data"]
 
 _BOOL_TRUE = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"}
@@ -35,7 +37,7 @@ _DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
 """What ``strconv.ParseFloat`` accepts of a scalar that starts with a dot (``.5``, ``.5e3``)."""
 _INT64 = (-(2**63), 2**64)  # ParseInt, then ParseUint: beyond them a number is read as a float
 
-_YAML11_INT = re.compile(
+_YAML11_INT = lazy(
     r"""^(?:[-+]?0b[0-1_]+
         |[-+]?0[0-7_]+
         |[-+]?(?:0|[1-9][0-9_]*)
@@ -43,7 +45,7 @@ _YAML11_INT = re.compile(
         |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
     re.X,
 )
-_YAML11_FLOAT = re.compile(
+_YAML11_FLOAT = lazy(
     r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
         |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
         |\.[0-9_]+(?:[eE][-+][0-9]+)?
@@ -52,8 +54,9 @@ _YAML11_FLOAT = re.compile(
         |\.(?:nan|NaN|NAN))$""",
     re.X,
 )
-"""The YAML 1.1 spec's (and PyYAML's) numbers, base 60 included: only for deciding what to quote."""
-_TIMESTAMP_RE = re.compile(r"^\d{4}-\d\d?-\d\d?(?:[Tt ].*)?$")
+"""The YAML 1.1 spec's (and PyYAML's) numbers, base 60 included: only for deciding what to quote
+(compiled when a new string is first written: a run that writes none never needs them)."""
+_TIMESTAMP_RE = lazy(r"^\d{4}-\d\d?-\d\d?(?:[Tt ].*)?$")
 _INDICATORS = set("-?:,[]{}#&*!|>'\"%@`")
 _NUMBER_START = set("+-0123456789")
 """go-yaml tries numbers only for scalars that start with one of these (or a dot)."""
