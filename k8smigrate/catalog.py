@@ -20,6 +20,7 @@ from typing import Any
 from .codes import GENERAL
 from .components import is_addon
 from .model import Check, Migration, Step
+from .regexcode import regex
 from .registry import Registry
 
 
@@ -57,7 +58,7 @@ def _short_to(from_api: str, to_api: str) -> str:
     return version if group == to_group else to_api
 
 
-_GATE_NOTE = re.compile(r"\s*\((?:targets|window) from [0-9.]+\)$")
+_GATE_NOTE = regex(r"\s*\((?:targets|window) from [0-9.]+\)$")
 
 
 def _table(header: list[str], rows: list[list[str]], width: int | None) -> list[str]:
@@ -166,7 +167,7 @@ def list_rows(registry: Registry) -> list[dict[str, Any]]:
     return rows
 
 
-_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
+_LITERAL = regex(r"``(.+?)``", re.DOTALL)
 
 
 def plain_literals(text: str) -> str:
@@ -235,7 +236,7 @@ def decision_lines(name: str, registry: Registry) -> list[str] | None:
     ]
 
 
-_CODE = re.compile(r"K8SM-[A-Z]+-\d+", re.IGNORECASE)
+_CODE = regex(r"K8SM-[A-Z]+-\d+", re.IGNORECASE)
 _CORE_REPORTERS = {
     "TPL": "the template reader (Helm and Jinja2 templates; docs/templates.md)",
     "KUS": "the kustomize tree step (docs/kustomize.md)",

@@ -29,7 +29,6 @@ from __future__ import annotations
 import errno
 import gc
 import os
-import re
 import signal
 import sys
 from collections.abc import Callable, Generator
@@ -61,6 +60,7 @@ from .needs import need_lines, needs
 from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
 from .prefilter import collectors_for
 from .quoting import quote_path
+from .regexcode import regex
 from .registry import check_settings, default_registry
 from .report import (
     Run,
@@ -549,7 +549,7 @@ def _print_changes(run: Run, color: Color, verb: str, shown: Shown) -> None:
     err(summary_line(len(run.outcomes), count, run.findings, verb))
 
 
-_OPTION = re.compile(r"--component ([\w.-]+)=VERSION")
+_OPTION = regex(r"--component ([\w.-]+)=VERSION")
 
 
 def _releases_needed(run: Run) -> list[str]:

@@ -20,7 +20,6 @@ A bug costs one document, never the file or the batch (K8SM-GEN-012), except in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection
 from dataclasses import field
 from functools import partial
@@ -47,6 +46,7 @@ from .model import Check, DeclarationError, Migration
 from .plan import LIST_KIND, Plan, is_candidate, list_items, plan, window_of
 from .prefilter import prefilter
 from .problems import input_problems, last_wins
+from .regexcode import regex
 from .registry import Registry, default_registry
 from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
@@ -495,4 +495,4 @@ def _data_of(text: str, libyaml: bool) -> Data:
     return documents[0] if documents else None
 
 
-_BARE_CR = re.compile(r"\r(?!\n)")
+_BARE_CR = regex(r"\r(?!\n)")

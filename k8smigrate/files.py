@@ -48,6 +48,7 @@ from typing import BinaryIO
 from .dataclasscode import dataclass
 from .interrupt import critical
 from .quoting import quote_path
+from .regexcode import regex
 from .templating.chart import CHART_FILE, manifest_files
 
 SUFFIXES = (".yaml", ".yml", ".json", ".yaml.j2", ".yml.j2", ".json.j2")
@@ -62,7 +63,7 @@ TEMP_SUFFIX = ".k8smigrate"
 STALE_AFTER = 3600.0
 """A temporary file of ours this old is stale even if a process with its PID is running."""
 
-_TEMP_NAME = re.compile(r"\.(?P<name>.+?)\.(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
+_TEMP_NAME = regex(r"\.(?P<name>.+?)\.(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX))
 
 
 class InputError(Exception):

@@ -1,12 +1,14 @@
 """Writes the built-in migrations' index (``k8smigrate/migrations_index.py``) from their modules,
-the lifecycle table's (``k8smigrate/lifecycles_index.py``) from ``data/removals.tsv``, and the
-code of the library's dataclasses' methods (``k8smigrate/dataclasses_index.py``).
+the lifecycle table's (``k8smigrate/lifecycles_index.py``) from ``data/removals.tsv``, the
+code of the library's dataclasses' methods (``k8smigrate/dataclasses_index.py``) and of its
+regular expressions (``k8smigrate/regex_index.py``).
 
 A developer tool: ``python -m k8smigrate.indexgen --write`` after changing a migration's
 declaration, the table or a dataclass, ``--check`` to learn whether one is stale
-(``tests/test_indexed.py``, ``tests/test_lifecycles.py`` and ``tests/test_dataclasscode.py`` fail
-when one is). What they are for, and how a run reads them: ``k8smigrate.indexed``,
-``k8smigrate.lifecycles`` and ``k8smigrate.dataclasscode``.
+(``tests/test_indexed.py``, ``tests/test_lifecycles.py``, ``tests/test_dataclasscode.py`` and
+``tests/test_regexcode.py`` fail when one is). What they are for, and how a run reads them:
+``k8smigrate.indexed``, ``k8smigrate.lifecycles``, ``k8smigrate.dataclasscode`` and
+``k8smigrate.regexcode``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import fields
+from functools import lru_cache
 from types import ModuleType
+from typing import Any
 
 from .codes import Code
 from .facts import Collector
@@ -27,20 +31,23 @@ from .packagedata import data_text
 
 LIFECYCLES_FILE = INDEX_FILE.parent / "lifecycles_index.py"
 DATACLASSES_FILE = INDEX_FILE.parent / "dataclasses_index.py"
+REGEXES_FILE = INDEX_FILE.parent / "regex_index.py"
 
 _RECORD = """
 import importlib, json, pkgutil, sys
-import k8smigrate, k8smigrate.dataclasscode as code
+import k8smigrate, k8smigrate.dataclasscode as code, k8smigrate.regexcode as regexcode
 code.RECORDED = []
+regexcode.RECORDED = []
 import k8smigrate.migrations  # its own folder in a source tree: not under k8smigrate.__path__
 for pkg in (k8smigrate, k8smigrate.migrations):
     for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
         if info.name != "k8smigrate.__main__":
             importlib.import_module(info.name)
-json.dump(code.RECORDED, sys.stdout)
+json.dump({"dataclasses": code.RECORDED, "regexes": regexcode.RECORDED}, sys.stdout)
 """
-"""Imports every module of the library and its migrations in a new interpreter (no class made before the recording
-starts) and prints the text of every method its dataclasses have compiled."""
+"""Imports every module of the library and its migrations in a new interpreter (nothing made before the recording
+starts) and prints the text of every method its dataclasses have compiled, and every pattern given to ``regex``
+or ``lazy``."""
 
 
 def _literal(value: object, codes: dict[tuple[str, str, str], int]) -> str:
@@ -48,7 +55,7 @@ def _literal(value: object, codes: dict[tuple[str, str, str], int]) -> str:
     ``CODES[i]``, its row added to ``codes`` (its position) the first time it is seen."""
     if isinstance(value, re.Pattern):
         flags = value.flags & ~re.UNICODE
-        return f"re.compile({value.pattern!r}, {flags})" if flags else f"re.compile({value.pattern!r})"
+        return f"regex({value.pattern!r}, {flags})" if flags else f"regex({value.pattern!r})"
     if isinstance(value, tuple):
         inner = ", ".join(_literal(v, codes) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
@@ -118,14 +125,13 @@ def generate(named: Callable[[ModuleType], list[Migration]]) -> str:
         "Do not edit: change the migration modules and regenerate (see ``k8smigrate/indexed.py``).",
         '"""',
         "",
-        "import re",
-        "",
         "from k8smigrate.codes import Code",
         "from k8smigrate.decisions import Decision",
         "from k8smigrate.facts import Collector",
         "from k8smigrate.dataclasscode import made, made_rows",
         "from k8smigrate.indexed import LazyBody, LazyFunction",
         "from k8smigrate.model import Check, Migration, Step",
+        "from k8smigrate.regexcode import regex",
         "",
     ]
     codes: dict[tuple[str, str, str], int] = {}
@@ -168,16 +174,23 @@ def generate_lifecycles(text: str) -> str:
     return "\n".join(lines)
 
 
-def generate_dataclasses() -> str:
-    """The source of the dataclasses' code index (see ``k8smigrate.dataclasscode``)."""
-    import dataclasses
+@lru_cache(maxsize=1)
+def _recorded() -> dict[str, list[Any]]:
     import json
     import subprocess
 
+    out = subprocess.run([sys.executable, "-c", _RECORD], capture_output=True, text=True, check=True).stdout
+    found: dict[str, list[Any]] = json.loads(out)
+    return found
+
+
+def generate_dataclasses() -> str:
+    """The source of the dataclasses' code index (see ``k8smigrate.dataclasscode``)."""
+    import dataclasses
+
     from .dataclasscode import fingerprint
 
-    out = subprocess.run([sys.executable, "-c", _RECORD], capture_output=True, text=True, check=True).stdout
-    texts = sorted(set(json.loads(out)))
+    texts = sorted(set(_recorded()["dataclasses"]))
     standard = dataclasses._create_fn  # type: ignore[attr-defined]
     lines = [
         f'"""The code of the library\'s dataclasses\' methods (Python {sys.version_info[0]}.{sys.version_info[1]}), '
@@ -203,6 +216,30 @@ def generate_dataclasses() -> str:
     return "\n".join(lines)
 
 
+def generate_regexes() -> str:
+    """The source of the patterns' code index (see ``k8smigrate.regexcode``)."""
+    from .regexcode import engine, entry_for
+
+    patterns = sorted({(pattern, flags) for pattern, flags in _recorded()["regexes"]})
+    lines = [
+        f'"""The code of the library\'s regular expressions (Python {sys.version_info[0]}.{sys.version_info[1]}), '
+        "generated by",
+        "``python -m k8smigrate.indexgen --write``.",
+        "",
+        "Do not edit: see ``k8smigrate/regexcode.py``. Each entry: (pattern, flags) -> (final flags,",
+        "code words, groups - 1, group names -> numbers, numbers -> names).",
+        '"""',
+        "",
+        f"ENGINE = {engine()!r}",
+        "",
+        "CODE: dict[tuple[str, int], tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]] = {",
+    ]
+    for pattern, flags in patterns:
+        lines.append(f"    ({pattern!r}, {flags}): {entry_for(pattern, flags)!r},")
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     from . import argvgen
     from .registry import named_migrations
@@ -212,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         INDEX_FILE: generate(named_migrations),
         LIFECYCLES_FILE: generate_lifecycles(data_text("removals.tsv")),
         DATACLASSES_FILE: generate_dataclasses(),
+        REGEXES_FILE: generate_regexes(),
         argvgen.TARGET: argvgen.render(),
     }
     if args == ["--write"]:

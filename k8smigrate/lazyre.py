@@ -5,8 +5,8 @@ the process). Several modules a one-file run imports hold patterns for inputs mo
 see (flow-style and JSON documents, explicit keys, Lists, chart templates, lone surrogates):
 compiled eagerly, they were a few per cent of a one-file run (issue 19). ``lazy(pattern)``
 stands for ``re.compile(pattern)`` where the pattern is only searched with, and compiles it
-on first use. Patterns that other modules take as ``re.Pattern`` (migration triggers) stay
-compiled.
+on first use (its code taken from the index of ``regexcode``). Patterns that other modules
+take as ``re.Pattern`` (migration triggers) are made when their module is imported.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from .regexcode import note, regex
 
 
 class LazyPattern:
@@ -26,11 +28,12 @@ class LazyPattern:
         self.pattern = pattern
         self.flags = flags
         self._compiled: re.Pattern[str] | None = None
+        note(pattern, flags)  # for the index of compiled patterns (``regexcode``)
 
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = regex(self.pattern, self.flags)
         return self._compiled
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:

@@ -10,13 +10,13 @@ says what to do.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from .codes import DECISION_NEEDED
 from .dataclasscode import dataclass
 from .hints import hint
 from .quoting import quote_path
+from .regexcode import regex
 from .registry import Registry
 from .report import Run, document_label, outcome_findings
 from .results import Finding
@@ -24,7 +24,7 @@ from .results import Finding
 if TYPE_CHECKING:
     from .scan import ScanEntry
 
-_SET = re.compile(r"--set ([A-Za-z_][\w.-]*)=")
+_SET = regex(r"--set ([A-Za-z_][\w.-]*)=")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from .facts import Collector
 from .lazyre import lazy
 from .model import ANY, Check, Migration
 from .plan import window_of
+from .regexcode import regex
 from .registry import Registry
 from .settings import Settings
 from .textsearch import matches_from, pair_in
@@ -27,8 +28,8 @@ from .versions import Window
 
 # No optional quote before the key: a pattern that starts with a literal is searched for with
 # a fast scan of the text (about 15x faster per file), and the captured values are the same.
-_RAW_API = re.compile(r"""apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
-_RAW_KIND = re.compile(r"""kind["']?[ \t]*:[ \t]*["']?(\w+)""")
+_RAW_API = regex(r"""apiVersion["']?[ \t]*:[ \t]*["']?([\w./-]+)""")
+_RAW_KIND = regex(r"""kind["']?[ \t]*:[ \t]*["']?(\w+)""")
 _ODD_VALUE = [
     (key, lazy(key + r"""["']?[ \t]*:[ \t]*(?:[&!*|>]|"[^"\n]*\\|(?P<end>(?:#[^\n]*)?\r?$))""", re.M))
     for key in ("apiVersion", "kind")

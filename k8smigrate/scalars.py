@@ -12,6 +12,7 @@ import math
 import re
 
 from .lazyre import lazy
+from .regexcode import regex
 
 Data = None | bool | int | float | str | list["Data"] | dict[str, "Data"]
 
@@ -28,12 +29,12 @@ RESOLVE_MAP: dict[str, Data] = {
 }
 """go-yaml v2's table of plain scalars (``resolveMap`` in ``resolve.go``)."""
 
-_GO_INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_GO_INT = regex(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
 """What Go's ``strconv.ParseInt(s, 0, 64)`` accepts (underscores removed first, as go-yaml does):
 ``0x``/``0X`` hex, ``0o``/``0O`` and a leading ``0`` octal, ``0b``/``0B`` binary, decimal."""
-_GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_GO_FLOAT = regex(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 """go-yaml v2's ``yamlStyleFloat``."""
-_DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
+_DOT_FLOAT = regex(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
 """What ``strconv.ParseFloat`` accepts of a scalar that starts with a dot (``.5``, ``.5e3``)."""
 _INT64 = (-(2**63), 2**64)  # ParseInt, then ParseUint: beyond them a number is read as a float
 

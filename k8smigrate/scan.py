@@ -28,6 +28,7 @@ from .plan import element_kind, list_items, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds, unsure
 from .problems import last_wins, problem_findings
 from .quoting import quote_path
+from .regexcode import regex
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
 from .settings import Settings
@@ -284,7 +285,7 @@ def _decisions_asked(
     return {index: tuple(dict.fromkeys(found)) for index, found in out.items()}
 
 
-_LIST = re.compile(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
+_LIST = regex(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
 """A document that is a ``List`` (``kubectl get -o yaml``) or a typed list: its items are rows."""
 _KIND_LIST = lazy(r"""kind["']?[ \t]*:[ \t]*["']?\w*List\b""")
 _JSON_KIND_LIST = lazy(r""""kind"[ \t]*:[ \t]*"\w*List\"""")

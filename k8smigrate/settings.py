@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 
 from .components import ComponentError, Windows, parse_release
 from .dataclasscode import dataclass
+from .regexcode import regex
 from .versions import KubeVersion, Window
 
 
@@ -239,7 +240,7 @@ class Settings:
 
 CONFIG_FILES = (".k8smigrate.toml", "pyproject.toml")
 _KEYS = {f.name.replace("_", "-"): f.name for f in fields(Settings)}
-_OURS = re.compile(r"tool\s*\.\s*[\"']?k8smigrate\b")
+_OURS = regex(r"tool\s*\.\s*[\"']?k8smigrate\b")
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ a removed field).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
+from .regexcode import regex
 from .render import Renderer, detect_style
 from .scalars import Data, same_data
 from .textsearch import lines_with
@@ -45,7 +45,7 @@ def read_back(root: Mapping, new_text: str, lead: str = "", libyaml: bool = True
     return reread[0], ""
 
 
-_COMMENT_RE = re.compile(r"(?:^|\s)(#.*)$")
+_COMMENT_RE = regex(r"(?:^|\s)(#.*)$")
 
 
 def comments(text: str) -> Counter[str]:

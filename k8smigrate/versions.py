@@ -7,12 +7,12 @@ is the lifecycle table's business (``lifecycles``); the engine gates migrations 
 
 from __future__ import annotations
 
-import re
 from functools import total_ordering
 
 from .dataclasscode import dataclass
+from .regexcode import regex
 
-_VERSION_RE = re.compile(r"^v?(\d+)\.(\d+)(?:\.\d+)?$")
+_VERSION_RE = regex(r"^v?(\d+)\.(\d+)(?:\.\d+)?$")
 
 
 @total_ordering

@@ -22,13 +22,12 @@ source-controller 1.0.0-rc.1 and 1.3.0, notification-controller 1.2.0):
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.tree import Entry, Item, Mapping, Node, Scalar, Sequence, resolve
 from k8smigrate.yamlio import read_data
 
+from ..regexcode import regex
 from .edits import text
 from .sketch import block
 
@@ -43,7 +42,7 @@ BOTH = Code("K8SM-FLX-007", "error", "old and new field both set")
 DURATION = Code("K8SM-FLX-008", "error", "a duration the GA schema's pattern rejects")
 NOT_A_LIST = Code("K8SM-FLX-009", "error", "a patch list that is not a list of patches")
 
-_DURATION = re.compile(r"^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$")
+_DURATION = regex(r"^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$")
 """The ``interval``/``timeout`` pattern of the GA CRDs (``+kubebuilder:validation:Pattern``)."""
 
 

@@ -21,12 +21,11 @@ Sources (traefik/traefik): ``docs/content/migration/v2-to-v3.md`` at v3.0.0 ("IP
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.tree import Mapping, Scalar
 
+from ..regexcode import regex
 from .edits import rename, text
 
 IP_ALLOW_LIST = Code("K8SM-TRF-001", "info", "ipWhiteList → ipAllowList")
@@ -98,7 +97,7 @@ def ingress_route_tcp_v3(obj: Mapping, ctx: Context) -> None:
 
 # ------------------------------------------------------------------ rule syntax
 
-_CALL = re.compile(r"([A-Za-z]+)\s*\(")
+_CALL = regex(r"([A-Za-z]+)\s*\(")
 _V2_ONLY = {"Headers": "Header", "HeadersRegexp": "HeaderRegexp", "HostHeader": "Host"}
 _TWO_ARGS = frozenset({"Header", "HeaderRegexp", "QueryRegexp"})
 

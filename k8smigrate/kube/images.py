@@ -12,11 +12,10 @@ tag at all, or a digest only say nothing about the release: ``None``.
 
 from __future__ import annotations
 
-import re
-
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 
-_RELEASE = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:$|[-+_.~])")
+_RELEASE = regex(r"^v?(\d+)\.(\d+)(?:\.(\d+))?(?:$|[-+_.~])")
 
 
 @dataclass(frozen=True, order=True)

@@ -10,11 +10,12 @@ releases that read it (1.31–1.35), so that no field a supported kubeadm accept
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from k8smigrate.context import Context
 from k8smigrate.tree import Alias, Entry, Item, Mapping, Node, Scalar, Sequence
+
+from ..regexcode import regex
 
 GROUP = "kubeadm.k8s.io"
 V1BETA1, V1BETA2, V1BETA3, V1BETA4 = (f"{GROUP}/v1beta{n}" for n in range(1, 5))
@@ -395,7 +396,7 @@ def arg_value(value: Scalar, where: str, ctx: Context) -> tuple[str, Node]:
 
 # ------------------------------------------------------------------ durations
 
-_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
+_DURATION = regex(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)")
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 

@@ -15,14 +15,13 @@ through).
 
 from __future__ import annotations
 
-import re
-
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from ..tree import Mapping, Node, Scalar, Sequence
 from .pointer import Path
 
 DOTTED, SLASHED = ".", "/"
-_SUFFIX_INDEX = re.compile(r"^(.+?)\[([^\]=]+(?:=[^\]]*)?)\]$")
+_SUFFIX_INDEX = regex(r"^(.+?)\[([^\]=]+(?:=[^\]]*)?)\]$")
 
 
 class FieldPathError(ValueError):

@@ -21,20 +21,20 @@ bases (URLs) are reported, never fetched:
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import field
 from pathlib import Path
 
 from ..dataclasscode import dataclass
 from ..files import InputError, Loaded, read_manifest
+from ..regexcode import regex
 from ..scalars import Data
 from ..tree import Mapping, Node, Scalar, Sequence
 from ..yamlio import EVERY, Document, Stream, read_stream
 from .names import NAMES
 from .selectors import ObjectId
 
-_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git@|github\.com/|gitlab\.com/|bitbucket\.org/|[\w.-]+\.\w+/[^/]+/)")
+_URL = regex(r"^(?:[a-z][a-z0-9+.-]*://|git@|github\.com/|gitlab\.com/|bitbucket\.org/|[\w.-]+\.\w+/[^/]+/)")
 
 
 def is_kustomization(path: Path) -> bool:

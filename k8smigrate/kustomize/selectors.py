@@ -17,9 +17,10 @@ import re
 from dataclasses import field
 
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from ..scalars import Data
 
-_META = re.compile(r"[\\^$.|?*+()\[\]{}]")
+_META = regex(r"[\\^$.|?*+()\[\]{}]")
 
 
 def split_api(api_version: str) -> tuple[str, str]:
@@ -113,7 +114,7 @@ class ObjectId:
     added_annotations: dict[str, str] = field(default_factory=dict)
 
 
-_REQUIREMENT = re.compile(
+_REQUIREMENT = regex(
     r"^\s*(?P<neg>!)?\s*(?P<key>[A-Za-z0-9._/-]+)\s*"
     r"(?:(?P<op>==|=|!=|\s+in\s+|\s+notin\s+)\s*(?P<value>\([^)]*\)|[A-Za-z0-9._-]*))?\s*$"
 )

@@ -70,6 +70,7 @@ from ..codes import (
     Code,
 )
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from ..results import Finding, Level
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
@@ -835,7 +836,7 @@ def plan(
     return _Planner(sources, window, kinds, remove_dead, scenarios, keep_actions, refused).run()
 
 
-_ACTION_TEXT = re.compile(r"\{\{.*?\}\}", re.S)
+_ACTION_TEXT = regex(r"\{\{.*?\}\}", re.S)
 
 
 def _action_around(text: str, start: int, end: int) -> str | None:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from ..codes import API_CONFLICT
 from ..dataclasscode import dataclass
 from ..decisions import chart_decision
+from ..regexcode import regex
 from ..results import DocumentResult, Finding
 from ..settings import Settings
 from .chart import chart_values, is_chart, load_values
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from .apiversions import ApiVersionPlan, ChartSources, Edit, SiteResult
     from .gates import Gate
 
-_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_DOC_MARKER = regex(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
 
 @dataclass
@@ -490,8 +491,8 @@ def _chart_plan(
     return out
 
 
-_ACTION = re.compile(r"\{\{.*?\}\}", re.S)
-_API_VALUE = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b")
+_ACTION = regex(r"\{\{.*?\}\}", re.S)
+_API_VALUE = regex(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b")
 
 
 def _apply_keeping_actions(texts: dict[str, str], edits: list[Edit]) -> dict[str, str]:

@@ -18,13 +18,14 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..codes import DEFINE_REMOVED_API
+from ..regexcode import regex
 from ..registry import Registry
 from ..results import Finding
 from ..versions import Window
 from .sites import ParsedChart
 
-_API_LINE = re.compile(r"^apiVersion:[ \t]*['\"]?([A-Za-z0-9./-]+)['\"]?[ \t]*(?:#.*)?$", re.M)
-_KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?([A-Za-z0-9]+)['\"]?[ \t]*(?:#.*)?$", re.M)
+_API_LINE = regex(r"^apiVersion:[ \t]*['\"]?([A-Za-z0-9./-]+)['\"]?[ \t]*(?:#.*)?$", re.M)
+_KIND_LINE = regex(r"^kind:[ \t]*['\"]?([A-Za-z0-9]+)['\"]?[ \t]*(?:#.*)?$", re.M)
 
 
 def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry: Registry) -> dict[str, list[Finding]]:
@@ -77,5 +78,5 @@ def removed_in_defines(chart: ParsedChart, root: Path, window: Window, registry:
 
 def _calls(name: str, texts: Mapping[str, str]) -> list[tuple[str, int]]:
     """(template path, offset) of each ``include``/``template`` of the define ``name``."""
-    call = re.compile(r"\b(?:include|template)\s+" + re.escape(f'"{name}"'))
+    call = regex(r"\b(?:include|template)\s+" + re.escape(f'"{name}"'))
     return [(path, m.start()) for path, text in sorted(texts.items()) for m in call.finditer(text)]

@@ -37,6 +37,7 @@ from enum import Enum
 from functools import lru_cache
 
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 
 LEFT, RIGHT = "{{", "}}"
 LEFT_COMMENT, RIGHT_COMMENT = "/*", "*/"
@@ -582,7 +583,7 @@ def _lex_actions(text: str) -> tuple[Action, ...]:
 
 _SPACES = frozenset(SPACE_CHARS)
 _TERMINATORS = frozenset(" \t\r\n.,|:)(")
-_TOKEN = re.compile(
+_TOKEN = regex(
     r"""(?P<space>[ \t\r\n]+)
     |(?P<field>\.[A-Za-z_][A-Za-z0-9_]*|\.(?![0-9]))
     |(?P<variable>\$[A-Za-z0-9_]*)

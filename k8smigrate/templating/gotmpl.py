@@ -24,6 +24,7 @@ from dataclasses import field
 from functools import lru_cache
 
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from . import golex
 
 __all__ = [
@@ -157,7 +158,7 @@ class Pipe:
     assign: bool = False
 
 
-_WORD = re.compile(
+_WORD = regex(
     r"""(?P<space>[ \t\r\n]+)
     |(?P<punct>[()|,])
     |(?P<decl>:=)
@@ -404,7 +405,7 @@ def _keyword(text: str, action: Action) -> str:
     return inner.split(None, 1)[0] if inner else ""
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = regex(r"[A-Za-z_][A-Za-z0-9_]*")
 _KEYWORDS = frozenset(("if", "with", "range", "else", "end", "define", "block", "template", "break", "continue"))
 
 

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import re
 
+from ..regexcode import regex
 from .golex import LexError
 from .mask import Tag
 
-_OPEN = re.compile(r"\{\{|\{%|\{#")
-_STRING = re.compile(r"'([^'\\]*(?:\\.[^'\\]*)*)'|\"([^\"\\]*(?:\\.[^\"\\]*)*)\"", re.S)
-_RAW_BEGIN = re.compile(r"\{%[-+]?\s*raw\s*(?:-%\}\s*|%\})")
-_RAW_END = re.compile(r"\{%[-+]?\s*endraw\s*(?:-%\}\s*|[-+]?%\})")
-_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
+_OPEN = regex(r"\{\{|\{%|\{#")
+_STRING = regex(r"'([^'\\]*(?:\\.[^'\\]*)*)'|\"([^\"\\]*(?:\\.[^\"\\]*)*)\"", re.S)
+_RAW_BEGIN = regex(r"\{%[-+]?\s*raw\s*(?:-%\}\s*|%\})")
+_RAW_END = regex(r"\{%[-+]?\s*endraw\s*(?:-%\}\s*|[-+]?%\})")
+_NAME = regex(r"\s*([A-Za-z_]\w*)")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
 WRITES = frozenset({"include", "call", "filter", "block"})

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 
+from ..regexcode import regex
 from ..yamlio import EVERY, not_whole, read_stream
 
-MARKERS = re.compile(r"\{\{|\{%|\{#")
+MARKERS = regex(r"\{\{|\{%|\{#")
 """The start of a Go template action or comment, or of a Jinja2 statement or comment."""
 
-TOP_LEVEL = re.compile(r"^(?![ \t\r\n]|\{\{|\{%|#)[^\r\n]", re.M)
+TOP_LEVEL = regex(r"^(?![ \t\r\n]|\{\{|\{%|#)[^\r\n]", re.M)
 """A line of a template at column 0 that is not a tag or a comment: a document's top-level key."""
 
 

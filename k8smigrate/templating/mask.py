@@ -34,6 +34,7 @@ from collections import Counter
 from dataclasses import field
 
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from . import placeholders as ph
 
 
@@ -148,10 +149,10 @@ LIST_FIELDS = frozenset(
 )
 """Fields whose value is a list: an unknown entry written under one of them is an item."""
 
-_KEY_LINE = re.compile(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*)?\s*$")
+_KEY_LINE = regex(r"^\s*(?:-\s+)*([\"']?)([^\s\"':#][^:#]*?)\1\s*:(?:\s+#.*)?\s*$")
 
 
-_VALUE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]*$")
+_VALUE_KEY = regex(r"^([ \t]*(?:-[ \t]+)*)([A-Za-z0-9_./-]+):[ \t]*$")
 """The text before a tag that is a block key's whole value: indentation, dashes, key, colon
 (kubeapps glues the tag to it: ``labels:{{ include … | nindent 4 }}``, which renders a line break)."""
 
@@ -174,7 +175,7 @@ class _Line:
     """blank, text (YAML with or without inline tags), control, output, hidden or continuation."""
 
 
-_BLOCK_SCALAR_HEAD = re.compile(r"(?:^|[\s:-])[|>][-+0-9]*[ \t]*(?:#.*)?$")
+_BLOCK_SCALAR_HEAD = regex(r"(?:^|[\s:-])[|>][-+0-9]*[ \t]*(?:#.*)?$")
 """The end of a line that starts a block scalar (``key: |``, ``- >-``, ``args: |2``)."""
 
 
@@ -786,7 +787,7 @@ def unmask_message(message: str, skeleton: Skeleton) -> str:
     return ph.CODE.sub(original, message)
 
 
-_ESCAPED = re.compile(r"\\u(e[0-9a-f]{3}|f[0-8][0-9a-f]{2})")
+_ESCAPED = regex(r"\\u(e[0-9a-f]{3}|f[0-8][0-9a-f]{2})")
 
 
 def _short(text: str) -> str:

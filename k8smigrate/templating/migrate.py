@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..engine import migrate_stream
 from ..prefilter import may_need, prefilter
+from ..regexcode import regex
 from ..registry import Registry, default_registry
 from ..results import DocumentResult, FileResult, Finding
 from ..settings import Settings
@@ -39,10 +40,10 @@ if TYPE_CHECKING:
     from .gates import Gate
 
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
-_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
-_JINJA_COMMENT = re.compile(r"(?<!\$)\{#.*?#\}", re.S)
+_DOC_MARKER = regex(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_JINJA_COMMENT = regex(r"(?<!\$)\{#.*?#\}", re.S)
 """A Jinja2 comment: a shell script in a Helm template counts an array with ``${#names[@]}``."""
-_JINJA_STATEMENT = re.compile(r"\{%[-+]?\s*[A-Za-z_]\w*(?:\s|[-+]?%\})")
+_JINJA_STATEMENT = regex(r"\{%[-+]?\s*[A-Za-z_]\w*(?:\s|[-+]?%\})")
 """A Jinja2 statement (``{% if``, ``{%- for``): a Go ``printf`` format in a Helm template writes
 ``{"auths":{%s:…}}`` (cockroachdb's registry secret), which is none."""
 
@@ -770,12 +771,12 @@ def _outside(out: str, skeleton: Skeleton, chain: Chain, tags: list[Tag]) -> tup
 _NAMES = {"go": "Go (Helm)", "jinja": "Jinja2"}
 
 
-_API_LINE = re.compile(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
-_KIND_LINE = re.compile(r"^kind:[ \t]*['\"]?(\w+)", re.M)
-_KIND_VALUE = re.compile(r"^kind:[ \t]*(\{\{.*?)[ \t]*$", re.M)
-_API_WORD = re.compile(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
-_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
-_NOT_CONTENT = re.compile(r"^[ \t]*(?:#.*|---|\.\.\.)[ \t]*$", re.M)
+_API_LINE = regex(r"^apiVersion:[ \t]*(.*?)[ \t]*$", re.M)
+_KIND_LINE = regex(r"^kind:[ \t]*['\"]?(\w+)", re.M)
+_KIND_VALUE = regex(r"^kind:[ \t]*(\{\{.*?)[ \t]*$", re.M)
+_API_WORD = regex(r"[a-z0-9.-]+/v\d\w*|\bv\d+(?:alpha|beta)\d+\b|\bv1\b")
+_TAG = regex(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_NOT_CONTENT = regex(r"^[ \t]*(?:#.*|---|\.\.\.)[ \t]*$", re.M)
 """A comment line or a document marker: outside a version condition, they render nothing of the document."""
 
 
@@ -1099,7 +1100,7 @@ def block_opener(span: tuple[int, int], text: str, tags: list[Tag]) -> tuple[Tag
     return opener, text.count("\n", 0, opener.start) + 1
 
 
-_NESTED_KEY = re.compile(r"""^[ \t]+(?:-[ \t]+)?["']?([\w./-]+)["']?[ \t]*:(?:[ \t]|$)""")
+_NESTED_KEY = regex(r"""^[ \t]+(?:-[ \t]+)?["']?([\w./-]+)["']?[ \t]*:(?:[ \t]|$)""")
 """A key below the top level (the apiVersion line of a migrated document is not one)."""
 
 
@@ -1155,7 +1156,7 @@ def _override_branch(text: str, tags: list[Tag], first: int, second: int) -> tup
     return best
 
 
-_BLOCK_KEY = re.compile(r"^[ \t]*[\w./-]+:[ \t]*$")  # a key that opens a block: no value, not even an action
+_BLOCK_KEY = regex(r"^[ \t]*[\w./-]+:[ \t]*$")  # a key that opens a block: no value, not even an action
 
 
 def _blocks(tags: list[Tag]) -> list[Chain]:
@@ -1310,7 +1311,7 @@ def keep_control_lines(before: str, after: str) -> str:
     return "".join(lines)
 
 
-_CONTROL_LINE = re.compile(f"^[ \t]*#{ph.ANY_CHAR.pattern}+\r?\n?$")
+_CONTROL_LINE = regex(f"^[ \t]*#{ph.ANY_CHAR.pattern}+\r?\n?$")
 
 
 def _check_not_trimmed(original: str, new: str, first_line: int) -> None:
@@ -1351,12 +1352,12 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-_TRIMS_AFTER = re.compile(r"(-\}\}|-%\})[ \t]*\r?\n?$")
+_TRIMS_AFTER = regex(r"(-\}\}|-%\})[ \t]*\r?\n?$")
 
 
-_END_LINE = re.compile(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*[-+]?%\})[ \t]*\r?\n?$")
-_OPEN_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(if|range|with)\b.*\}\}|\{%[-+]?\s*(if|for)\b.*%\})[ \t]*\r?\n?$")
-_ELSE_LINE = re.compile(r"^[ \t]*(\{\{-?\s*else\b.*\}\}|\{%[-+]?\s*(else|elif)\b.*%\})[ \t]*\r?\n?$")
+_END_LINE = regex(r"^[ \t]*(\{\{-?\s*end\s*-?\}\}|\{%[-+]?\s*end(if|for)\s*[-+]?%\})[ \t]*\r?\n?$")
+_OPEN_LINE = regex(r"^[ \t]*(\{\{-?\s*(if|range|with)\b.*\}\}|\{%[-+]?\s*(if|for)\b.*%\})[ \t]*\r?\n?$")
+_ELSE_LINE = regex(r"^[ \t]*(\{\{-?\s*else\b.*\}\}|\{%[-+]?\s*(else|elif)\b.*%\})[ \t]*\r?\n?$")
 
 
 def lift_out_of_blocks(original: str, new: str, view: Callable[[str], str] | None = None) -> str:
@@ -1530,7 +1531,7 @@ def _unmask_data(value: Any, skeleton: Skeleton) -> Any:
     return value
 
 
-_ACTION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
+_ACTION = regex(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 
 
 def _actions(text: str) -> Counter[str]:

@@ -19,9 +19,8 @@ Go's ASCII set and ``$`` as ``\\Z``.
 
 from __future__ import annotations
 
-import re
-
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from ..versions import KubeVersion
 
 __all__ = ["Constraints", "SemverError", "Version", "semver_compare"]
@@ -38,11 +37,11 @@ _CV = (
     r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
     r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
 )
-_CONSTRAINT = re.compile(rf"^{_S}*({_OPS}){_S}*({_CV}){_S}*\Z")
-_RANGE = re.compile(rf"{_S}*({_CV}){_S}+-{_S}+({_CV}){_S}*")
-_FIND = re.compile(rf"({_OPS}){_S}*({_CV})")
-_VALID = re.compile(rf"^({_S}*({_OPS}){_S}*({_CV}){_S}*)((?:{_S}+|,{_S}*)({_OPS}){_S}*({_CV}){_S}*)*\Z")
-_LOOSE_VERSION = re.compile(
+_CONSTRAINT = regex(rf"^{_S}*({_OPS}){_S}*({_CV}){_S}*\Z")
+_RANGE = regex(rf"{_S}*({_CV}){_S}+-{_S}+({_CV}){_S}*")
+_FIND = regex(rf"({_OPS}){_S}*({_CV})")
+_VALID = regex(rf"^({_S}*({_OPS}){_S}*({_CV}){_S}*)((?:{_S}+|,{_S}*)({_OPS}){_S}*({_CV}){_S}*)*\Z")
+_LOOSE_VERSION = regex(
     r"^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?"
     r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?"
     r"(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?\Z"

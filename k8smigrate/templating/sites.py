@@ -35,6 +35,7 @@ from functools import cached_property
 from typing import Literal as TypingLiteral
 
 from ..dataclasscode import dataclass
+from ..regexcode import regex
 from ..versions import NEWEST_KNOWN
 from ..yamlio import line_of
 from . import valuesfile
@@ -61,8 +62,8 @@ __all__ = ["ChartSources", "Idiom", "ParsedChart", "Site", "find_sites", "parsed
 
 Idiom = TypingLiteral["helper", "inline-if", "branches", "values", "expression"]
 
-_KEY = re.compile(r"^([ \t]*)((?:-[ \t]+)*)apiVersion[ \t]*:", re.M)
-_KIND = re.compile(r"^([ \t]*)((?:-[ \t]+)*)kind[ \t]*:", re.M)
+_KEY = regex(r"^([ \t]*)((?:-[ \t]+)*)apiVersion[ \t]*:", re.M)
+_KIND = regex(r"^([ \t]*)((?:-[ \t]+)*)kind[ \t]*:", re.M)
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,8 @@ def rendered(path: str) -> bool:
     return path.startswith("templates/") and not name.startswith("_") and name != "NOTES.txt"
 
 
-_NAMED_CALL = re.compile(r'\b(?:include|template)\s+"([^"]*)"')
-_COMPUTED_CALL = re.compile(r'\b(?:include|template)\s+(?!")')
+_NAMED_CALL = regex(r'\b(?:include|template)\s+"([^"]*)"')
+_COMPUTED_CALL = regex(r'\b(?:include|template)\s+(?!")')
 """``include (printf "%s.name" .Chart.Name) .``: which define runs is known only by running it."""
 
 

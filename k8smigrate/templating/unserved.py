@@ -35,11 +35,11 @@ lines in between must hold whole blocks (an ``if`` that opens in them closes in 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
+from ..regexcode import regex
 from ..results import Finding
 from ..versions import KubeVersion, Window
 from .mask import Tag
@@ -74,7 +74,7 @@ def one_error(chart: list[Finding], engine: list[Finding]) -> list[Finding]:
     return kept + engine
 
 
-_ONLY_MARKER = re.compile(r"(?:---|\.\.\.)(?:[ \t].*)?")
+_ONLY_MARKER = regex(r"(?:---|\.\.\.)(?:[ \t].*)?")
 
 
 class GatePlan(NamedTuple):

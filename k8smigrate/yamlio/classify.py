@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 
 from ..lazyre import lazy
+from ..regexcode import regex
 from ..tree import Mapping, Node, Scalar, Sequence, resolve
 from .documents import Document
 
-TEMPLATE_MARKERS = re.compile(r"\{\{|\{%|\{#")
+TEMPLATE_MARKERS = regex(r"\{\{|\{%|\{#")
 
 
 def classify(text: str, doc: Document) -> None:

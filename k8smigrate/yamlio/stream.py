@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from itertools import pairwise
 
 from ..lazyre import lazy
+from ..regexcode import regex
 from .build import parse_documents
 from .classify import TEMPLATE_MARKERS, classify
 from .documents import BOM, EVERY, MAX_DEPTH, Document, Problem, Stream
@@ -23,7 +24,7 @@ from .fastbuild import built_documents
 from .libyaml import LIBYAML, libyaml_accepts, parse_errors
 from .lines import line_of
 
-_DOC_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
+_DOC_MARKER = regex(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
 
 def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Stream:

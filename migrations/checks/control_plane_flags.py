@@ -38,8 +38,6 @@ the same findings; its insecure-serving flags are the ``kubeadm_insecure_flags``
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.command_line import Flag, component, flags
@@ -48,6 +46,7 @@ from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4
 from k8smigrate.kube.kubeadm import flags as kubeadm_flags
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
 from k8smigrate.model import Check
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Mapping, Scalar, Sequence
 from k8smigrate.versions import KubeVersion
 
@@ -179,7 +178,7 @@ def kubeadm_body(config: Mapping, ctx: Context) -> None:
         ctx.note(f"{where}: {PLUGIN} removed")
 
 
-TRIGGER = (re.compile(r"--(?:insecure-port|insecure-bind-address|port|address)\b"), PLUGIN)
+TRIGGER = (regex(r"--(?:insecure-port|insecure-bind-address|port|address)\b"), PLUGIN)
 """Two triggers, not one pattern with a top-level ``|``: each is then found by a fast literal
 search, where the alternation tried every position of every pod spec (5x slower)."""
 CODES = (

@@ -15,10 +15,9 @@ left alone.
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.addons import flux
 from k8smigrate.model import Check
+from k8smigrate.regexcode import regex
 
 KINDS = {
     "kustomize.toolkit.fluxcd.io": ("Kustomization",),
@@ -37,7 +36,7 @@ MIGRATION = Check(
     applies_to={f"{group}/{v}": KINDS[group] for group, versions in VERSIONS.items() for v in versions},
     body=flux.references,
     component="flux",
-    trigger=re.compile(r"\n[ \t]+(?:-[ \t]+)?apiVersion:"),
+    trigger=regex(r"\n[ \t]+(?:-[ \t]+)?apiVersion:"),
     category="reference",
     edits=True,
     summary="Flux references (sourceRef, healthChecks, dependsOn…): the apiVersion follows the object",

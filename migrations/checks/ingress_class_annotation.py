@@ -25,17 +25,16 @@ A window that starts before 1.18 keeps the annotation, as those releases have no
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.kube.ingress_classes import CLASS_ANNOTATION, INGRESS_CLASSES
 from k8smigrate.kube.podspec import child, drop_annotation
 from k8smigrate.model import Check
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Mapping, Scalar
 
 KEY = CLASS_ANNOTATION
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_SUBDOMAIN = regex(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
 def class_defined(name: str, ctx: Context) -> str | None:

@@ -79,6 +79,7 @@ from k8smigrate.kube.images import Image, Release, parse_image, path_matches
 from k8smigrate.kube.ingress_classes import CLASS_ANNOTATION, DEFAULT_CLASS, INGRESS_CLASSES, IngressClass
 from k8smigrate.kube.podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs
 from k8smigrate.model import Check
+from k8smigrate.regexcode import regex
 from k8smigrate.scalars import Data
 from k8smigrate.templating.placeholders import START, holds_placeholder
 from k8smigrate.templating.values import rendered_text
@@ -163,12 +164,12 @@ IMAGE_WORDS = (
     "glbc",
 )
 """Text every image name of the controllers holds one of."""
-IMAGE_FIELD = re.compile(
+IMAGE_FIELD = regex(
     r"""image["']?[ \t]*:[ \t]*["']?[\w./:@-]*(?:""" + "|".join([*(re.escape(w) for w in IMAGE_WORDS), START]) + ")"
 )
 """An ``image:`` field (YAML or JSON) naming one of the controllers, or templated (a chart's
 default may name one): the documents' pre-filter."""
-CLASSLESS = re.compile(r"\A(?![\s\S]*(?:ingressClassName|kubernetes\.io/ingress\.class))")
+CLASSLESS = regex(r"\A(?![\s\S]*(?:ingressClassName|kubernetes\.io/ingress\.class))")
 """Matches a document that names no class (the Ingresses' pre-filter)."""
 
 NGINX_CONTROLLER_CLASS = "k8s.io/ingress-nginx"

@@ -48,15 +48,16 @@ from k8smigrate.kube.flags import command_line, extra_args_data, find_flag, line
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flags
 from k8smigrate.kube.podspec import POD_APIS, POD_KINDS, container_data, containers, pod_spec_data, pod_specs
 from k8smigrate.model import Check
+from k8smigrate.regexcode import regex
 from k8smigrate.scalars import Data
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
 
 FLAG = "service-node-port-range"
 SYSCTL = "net.ipv4.ip_local_port_range"
-_SET = re.compile(r"net[./]ipv4[./]ip_local_port_range\s*=\s*[\"']?\s*(\d+)\s+(\d+)")
-_ECHO = re.compile(r"(\d+)\s+(\d+)[\"']?\s*>+\s*/proc/sys/net/ipv4/ip_local_port_range")
-_NSENTER = re.compile(r"(?:^|[\s/;&|])nsenter\b")
-_RESERVED = re.compile(r"net[./]ipv4[./]ip_local_reserved_ports\s*=\s*[\"']?([\d,\s-]+)")
+_SET = regex(r"net[./]ipv4[./]ip_local_port_range\s*=\s*[\"']?\s*(\d+)\s+(\d+)")
+_ECHO = regex(r"(\d+)\s+(\d+)[\"']?\s*>+\s*/proc/sys/net/ipv4/ip_local_port_range")
+_NSENTER = regex(r"(?:^|[\s/;&|])nsenter\b")
+_RESERVED = regex(r"net[./]ipv4[./]ip_local_reserved_ports\s*=\s*[\"']?([\d,\s-]+)")
 
 
 @dataclass(frozen=True)

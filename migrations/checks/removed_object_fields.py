@@ -22,6 +22,7 @@ from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.dataclasscode import dataclass
 from k8smigrate.model import ANY, Check
+from k8smigrate.regexcode import regex
 from k8smigrate.results import Level
 from k8smigrate.tree import Mapping, Scalar, format_path, walk
 
@@ -56,7 +57,7 @@ SELF_LINK = Removal("selfLink", "info", "K8SM-FLD-024", "is no longer set by the
 def valued(field: str) -> re.Pattern[str]:
     """``field:`` followed by a value on its line: a CRD schema that describes the field (a mapping
     under it) does not wake the check, so large CRDs are not parsed for nothing."""
-    return re.compile(rf"""{field}["']?[ \t]*:[ \t]*[^\s{{\[#]""")
+    return regex(rf"""{field}["']?[ \t]*:[ \t]*[^\s{{\[#]""")
 
 
 _BASE = Check(

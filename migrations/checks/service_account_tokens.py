@@ -34,7 +34,6 @@ expire after an hour, and a client that reads its token file only once fails.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -46,11 +45,12 @@ from k8smigrate.kube.flags import command_line, find_flag, line_nodes, program, 
 from k8smigrate.kube.kubeadm import V1BETA1, V1BETA2, V1BETA3, V1BETA4, flags
 from k8smigrate.kube.podspec import POD_APIS, containers, pod_specs
 from k8smigrate.model import Check
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
 from k8smigrate.versions import KubeVersion
 
 NO_GENERATION = KubeVersion(1, 24)
-TOKEN_NAME = re.compile(r"^(?P<account>[a-z0-9]([-a-z0-9.]*[a-z0-9])?)-token-[bcdfghjklmnpqrstvwxz2456789]{5}$")
+TOKEN_NAME = regex(r"^(?P<account>[a-z0-9]([-a-z0-9.]*[a-z0-9])?)-token-[bcdfghjklmnpqrstvwxz2456789]{5}$")
 TOKEN_TYPE = "kubernetes.io/service-account-token"
 ACCOUNT_ANNOTATION = "kubernetes.io/service-account.name"
 FLAG = "service-account-extend-token-expiration"

@@ -62,8 +62,6 @@ Settings (``--set NAME=VALUE``):
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import BOTH_FORMS, NEW_DEFAULT, Code
 from k8smigrate.context import Context
 from k8smigrate.decisions import Decision
@@ -77,6 +75,7 @@ from k8smigrate.kube.crd_schema import (
     repair,
 )
 from k8smigrate.model import Step
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Alias, Entry, Mapping, Node, Scalar, Sequence, from_data, nodes, unique_anchor
 
 APPROVAL = "api-approved.kubernetes.io"
@@ -409,7 +408,7 @@ def convert_conversion(spec: Mapping, ctx: Context) -> None:
     ctx.note("spec.conversion.webhookClientConfig → spec.conversion.webhook.clientConfig")
 
 
-PROTECTED_GROUP_TEXT = re.compile(r"""group["']?[ \t]*:[ \t]*["']?(?:[\w.-]*\.)?(?:k8s|kubernetes)\.io\b""")
+PROTECTED_GROUP_TEXT = regex(r"""group["']?[ \t]*:[ \t]*["']?(?:[\w.-]*\.)?(?:k8s|kubernetes)\.io\b""")
 """A ``group:`` of a protected group in a document's text (block, flow or JSON spelling; it starts
 with a literal so that the search skips ahead at C speed through a CRD's schema)."""
 

@@ -53,6 +53,7 @@ from k8smigrate.context import Context, mappings_at
 from k8smigrate.dataclasscode import dataclass
 from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Mapping, Node, Scalar, Sequence
 
 LEGACY_UNKNOWN = "kubernetes.io/legacy-unknown"
@@ -79,7 +80,7 @@ KNOWN_USAGES = frozenset(
     }
 )  # fmt: skip
 # Go's encoding/pem: a BEGIN line, optional "Key: value" headers, base64 lines, the END line.
-_PEM_BLOCK = re.compile(r"(?:^|\n)-----BEGIN ([^\n-][^\n]*?)-----[ \t\r]*\n(.*?)(?:^|\n)-----END \1-----", re.S)
+_PEM_BLOCK = regex(r"(?:^|\n)-----BEGIN ([^\n-][^\n]*?)-----[ \t\r]*\n(.*?)(?:^|\n)-----END \1-----", re.S)
 
 
 class RequestError(ValueError):

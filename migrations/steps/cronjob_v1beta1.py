@@ -15,14 +15,13 @@ it pass). K8SM-CJ-001 suggests the move; the schedule is not rewritten, because
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.model import Step
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Mapping
 
-_TZ_PREFIX = re.compile(r"^\s*(CRON_TZ|TZ)=(\S+)\s")
+_TZ_PREFIX = regex(r"^\s*(CRON_TZ|TZ)=(\S+)\s")
 
 
 def body(obj: Mapping, ctx: Context) -> None:

@@ -30,14 +30,13 @@ manifests; these are best-effort rewrites.
 
 from __future__ import annotations
 
-import re
-
 from k8smigrate.codes import Code
 from k8smigrate.context import Context
 from k8smigrate.model import Step
+from k8smigrate.regexcode import regex
 from k8smigrate.tree import Mapping, Scalar
 
-_RFC3339 = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,](\d+))?(Z|[+-]\d\d:\d\d)$")
+_RFC3339 = regex(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:[.,](\d+))?(Z|[+-]\d\d:\d\d)$")
 
 
 def micro_time(value: str) -> str:

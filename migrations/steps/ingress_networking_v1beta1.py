@@ -41,14 +41,15 @@ from k8smigrate.codes import BOTH_FORMS, Code
 from k8smigrate.context import Context, mappings_at
 from k8smigrate.decisions import Decision
 from k8smigrate.model import Step
+from k8smigrate.regexcode import regex
 from k8smigrate.templating import placeholders as ph
 from k8smigrate.tree import Entry, Mapping, Node, Scalar, resolve
 from k8smigrate.yamlio import TEMPLATE_MARKERS
 
 CLASS_ANNOTATION = "kubernetes.io/ingress.class"
-_LEADING_ZERO = re.compile(r"^0[0-9]+$")
-_DECIMAL = re.compile(r"^[-+]?[0-9]+$")
-_PORT_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+_LEADING_ZERO = regex(r"^0[0-9]+$")
+_DECIMAL = regex(r"^[-+]?[0-9]+$")
+_PORT_NAME = regex(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
 
 
 def body(ingress: Mapping, ctx: Context) -> None:
@@ -280,7 +281,7 @@ TEMPLATED_PORT = Decision(
     ("number", "name"),
     "a servicePort written by a template action whose value is not a plain .Values path with a default "
     "in values.yaml: say whether it renders a port number or a port name",
-    asked_if=re.compile(re.escape(ph.START)),  # only a masked template action is asked about
+    asked_if=regex(re.escape(ph.START)),  # only a masked template action is asked about
 )
 
 MIGRATION = Step(
