@@ -8,17 +8,15 @@ import dataclasses
 import inspect
 import re
 import sys
-from pathlib import Path
 from types import CodeType
 
 import pytest
 
-from k8smigrate import dataclasscode, dataclasses_index, migrations
+from k8smigrate import dataclasscode, dataclasses_index
 from k8smigrate.dataclasscode import as_exec_compiles, fingerprint
 from k8smigrate.indexgen import DATACLASSES_FILE, generate_dataclasses
+from tests.library_sources import modules_matching
 
-PACKAGE = Path(dataclasscode.__file__).parent
-MIGRATIONS = Path(migrations.__file__).parent
 SAME_PYTHON = tuple(sys.version_info[:2]) == dataclasses_index.PYTHON
 needs_same_python = pytest.mark.skipif(
     not SAME_PYTHON,
@@ -82,13 +80,7 @@ def test_every_entry_is_the_code_exec_compiles_from_its_text() -> None:
 
 def test_every_module_of_the_library_takes_dataclass_from_dataclasscode() -> None:
     direct = re.compile(r"^from dataclasses import [^\n]*\bdataclass\b|@dataclasses\.dataclass", re.M)
-    found = [
-        str(p.relative_to(folder))
-        for folder in (PACKAGE, MIGRATIONS)
-        for p in sorted(folder.rglob("*.py"))
-        if p.name not in ("dataclasscode.py", "indexgen.py") and direct.search(p.read_text(encoding="utf-8"))
-    ]
-    assert found == []
+    assert modules_matching(direct, exempt=("dataclasscode.py", "indexgen.py")) == []
 
 
 # -- the classes are the standard decorator's

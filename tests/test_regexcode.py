@@ -6,17 +6,15 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 
 import pytest
 
-from k8smigrate import migrations, regex_index, regexcode
+from k8smigrate import regex_index, regexcode
 from k8smigrate.indexgen import REGEXES_FILE, generate_regexes
 from k8smigrate.lazyre import lazy
 from k8smigrate.regexcode import engine, entry_for, regex
+from tests.library_sources import modules_matching
 
-PACKAGE = Path(regexcode.__file__).parent
-MIGRATIONS = Path(migrations.__file__).parent
 needs_same_engine = pytest.mark.skipif(
     engine() != regex_index.ENGINE, reason=f"the index was generated for the regex engine {regex_index.ENGINE}"
 )
@@ -57,13 +55,7 @@ def test_every_entry_makes_the_pattern_re_compile_makes(pattern: str, flags: int
 
 def test_every_module_of_the_library_takes_its_patterns_from_regex() -> None:
     direct = re.compile(r"(?<![`\w.])re\.compile\(")
-    found = [
-        str(p.relative_to(folder))
-        for folder in (PACKAGE, MIGRATIONS)
-        for p in sorted(folder.rglob("*.py"))
-        if p.name not in ("regexcode.py", "indexgen.py") and direct.search(p.read_text(encoding="utf-8"))
-    ]
-    assert found == []
+    assert modules_matching(direct, exempt=("regexcode.py", "indexgen.py")) == []
 
 
 # -- the patterns are re.compile's, made without compiling
