@@ -27,6 +27,7 @@ import struct
 import sys
 import threading
 import time
+from array import array
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager, suppress
@@ -193,7 +194,7 @@ def _parts(jobs_list: list[Job], paths: list[Path], jobs: int) -> Iterator[list[
     1 KB Deployment), and a repository keeps its heavy files together (``legacy/``, ``crds/``).
     Tasks of equal counts left one worker with the last heavy tasks while the other waited.
     """
-    sizes = [_size(p) for p in paths]
+    sizes = array("q", map(_size, paths))  # 8 bytes a file (a list of ints: 36): scan's memory stays flat
     budget = max(1, sum(sizes) // (jobs * 8))
     part: list[Job] = []
     held = 0
