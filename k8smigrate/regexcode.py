@@ -9,9 +9,10 @@ How: the library writes its module-level patterns as ``regex(pattern, flags)`` (
 patterns compile through it). ``regex_index.CODE`` holds, for each, what ``re._compiler``
 hands to the engine (``_sre.compile``): the final flags, the code (as bytes) and the groups.
 ``regex`` hands that to the engine directly, which takes microseconds. A pattern the index
-does not hold, or an engine other than the one the index was made for (``_sre.MAGIC``, code
-size, byte order), is compiled by ``re.compile`` as usual. The pattern is the same object
-either way: ``tests/test_regexcode.py`` compares every entry with ``re.compile``'s.
+does not hold, or another Python release or engine than the index was made for (the exact
+version, whose ``re`` wrote the code; ``_sre.MAGIC``, code size, byte order), is compiled by
+``re.compile`` as usual. The pattern is the same object either way:
+``tests/test_regexcode.py`` compares every entry with ``re.compile``'s.
 
 The index is generated with the others: ``python -m k8smigrate.indexgen --write``.
 """
@@ -56,10 +57,12 @@ def note(pattern: str, flags: int = 0) -> None:
         RECORDED.append((pattern, int(flags)))
 
 
-def engine() -> tuple[int, int, str]:
-    """What the index's code is for: the engine's magic number, its code word size, the byte order."""
+def engine() -> tuple[int, int, str, tuple[int, int, int]]:
+    """What the index's code is for: the engine's magic number, its code word size, the byte
+    order, and the Python release (its ``re`` wrote the code: a fix there may change it)."""
     sre: Any = importlib.import_module("_sre")
-    return int(sre.MAGIC), int(sre.CODESIZE), sys.byteorder
+    major, minor, micro = sys.version_info[:3]
+    return int(sre.MAGIC), int(sre.CODESIZE), sys.byteorder, (major, minor, micro)
 
 
 def entry_for(pattern: str, flags: int) -> Entry:
