@@ -168,8 +168,15 @@ Job = tuple[Worker, Path, Settings, str, int, Facts | None]
 """One file's work: the worker, the file, the settings, what to keep, its index, the run's facts."""
 
 
-def _chunk(jobs: list[Job]) -> list[FileOutcome]:
-    return [_one(job) for job in jobs]
+Task = tuple[Worker, Settings, str, Facts | None, int, list[Path]]
+"""One worker task: the worker, the settings, what to keep, the run's facts, the index of the
+first file, the files. The run's values once per task, not once per file: the pool holds every
+task until it is done, and a tuple per file grew the main process with the number of files."""
+
+
+def _chunk(task: Task) -> list[FileOutcome]:
+    worker, settings, keep, facts, first, paths = task
+    return [_one((worker, path, settings, keep, first + i, facts)) for i, path in enumerate(paths)]
 
 
 def _one(job: Job, journal: Journal | None = None) -> FileOutcome:
@@ -185,10 +192,10 @@ CHUNK_FILES = 32
 """The most files one task of a worker holds (their outcomes cross back to this process at once)."""
 
 
-def _parts(jobs_list: list[Job], paths: list[Path], jobs: int) -> Iterator[list[Job]]:
-    """``jobs_list`` cut into tasks of at most an eighth of a worker's share of the bytes (a
-    larger file alone), at most ``CHUNK_FILES`` files each: files of one size go ``n / 8 jobs``
-    to a task, as they did when tasks were cut by count.
+def _parts(paths: list[Path], jobs: int) -> Iterator[tuple[int, list[Path]]]:
+    """``paths`` cut into tasks (the index of the first, the files) of at most an eighth of a
+    worker's share of the bytes (a larger file alone), at most ``CHUNK_FILES`` files each: files
+    of one size go ``n / 8 jobs`` to a task, as they did when tasks were cut by count.
 
     Cut by bytes, not by count: the work of a file follows its size (a 100 KB CRD against a
     1 KB Deployment), and a repository keeps its heavy files together (``legacy/``, ``crds/``).
@@ -196,16 +203,16 @@ def _parts(jobs_list: list[Job], paths: list[Path], jobs: int) -> Iterator[list[
     """
     sizes = array("q", map(_size, paths))  # 8 bytes a file (a list of ints: 36): scan's memory stays flat
     budget = max(1, sum(sizes) // (jobs * 8))
-    part: list[Job] = []
-    held = 0
-    for job, size in zip(jobs_list, sizes, strict=True):
+    part: list[Path] = []
+    first = held = 0
+    for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):
         if part and (held + size > budget or len(part) >= CHUNK_FILES):
-            yield part
-            part, held = [], 0
-        part.append(job)
+            yield first, part
+            part, first, held = [], index, 0
+        part.append(path)
         held += size
     if part:
-        yield part
+        yield first, part
 
 
 def _size(path: Path) -> int:
@@ -269,10 +276,10 @@ def parallel_map(
     ``SERIAL_BYTES``) stay in this process.
     """
     journal = journal if journal is not None else Journal()
-    jobs_list = [(worker, p, settings, keep, i, facts) for i, p in enumerate(paths)]
     if in_process(paths, jobs, serial_bytes):
         try:
-            yield from map(partial(_one, journal=journal), jobs_list)
+            for index, path in enumerate(paths):
+                yield _one((worker, path, settings, keep, index, facts), journal)
         finally:
             forget_read_ahead()
         return
@@ -292,7 +299,9 @@ def parallel_map(
         # like pool.map, but a run cut short leaves the futures to the pool: cancelling them
         # as map does makes the pool's own thread fail (InvalidStateError) once workers stop
         # taken off the queue as they are read: a list of them would keep every chunk's outcomes
-        futures = deque(pool.submit(_chunk, part) for part in _parts(jobs_list, paths, jobs))
+        futures = deque(
+            pool.submit(_chunk, (worker, settings, keep, facts, first, part)) for first, part in _parts(paths, jobs)
+        )
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         index = 0
         while futures:

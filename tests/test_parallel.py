@@ -84,12 +84,20 @@ def test_workers_get_tasks_of_about_equal_bytes_in_input_order(tmp_path: Path) -
     light = _files(tmp_path / "apps", CHUNK_FILES * 3, 10)  # 960 bytes in all
     heavy = _files(tmp_path / "crds", 4, 10_000)  # each over an eighth of a worker's share
     paths = [*light, *heavy, tmp_path / "missing.yaml"]
-    jobs: list[parallel.Job] = [(migrate_file, p, Settings(), "all", i, None) for i, p in enumerate(paths)]
-    parts = list(_parts(jobs, paths, 2))
-    assert [job for part in parts for job in part] == jobs
-    assert [len(part) for part in parts] == [CHUNK_FILES] * 3 + [1, 1, 1, 1, 1]  # a heavy file alone
+    parts = list(_parts(paths, 2))
+    assert [p for _first, part in parts for p in part] == paths
+    assert [first for first, _part in parts] == [0, 32, 64, 96, 97, 98, 99, 100]  # each task's first index
+    assert [len(part) for _first, part in parts] == [CHUNK_FILES] * 3 + [1, 1, 1, 1, 1]  # a heavy file alone
     gone = [tmp_path / f"gone{i}.yaml" for i in range(CHUNK_FILES + 1)]  # no bytes: cut by count only
-    assert [len(part) for part in _parts(jobs[: len(gone)], gone, 2)] == [CHUNK_FILES, 1]
+    assert [len(part) for _first, part in _parts(gone, 2)] == [CHUNK_FILES, 1]
+
+
+def test_a_task_gives_each_file_its_index_in_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = _files(tmp_path, 3, 10)
+    seen: list[tuple[Path, int]] = []
+    monkeypatch.setattr(parallel, "_one", lambda job, journal=None: seen.append((job[1], job[4])))
+    parallel._chunk((migrate_file, Settings(), "all", None, 40, paths))
+    assert seen == [(paths[0], 40), (paths[1], 41), (paths[2], 42)]  # the journal notes files by it
 
 
 @pytest.mark.parametrize("command", [["apply", "--check"], ["scan"]])
