@@ -325,7 +325,6 @@ def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_byte
     """``api.run_facts`` over ``jobs`` processes: the same facts, in the same order (nothing is
     written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
     the run's main pass (by default ``FACTS_SERIAL_BYTES``)."""
-    jobs_list = [(p, settings) for p in paths]
     if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
         return merge(facts_of_file(p, settings, keep=True) for p in paths)
     import multiprocessing
@@ -334,7 +333,6 @@ def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_byte
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     if method == "fork":
         default_registry()
-    chunk = max(1, min(32, len(paths) // (jobs * 8)))
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=multiprocessing.get_context(method),
@@ -342,9 +340,9 @@ def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_byte
         initargs=(os.getpid(), None),
     )
     try:
-        # one Facts per chunk, each dropped once merged: a list of one per file (each with its
+        # one Facts per task, each dropped once merged: a list of one per file (each with its
         # own set of collector names) made this process grow with the number of files
-        futures = deque(pool.submit(_facts_chunk, jobs_list[i : i + chunk]) for i in range(0, len(jobs_list), chunk))
+        futures = deque(pool.submit(_facts_chunk, (settings, part)) for _first, part in _parts(paths, jobs))
         found = merge(futures.popleft().result() for _ in range(len(futures)))
     except BaseException:
         _stop(pool)
@@ -353,12 +351,9 @@ def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_byte
     return found
 
 
-def _facts_chunk(jobs: list[tuple[Path, Settings]]) -> Facts:
-    return merge(map(_facts_of, jobs))
-
-
-def _facts_of(job: tuple[Path, Settings]) -> Facts:
-    return facts_of_file(*job)
+def _facts_chunk(task: tuple[Settings, list[Path]]) -> Facts:
+    settings, paths = task
+    return merge(facts_of_file(path, settings) for path in paths)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

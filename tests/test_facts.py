@@ -153,7 +153,7 @@ def test_a_worker_sends_one_merged_facts_per_chunk(tmp_path: Path) -> None:
     root = tree(tmp_path, 6)
     files = sorted(root.rglob("*.yaml"))
     settings = Settings(target_version="1.29")
-    sent = _facts_chunk([(f, settings) for f in files])
+    sent = _facts_chunk((settings, files))
     assert isinstance(sent, Facts) and sent == run_facts(files, settings)
 
 
