@@ -40,8 +40,7 @@ _ENGINE: Callable[..., re.Pattern[str]] | None = None
 def regex(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, its code taken from the index (see the module)."""
     flags = int(flags)
-    if RECORDED is not None:
-        RECORDED.append((pattern, flags))
+    note(pattern, flags)
     if _CODE is None:
         _load()
     entry = _CODE.get((pattern, flags)) if _CODE else None
