@@ -264,8 +264,14 @@ class Renderer:
             return out[: -len(self.nl)] if out.endswith(self.nl) else out
         return out if out.endswith("\n") else out + self.nl
 
-    def _head(self, head: str, col: int, delta: int, first: bool) -> str:
+    def _head(self, s: EntrySource, col: int, delta: int, first: bool) -> str:
+        """The comment and blank lines above an entry or item, then the indentation of its line."""
+        head = self.text[s.head_start : s.line_start]
         if not first:
+            if delta and s.head_start > 0 and self.text[s.head_start - 1] == "\n":
+                # it starts a line: its first line (a comment right under the entry before) moves
+                # with the block too, where ``reindent`` keeps a chunk's first line in place
+                return reindent("\n" + head, delta)[1:] + " " * col
             return reindent(head, delta) + " " * col
         stripped = head.lstrip()
         if not stripped:
@@ -276,7 +282,7 @@ class Renderer:
         s = e.src
         assert s is not None
         text = self.text
-        head = self._head(text[s.head_start : s.line_start], col, delta, first)
+        head = self._head(s, col, delta, first)
         same_value = _same_value(e.value, s) and not self._made_block(e.value)
         if not same_value:
             kept = eol_comment(text[s.key_end : s.value_start]) or eol_comment(text[s.value_end : s.end])
@@ -300,7 +306,7 @@ class Renderer:
         s = item.src
         assert s is not None
         text = self.text
-        head = self._head(text[s.head_start : s.line_start], col, delta, first)
+        head = self._head(s, col, delta, first)
         same_value = _same_value(item.value, s)
         if not same_value:
             fresh = Item(item.value, eol_comment=eol_comment(text[s.value_end : s.end]))

@@ -1153,6 +1153,88 @@ def test_comments_above_the_first_key_of_a_moved_block_move_with_it() -> None:
     assert "K8SM-GEN-004" not in codes(result)
 
 
+def test_comments_between_keys_of_an_edited_moved_block_move_with_their_keys() -> None:
+    """A comment right under a key's value, in a moved schema that is edited too (the extension
+    added below it), moves with the key under it: the block is written entry by entry there."""
+    check_transformed(
+        crd("""
+          version: v1
+          validation:
+            openAPIV3Schema:
+              type: object
+              properties:
+                a:
+                  type: string
+                # about b
+                b:
+                  type: string
+
+                  # about c, after a blank line
+                c:
+                  # inside c
+                  type: object
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+                properties:
+                  a:
+                    type: string
+                  # about b
+                  b:
+                    type: string
+
+                    # about c, after a blank line
+                  c:
+                    # inside c
+                    type: object
+                    x-kubernetes-preserve-unknown-fields: true
+        """),
+    )
+
+
+def test_comments_between_items_of_an_edited_moved_list_move_with_their_items() -> None:
+    check_transformed(
+        crd("""
+          version: v1
+          preserveUnknownFields: false
+          additionalPrinterColumns:
+          - name: A
+            type: string
+            JSONPath: .a
+          # about B
+          - name: B
+            type: string
+            JSONPath: .b
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+            additionalPrinterColumns:
+            - name: A
+              type: string
+              jsonPath: .a
+            # about B
+            - name: B
+              type: string
+              jsonPath: .b
+          preserveUnknownFields: false
+        """),
+    )
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="open: a removed first key's head comment stays with the mapping (above strategy) instead of "
