@@ -17,6 +17,8 @@ come back as findings.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -70,6 +72,38 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted({*globals(), *_HOMES})
 
+
+class _SourceTreeMigrations:
+    """Finds ``k8smigrate.migrations`` in a source checkout that is not what is installed.
+
+    An install maps the repository's top-level ``migrations/`` folder under the package
+    (``package-dir``). ``python -m k8smigrate`` run in the repository's folder imports the
+    package from there instead, where nothing maps it, and failed with an internal error.
+    Consulted last: an install's own import machinery answers first.
+    """
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if name != "k8smigrate.migrations":
+            return None
+        import importlib.util
+
+        init = os.path.join(self.folder, "__init__.py")
+        return importlib.util.spec_from_file_location(name, init, submodule_search_locations=[self.folder])
+
+
+def _find_source_tree_migrations() -> None:
+    here = os.path.dirname(__file__)
+    if os.path.isdir(os.path.join(here, "migrations")):
+        return  # installed: the package has it
+    folder = os.path.join(os.path.dirname(here), "migrations")
+    if os.path.isfile(os.path.join(folder, "__init__.py")):
+        sys.meta_path.append(_SourceTreeMigrations(folder))
+
+
+_find_source_tree_migrations()
 
 __version__ = "0.1.0"
 

@@ -52,6 +52,7 @@ from .api import (
 from .codes import FILE_ERROR, RELEASE_NEEDED
 from .components import ComponentError, newest, parse_option
 from .dataclasscode import dataclass
+from .dependencies import exit_if_missing
 from .exits import EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, Exit, exit_code, tally
 from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
 from .interrupt import Interrupted, signals_raise
@@ -785,7 +786,8 @@ def guarded(work: Callable[[], object]) -> None:
     gc.set_threshold(50_000, 50, 100)
     try:
         work()
-    except Exception:  # an internal error: its own exit code, never 1 ("would change")
+    except Exception as exc:  # an internal error: its own exit code, never 1 ("would change")
+        exit_if_missing(exc)
         import traceback  # here: a run without a bug never needs it (nor the modules it imports)
 
         traceback.print_exc()

@@ -31,6 +31,11 @@ def main(prog_name: str = "k8smigrate") -> None:
         else:
             from .argv import typed
             from .commands import guarded, run_parsed
+    except ModuleNotFoundError as exc:
+        from .dependencies import exit_if_missing
+
+        exit_if_missing(exc)
+        raise
     finally:
         if paused:
             gc.enable()

@@ -10,7 +10,7 @@ answers as ``apply --check`` would for what it sees.
 | with ``--fail-on deprecated``: also any warning (a deprecated API, a readiness warning) | 1 |
 | an error: a file not read or written, a removed API nothing migrates, a decision not given | 3 (wins) |
 | a usage error (nothing is read) | 2 |
-| an internal error (a bug) | 4 |
+| an internal error (a bug), or a package k8smigrate needs is not installed | 4 |
 
 ``--exit-zero`` and ``--fail-on never`` turn 1 into 0; 3 always stays, it means "needs a
 human". What needs a human is listed by ``needs`` (the same items this counts).

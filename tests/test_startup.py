@@ -340,3 +340,65 @@ def test_the_console_main_leaves_the_collector_as_it_found_it() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert proc.stdout.split() == ["k8smigrate", "0.1.0", "True"]
+
+
+# ------------------------------------------------------------------ run from a source checkout, or half installed
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FROM_SOURCE = """
+import sys
+# only the checkout's own folder finds the package: not an install's mapping of migrations/
+sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in str(getattr(f, "__module__", ""))]
+sys.path.insert(0, sys.argv.pop(1))
+from k8smigrate.console import main
+import k8smigrate
+assert k8smigrate.__file__.startswith(sys.path[0]), k8smigrate.__file__
+sys.argv = ["k8smigrate", *sys.argv[1:]]
+main()
+"""
+
+
+def test_a_source_checkout_run_as_python_m_finds_its_migrations(repo: Path) -> None:
+    # python -m k8smigrate in the repository's folder imports the package from there, where
+    # only an install maps migrations/ to k8smigrate.migrations: it was an "internal error"
+    args = ("scan", str(repo), "--target-version", "1.22", "--color", "never")
+    proc = subprocess.run([sys.executable, "-c", FROM_SOURCE, str(ROOT), *args], capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stderr  # would change: every migration was found
+    assert "internal error" not in proc.stderr
+    assert "10 fixable by apply" in proc.stderr
+
+
+WITHOUT = """
+import sys
+sys.modules[sys.argv.pop(1)] = None  # not installed: importing it raises ModuleNotFoundError
+from k8smigrate.console import main
+sys.argv = ["k8smigrate", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("missing", "args"),
+    [
+        ("typer", ("--help",)),  # typer parses it
+        ("ruamel", ("scan", "--target-version", "1.22", "-")),  # argv parses it, a reader needs ruamel
+    ],
+)
+def test_a_package_k8smigrate_needs_but_not_installed_is_named_not_called_a_bug(
+    missing: str, args: tuple[str, ...]
+) -> None:
+    env = {**os.environ, "K8SMIGRATE_PURE": "1"}  # the pure reader: ruamel reads
+    proc = subprocess.run(
+        [sys.executable, "-c", WITHOUT, missing, *args], input=INGRESS, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 4
+    package = {"typer": "typer", "ruamel": "ruamel.yaml"}[missing]
+    assert f"k8smigrate: the package {package} is not installed, and k8smigrate needs it" in proc.stderr
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_console_exit_code_for_a_missing_package_is_the_crash_code() -> None:
+    from k8smigrate import dependencies, exits
+
+    assert dependencies.EXIT_CRASH == exits.EXIT_CRASH
