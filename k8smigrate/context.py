@@ -55,26 +55,45 @@ Place = tuple[Node, int, int, str | int]
 ``id`` (0 for the root) and its key or index in that parent."""
 
 
-def _places(root: Mapping, doc_line: int) -> dict[int, Place]:
-    """``id(node)`` → its ``Place``, for every node of the document.
+class _Places:
+    """``id(node)`` → its ``Place``, walked only as far as the nodes asked for.
 
-    Rebuilt for every step that reports a node added since the last look. A path is written
-    out only for a node a finding names (``_path``): a large CRD has thousands of nodes and
-    its steps report a handful.
+    A finding names a node; its path is its chain of parents, which nodes do not hold. The
+    walk goes in document order and stops at the node asked for, so a CRD's warning on
+    ``spec`` walks ``apiVersion``, ``kind`` and ``metadata``, not the thousands of nodes of
+    its schema; the next finding resumes where it stopped. A path is written out only for
+    a node a finding names (``_path``).
     """
-    out: dict[int, Place] = {}
-    line = doc_line
-    stack: list[tuple[int, str | int, Node]] = [(0, "", root)]
-    while stack:
-        parent, part, node = stack.pop()
-        line = node.line or line
-        key = id(node)
-        out[key] = (node, line, parent, part)
-        if isinstance(node, Mapping):
-            stack.extend((key, e.name, e.value) for e in reversed(node.entries))
-        elif isinstance(node, Sequence):
-            stack.extend((key, i, item.value) for i, item in reversed(list(enumerate(node.items))))
-    return out
+
+    def __init__(self, root: Mapping, doc_line: int) -> None:
+        self.out: dict[int, Place] = {}
+        self.line = doc_line
+        self.stack: list[tuple[int, str | int, Node]] = [(0, "", root)]
+        self.paused = False  # the walk stopped half-way once: the tree may have changed behind it since
+
+    def find(self, node: Node) -> Place | None:
+        """The place of ``node`` (None when the rest of the walk does not meet it)."""
+        target = id(node)
+        found = self.out.get(target)
+        if found is not None and found[0] is node:
+            return found
+        out, stack = self.out, self.stack
+        line = self.line
+        while stack:
+            parent, part, child = stack.pop()
+            line = child.line or line
+            key = id(child)
+            out[key] = place = (child, line, parent, part)
+            if isinstance(child, Mapping):
+                stack.extend((key, e.name, e.value) for e in reversed(child.entries))
+            elif isinstance(child, Sequence):
+                stack.extend((key, i, item.value) for i, item in reversed(list(enumerate(child.items))))
+            if key == target and child is node:
+                self.line = line
+                self.paused = self.paused or bool(stack)
+                return place
+        self.line = line
+        return None
 
 
 def _path(places: dict[int, Place], key: int) -> str:
@@ -118,8 +137,8 @@ class Context:
     """The text of the stream the object was read from (``text_of`` cuts a node's lines out of it)."""
     plan_api: Callable[[str, str], str | None] | None = field(default=None, repr=False)
     """What ``migrated_api`` asks the engine: the apiVersion an object of that API and kind ends at."""
-    _places: dict[int, Place] = field(default_factory=dict, repr=False)
-    """Where each node of the tree stands, built on the first finding: a body that reports on
+    _places: _Places | None = field(default=None, repr=False)
+    """Where the nodes of the tree stand, walked on the first finding: a body that reports on
     every volume of a large object walks the tree once, not once per finding."""
 
     @property
@@ -207,13 +226,16 @@ class Context:
         """The input line and YAML path of ``node`` (nearest parsed ancestor for new nodes)."""
         if node is None:
             return self.doc_line, ""
-        found = self._places.get(id(node))
-        if not self._places or ((found is None or found[0] is not node) and node.line == 0):
-            self._places = _places(self.root, self.doc_line)  # a node added since the last look
-            found = self._places.get(id(node))
-        if found is None or found[0] is not node:
+        if self._places is None:
+            self._places = _Places(self.root, self.doc_line)
+        found = self._places.find(node)
+        if found is None and (node.line == 0 or self._places.paused):
+            # a node added, or moved, where the walk had already been: walk the tree as it is now
+            self._places = _Places(self.root, self.doc_line)
+            found = self._places.find(node)
+        if found is None:
             return node.line or self.doc_line, ""  # a mapping key, or a node outside the tree
-        return node.line or found[1], _path(self._places, id(node))
+        return node.line or found[1], _path(self._places.out, id(node))
 
     def report(self, level: Level, code: str, message: str, node: Node | None = None) -> None:
         """Record a finding; ``code`` must be declared (by the migration, or generally) at ``level``."""

@@ -119,6 +119,40 @@ def test_a_bad_target_is_a_usage_error() -> None:
         migrate_text(INGRESS, target_version="1.20", min_version="1.22")
 
 
+def test_a_finding_walks_the_tree_only_to_its_node_and_sees_nodes_moved_since() -> None:
+    # Context.locate walks in document order as far as the node it is asked for; a node moved
+    # behind a paused walk is found where it is when it is reported
+    from k8smigrate.codes import Code
+    from k8smigrate.context import Context
+    from k8smigrate.engine import migrate_stream
+    from k8smigrate.model import Check
+    from k8smigrate.registry import Registry
+    from k8smigrate.settings import Settings
+    from k8smigrate.tree import Mapping
+
+    walked: list[int] = []
+
+    def body(obj: Mapping, ctx: Context) -> None:
+        ctx.info("T-1", "kind", obj.get("kind"))
+        assert ctx._places is not None
+        walked.append(len(ctx._places.out))
+        later = obj.mapping("later")
+        assert later is not None
+        moved = later.pop("v")
+        assert moved is not None
+        obj.set("moved", moved.value)  # into the part of the tree the walk had passed
+        ctx.info("T-1", "moved", moved.value)
+
+    fixer = Check(
+        applies_to={"x/v1": ("Widget",)}, body=body, name="f", edits=True, codes=(Code("T-1", "info", "seen"),)
+    )
+    big = "".join(f"  k{i}: {i}\n" for i in range(200))
+    text = f"apiVersion: x/v1\nkind: Widget\nlater:\n  v: 1\nbig:\n{big}"
+    result = migrate_stream(text, Settings(), "w.yaml", Registry([fixer]))
+    assert walked == [3]  # the root, apiVersion and kind: not the 200 entries after them
+    assert [(f.line, f.path) for f in result.findings] == [(2, "kind"), (4, "moved")]
+
+
 def test_findings_locate_every_node_and_new_ones_by_their_parent() -> None:
     # Context.locate indexes the tree once per body; a node added later is still found
     from k8smigrate.codes import Code
