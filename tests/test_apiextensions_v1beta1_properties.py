@@ -9,6 +9,7 @@ schema, with the same algorithm (tests/crd_pruning.py).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -117,3 +118,50 @@ def test_migrated_crd_is_valid_and_prunes_the_same(
         obj.update({k: v for k, v in instance(data, schema).items() if k != "metadata"})
         before = set() if preserve is not False else pruned(obj, schema)
         assert pruned(obj, new) == before
+
+
+KEY_LINE = re.compile(r"^( *)(?:- |[\w.$-]+:)")
+
+
+def with_comments(text: str, data: st.DataObject) -> str:
+    """``text`` with whole-line comments (each its own text) above some keys and items: at the
+    key's column or deeper, some after a blank line."""
+    out: list[str] = []
+    for number, line in enumerate(text.split("\n")):
+        m = KEY_LINE.match(line)
+        if number and m and data.draw(st.booleans()):
+            if data.draw(st.booleans()):
+                out.append("")
+            out.append(" " * (len(m.group(1)) + data.draw(st.sampled_from([0, 0, 2]))) + f"# c{number}")
+        out.append(line)
+    return "\n".join(out)
+
+
+def comment_offsets(text: str) -> dict[tuple[str, str], int]:
+    """Per whole-line comment and the content line under it: the comment's column minus that line's."""
+    lines = text.split("\n")
+    found: dict[tuple[str, str], int] = {}
+    for i, line in enumerate(lines):
+        if not line.lstrip(" ").startswith("#"):
+            continue
+        below = next((n for n in lines[i + 1 :] if n.strip() and not n.lstrip(" ").startswith("#")), "")
+        indent = len(line) - len(line.lstrip(" "))
+        found[(line.strip(), below.strip())] = indent - (len(below) - len(below.lstrip(" ")))
+    return found
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=SCHEMAS, preserve=st.sampled_from([None, False]), data=st.data())
+def test_comments_keep_their_place_above_their_lines_in_a_moved_and_edited_schema(
+    spec: dict[str, Any], preserve: bool | None, data: st.DataObject
+) -> None:
+    # the schema moves into spec.versions[0] (new indentation) and is edited on the way (the
+    # extension added, types repaired): a comment stays above the line it stood above, at the
+    # same offset from it. The comments above a moved block's first key are kept as its head
+    # comments, each written at the key's column (offset 0): only those may lose an odd indent.
+    text = with_comments(crd({"type": "object", "properties": {"spec": spec}}, preserve), data)
+    result = k8smigrate.migrate_text(text, target_version="1.29")
+    assert [f.message for f in result.findings if f.level == "error"] == []
+    before = comment_offsets(text)
+    moved = {pair: offset for pair, offset in comment_offsets(result.text).items() if pair in before}
+    assert {pair: offset for pair, offset in moved.items() if offset not in (before[pair], 0)} == {}
