@@ -359,8 +359,27 @@ class Renderer:
         head = key + ":" + (" " + props if props else "") + eol + self.nl
         child = col + (self.style.step if isinstance(value, Mapping) else self.style.seq_offset)
         moved_delta = child - value.src.col if value.src is not None else 0
-        lead = self._comments(_lead(value) if isinstance(value, Mapping) else inner, child, first=False)
+        above = _lead(value) if isinstance(value, Mapping) else inner
+        lead = self._original_lead(e, above, moved_delta) or self._comments(above, child, first=False)
         return out + head + lead + " " * child + self._body(value, child, moved_delta)
+
+    def _original_lead(self, e: Entry, comments: list[str], delta: int) -> str:
+        """The lines between a parsed entry's key and its block value as they stood (blank lines,
+        each comment's own indent), shifted with the block; "" when they are not just ``comments``
+        (which the value's first key or item still owns) and blank lines."""
+        s = e.src
+        if s is None or s.key_end < 0 or s.value_start <= s.key_end:
+            return ""
+        gap = self.text[s.key_end : s.value_start]
+        first, last = gap.find("\n"), gap.rfind("\n")
+        if first == last:
+            return ""
+        lines = gap[first + 1 : last + 1]
+        if comment_lines(lines) != comments or any(
+            line.strip() and not line.lstrip().startswith("#") for line in lines.split("\n")
+        ):
+            return ""
+        return reindent("\n" + lines, delta)[1:]
 
     def _gap_comments(self, e: Entry) -> list[str]:
         """The comment lines between a parsed entry's key line and its value (not its eol comment)."""

@@ -1199,6 +1199,37 @@ def test_comments_between_keys_of_an_edited_moved_block_move_with_their_keys() -
     )
 
 
+def test_the_lines_above_a_moved_blocks_first_key_move_as_they_stood() -> None:
+    # blank lines and each comment's own indent, as between the other keys of a moved block
+    check_transformed(
+        crd("""
+          version: v1
+          preserveUnknownFields: false
+          validation:
+
+            # the schema, after a blank line
+
+              # indented deeper
+            openAPIV3Schema:
+              type: object
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+
+              # the schema, after a blank line
+
+                # indented deeper
+              openAPIV3Schema:
+                type: object
+          preserveUnknownFields: false
+        """),
+    )
+
+
 def test_comments_between_items_of_an_edited_moved_list_move_with_their_items() -> None:
     check_transformed(
         crd("""

@@ -157,11 +157,10 @@ def test_comments_keep_their_place_above_their_lines_in_a_moved_and_edited_schem
 ) -> None:
     # the schema moves into spec.versions[0] (new indentation) and is edited on the way (the
     # extension added, types repaired): a comment stays above the line it stood above, at the
-    # same offset from it. The comments above a moved block's first key are kept as its head
-    # comments, each written at the key's column (offset 0): only those may lose an odd indent.
+    # same offset from it
     text = with_comments(crd({"type": "object", "properties": {"spec": spec}}, preserve), data)
     result = k8smigrate.migrate_text(text, target_version="1.29")
     assert [f.message for f in result.findings if f.level == "error"] == []
     before = comment_offsets(text)
     moved = {pair: offset for pair, offset in comment_offsets(result.text).items() if pair in before}
-    assert {pair: offset for pair, offset in moved.items() if offset not in (before[pair], 0)} == {}
+    assert moved == {pair: before[pair] for pair in moved}
