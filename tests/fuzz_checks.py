@@ -2,8 +2,9 @@
 
 ``check_stream`` migrates a text and asserts: no internal error (K8SM-GEN-012), the output
 parses, a second run changes nothing, every comment of the input is still there (or a
-K8SM-GEN-004 finding names it), and every migrated built-in document passes
-kubernetes-validate strictly at ``VALIDATE_VERSION``.
+K8SM-GEN-004 finding names it) and one still above a line it stood above keeps its offset
+from it, and every migrated built-in document passes kubernetes-validate strictly at
+``VALIDATE_VERSION``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def check_stream(text: str, *, validate_output: bool = True) -> FileResult:
     out = result.text
     assert migrate(out).text == out, "a second run changed the output"
     assert lost_comments(text, result) == Counter()
+    assert misplaced_comments(text, out) == []
     if result.changed:
         docs = list(yaml.safe_load_all(out))  # the output parses (as YAML 1.1, like kubectl's reader)
         if validate_output:
@@ -57,6 +59,27 @@ def _has_schema(data: dict[str, object]) -> bool:
     """kubernetes-validate knows the API objects, not component configs (kubelet, kube-proxy, kubeadm)."""
     group = str(data.get("apiVersion", "")).rpartition("/")[0]
     return "." not in str(data.get("kind", "")) and not group.endswith(("config.k8s.io", "kubeadm.k8s.io"))
+
+
+def comments_above(text: str) -> set[tuple[str, str, int]]:
+    """Per whole-line comment: its text, the content line under it, and its column minus that line's."""
+    lines = text.splitlines()
+    found: set[tuple[str, str, int]] = set()
+    for i, line in enumerate(lines):
+        if not line.lstrip(" ").startswith("#"):
+            continue
+        below = next((n for n in lines[i + 1 :] if n.strip() and not n.lstrip(" ").startswith("#")), "")
+        indent = len(line) - len(line.lstrip(" "))
+        found.add((line.strip(), below.strip(), indent - (len(below) - len(below.lstrip(" ")))))
+    return found
+
+
+def misplaced_comments(before: str, after: str) -> list[tuple[str, str, int]]:
+    """Comments of ``after`` above a line they stood above in ``before``, but at another offset
+    from it: a block moved to a new indentation without them (each text as often as it comes)."""
+    old = comments_above(before)
+    stood = {(c, below) for c, below, _ in old}
+    return sorted(t for t in comments_above(after) if t[:2] in stood and t not in old)
 
 
 def check_survives(text: str) -> FileResult:
