@@ -901,8 +901,8 @@ def hostile_streams(draw: st.DrawFn) -> tuple[list[str], int]:
         hostile = "x: " + "[" * depth + "]" * depth + "\n"
     elif shape == "block":
         hostile = "".join(" " * i + "a:\n" for i in range(depth)) + " " * depth + "a: 1\n"
-    else:
-        hostile = "x: " + "[{a: " * (depth // 2) + "\n"
+    else:  # two levels a "[{": depth 501 needs 251 of them (250 make 500 levels, which the tree holds)
+        hostile = "x: " + "[{a: " * ((depth + 1) // 2) + "\n"
     at = draw(st.integers(0, len(docs)))
     docs.insert(at, hostile)
     return docs, at
