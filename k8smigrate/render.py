@@ -343,7 +343,8 @@ class Renderer:
     def _fresh_entry(self, key: str, e: Entry, value: Node, col: int, first: bool) -> str:
         inner = self._gap_comments(e)  # comment lines between the key and its value where it stood
         block = isinstance(value, (Mapping, Sequence)) and not value.flow and bool(_children(value))
-        out = self._comments(e.head_comments if block else e.head_comments + inner, col, first)
+        above = e.head_comments if block else e.head_comments + inner
+        out = (not first and self._original_head(e, above, col)) or self._comments(above, col, first)
         if out or not first:
             out += " " * col
         eol = _eol(e.eol_comment)
@@ -362,6 +363,20 @@ class Renderer:
         above = _lead(value) if isinstance(value, Mapping) else inner
         lead = self._original_lead(e, above, moved_delta) or self._comments(above, child, first=False)
         return out + head + lead + " " * child + self._body(value, child, moved_delta)
+
+    def _original_head(self, e: Entry, comments: list[str], col: int) -> str:
+        """The lines above a parsed entry written elsewhere (moved) as they stood (blank lines,
+        each comment's own indent), shifted to ``col``; "" when they are not just ``comments``
+        and blank lines, or did not start a line."""
+        s = e.src
+        if s is None or s.head_start <= 0 or s.head_start == s.line_start or self.text[s.head_start - 1] != "\n":
+            return ""
+        head = self.text[s.head_start : s.line_start]
+        if comment_lines(head) != comments or any(
+            line.strip() and not line.lstrip().startswith("#") for line in head.split("\n")
+        ):
+            return ""
+        return reindent("\n" + head, col - (s.key_start - s.line_start))[1:]
 
     def _original_lead(self, e: Entry, comments: list[str], delta: int) -> str:
         """The lines between a parsed entry's key and its block value as they stood (blank lines,

@@ -1230,6 +1230,39 @@ def test_the_lines_above_a_moved_blocks_first_key_move_as_they_stood() -> None:
     )
 
 
+def test_the_lines_above_a_key_moved_into_the_versions_move_as_they_stood() -> None:
+    # a blank line and each comment's own indent go with the key, as they do for keys that stay
+    check_transformed(
+        crd("""
+          version: v1
+          preserveUnknownFields: false
+
+          # the subresources, after a blank line
+            # indented deeper
+          subresources:
+            status: {}
+          validation:
+            openAPIV3Schema:
+              type: object
+        """),
+        v1("""
+          versions:
+          - name: v1
+            served: true
+            storage: true
+
+            # the subresources, after a blank line
+              # indented deeper
+            subresources:
+              status: {}
+            schema:
+              openAPIV3Schema:
+                type: object
+          preserveUnknownFields: false
+        """),
+    )
+
+
 def test_comments_between_items_of_an_edited_moved_list_move_with_their_items() -> None:
     check_transformed(
         crd("""
