@@ -365,36 +365,23 @@ class Renderer:
         return out + head + lead + " " * child + self._body(value, child, moved_delta)
 
     def _original_head(self, e: Entry, comments: list[str], col: int) -> str:
-        """The lines above a parsed entry written elsewhere (moved) as they stood (blank lines,
-        each comment's own indent), shifted to ``col``; "" when they are not just ``comments``
-        and blank lines, or did not start a line."""
+        """The lines above a parsed entry written elsewhere (moved), as they stood, shifted to
+        ``col`` (see ``_as_they_stood``); "" also when they did not start a line."""
         s = e.src
         if s is None or s.head_start <= 0 or s.head_start == s.line_start or self.text[s.head_start - 1] != "\n":
             return ""
-        head = self.text[s.head_start : s.line_start]
-        if comment_lines(head) != comments or any(
-            line.strip() and not line.lstrip().startswith("#") for line in head.split("\n")
-        ):
-            return ""
-        return reindent("\n" + head, col - (s.key_start - s.line_start))[1:]
+        return _as_they_stood(self.text[s.head_start : s.line_start], comments, col - (s.key_start - s.line_start))
 
     def _original_lead(self, e: Entry, comments: list[str], delta: int) -> str:
-        """The lines between a parsed entry's key and its block value as they stood (blank lines,
-        each comment's own indent), shifted with the block; "" when they are not just ``comments``
-        (which the value's first key or item still owns) and blank lines."""
+        """The lines between a parsed entry's key and its block value, as they stood, shifted with
+        the block (see ``_as_they_stood``); ``comments`` are the ones the value's first key or
+        item still owns."""
         s = e.src
         if s is None or s.key_end < 0 or s.value_start <= s.key_end:
             return ""
         gap = self.text[s.key_end : s.value_start]
         first, last = gap.find("\n"), gap.rfind("\n")
-        if first == last:
-            return ""
-        lines = gap[first + 1 : last + 1]
-        if comment_lines(lines) != comments or any(
-            line.strip() and not line.lstrip().startswith("#") for line in lines.split("\n")
-        ):
-            return ""
-        return reindent("\n" + lines, delta)[1:]
+        return "" if first == last else _as_they_stood(gap[first + 1 : last + 1], comments, delta)
 
     def _gap_comments(self, e: Entry) -> list[str]:
         """The comment lines between a parsed entry's key line and its value (not its eol comment)."""
@@ -461,6 +448,17 @@ class Renderer:
             return self.mapping(value, col, delta)
         assert isinstance(value, Sequence)
         return self.sequence(value, col, delta)
+
+
+def _as_they_stood(lines: str, comments: list[str], delta: int) -> str:
+    """Whole lines of the source above a moved key or block (blank lines, each comment with its
+    own indent) shifted by ``delta``; "" when they hold more than ``comments`` and blank lines,
+    and the comments are then written from their list at the key's column."""
+    if comment_lines(lines) != comments or any(
+        line.strip() and not line.lstrip().startswith("#") for line in lines.split("\n")
+    ):
+        return ""
+    return reindent("\n" + lines, delta)[1:]
 
 
 def _flow_sources(node: Mapping | Sequence) -> list[EntrySource]:
