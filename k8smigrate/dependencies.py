@@ -20,9 +20,11 @@ EXIT_CRASH = 4
 def exit_if_missing(exc: BaseException) -> None:
     """Exit with a clear message when ``exc`` says a package k8smigrate needs is not installed:
     that is how it was installed (or run from a source checkout without installing it), not a bug."""
-    if not isinstance(exc, ModuleNotFoundError) or (exc.name or "").partition(".")[0] not in REQUIRED:
+    if not isinstance(exc, ModuleNotFoundError):
         return
-    package = REQUIRED[(exc.name or "").partition(".")[0]]
+    package = REQUIRED.get((exc.name or "").partition(".")[0])
+    if package is None:
+        return
     print(
         f"k8smigrate: the package {package} is not installed, and k8smigrate needs it: install k8smigrate "
         f"with pip, which installs what it needs (pip install -e . in a source checkout); exit code {EXIT_CRASH}",

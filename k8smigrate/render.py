@@ -81,6 +81,11 @@ def reindent(chunk: str, delta: int) -> str:
     return "\n".join(out)
 
 
+def _reindent_lines(lines: str, delta: int) -> str:
+    """``reindent`` for text that starts a line: its first line is shifted too."""
+    return reindent("\n" + lines, delta)[1:]
+
+
 class Renderer:
     """Renders the nodes of one document against its original text."""
 
@@ -271,7 +276,7 @@ class Renderer:
             if delta and s.head_start > 0 and self.text[s.head_start - 1] == "\n":
                 # it starts a line: its first line (a comment right under the entry before) moves
                 # with the block too, where ``reindent`` keeps a chunk's first line in place
-                return reindent("\n" + head, delta)[1:] + " " * col
+                return _reindent_lines(head, delta) + " " * col
             return reindent(head, delta) + " " * col
         stripped = head.lstrip()
         if not stripped:
@@ -376,20 +381,22 @@ class Renderer:
         """The lines between a parsed entry's key and its block value, as they stood, shifted with
         the block (see ``_as_they_stood``); ``comments`` are the ones the value's first key or
         item still owns."""
+        gap = self._gap_lines(e)
+        return _as_they_stood(gap, comments, delta) if gap else ""
+
+    def _gap_comments(self, e: Entry) -> list[str]:
+        """The comment lines between a parsed entry's key line and its value (not its eol comment)."""
+        gap = self._gap_lines(e)
+        return comment_lines(gap) if "#" in gap else []
+
+    def _gap_lines(self, e: Entry) -> str:
+        """The whole lines between a parsed entry's key line and its value's line ("" for none)."""
         s = e.src
         if s is None or s.key_end < 0 or s.value_start <= s.key_end:
             return ""
         gap = self.text[s.key_end : s.value_start]
         first, last = gap.find("\n"), gap.rfind("\n")
-        return "" if first == last else _as_they_stood(gap[first + 1 : last + 1], comments, delta)
-
-    def _gap_comments(self, e: Entry) -> list[str]:
-        """The comment lines between a parsed entry's key line and its value (not its eol comment)."""
-        s = e.src
-        if s is None or s.key_end < 0 or s.value_start <= s.key_end:
-            return []
-        gap = self.text[s.key_end : s.value_start]
-        return comment_lines(gap.split("\n", 1)[1]) if "\n" in gap and "#" in gap else []
+        return gap[first + 1 : last + 1] if first < last else ""
 
     def _fresh_item(self, item: Item, col: int, first: bool) -> str:
         value = item.value
@@ -458,7 +465,7 @@ def _as_they_stood(lines: str, comments: list[str], delta: int) -> str:
         line.strip() and not line.lstrip().startswith("#") for line in lines.split("\n")
     ):
         return ""
-    return reindent("\n" + lines, delta)[1:]
+    return _reindent_lines(lines, delta)
 
 
 def _flow_sources(node: Mapping | Sequence) -> list[EntrySource]:
