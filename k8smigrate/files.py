@@ -335,6 +335,11 @@ def read_ahead(path: Path) -> Loaded:
     return loaded
 
 
+def kept_ahead() -> list[Loaded]:
+    """What ``read_ahead`` keeps now, in the order it was read."""
+    return list(_read_ahead.values())
+
+
 def forget_read_ahead() -> None:
     """Drop what ``read_ahead`` kept and no read took (a run ends, or a new one starts)."""
     _read_ahead.clear()

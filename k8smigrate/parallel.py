@@ -16,7 +16,9 @@ rename (``files.recording``), by workers through a pipe (4-byte records, atomic 
 that a thread of the main process drains.
 
 Small inputs stay in-process (``in_process``): a pool costs more than it saves there, and
-its modules are imported only when one is started.
+its modules are imported only when one is started. With more than one job, a thread checks
+the texts read ahead with libyaml on another core (``yamlio.prechecked``): while this process
+works through them, or while a pool's modules load (it is ended before the first fork).
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ from typing import TYPE_CHECKING
 
 from .api import FileOutcome, facts_of_file
 from .facts import Facts, merge
-from .files import forget_read_ahead, recording, remove_live_temps
+from .files import forget_read_ahead, kept_ahead, recording, remove_live_temps
 from .interrupt import deferrable
 from .registry import default_registry
 from .settings import Settings
+from .yamlio import prechecked
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -276,20 +279,28 @@ def parallel_map(
     ``SERIAL_BYTES``) stay in this process.
     """
     journal = journal if journal is not None else Journal()
-    if in_process(paths, jobs, serial_bytes):
+    serial = in_process(paths, jobs, serial_bytes)
+    if jobs > 1 and (serial or hasattr(os, "fork")):  # one job is one core: then it stays on this thread
+        # another core checks the texts read ahead, for this process or for the workers forked from it
+        prechecked.precheck([(loaded.text, loaded.raw) for loaded in kept_ahead()])
+    if serial:
         try:
             for index, path in enumerate(paths):
                 yield _one((worker, path, settings, keep, index, facts), journal)
         finally:
+            prechecked.stop()
             forget_read_ahead()
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    try:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    if method == "fork":
-        default_registry()  # built once here: forked workers inherit it instead of each importing every module
-    context = multiprocessing.get_context(method)
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        if method == "fork":
+            default_registry()  # built once here: forked workers inherit it instead of each importing every module
+        context = multiprocessing.get_context(method)
+    finally:
+        prechecked.settle()  # it ran while the above loaded: forked workers inherit what it found, not it
     journal_fd = journal.open_pipe() if method == "fork" else None  # a spawned worker does not inherit it
     pool = ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), journal_fd)
@@ -318,6 +329,7 @@ def parallel_map(
         if not stopped:
             pool.shutdown(wait=True)
         journal.close()
+        prechecked.stop()
         forget_read_ahead()
 
 

@@ -954,6 +954,52 @@ static PyObject *accepts(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* accepts_each(texts, verdicts) -> None: ``accepts`` of each UTF-8 ``bytes`` of the list, with the
+ * GIL released for the whole list, so that another thread runs Python meanwhile. The verdict of
+ * texts[i] is stored at verdicts[i] as soon as it is known (1: accepted, 2: rejected); a
+ * non-zero verdicts[len(texts)], set by another thread, stops the loop (the rest stay 0). */
+static PyObject *accepts_each(PyObject *self, PyObject *args) {
+    PyObject *list, *out;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &list, &PyByteArray_Type, &out)) return NULL;
+    if (unbound()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (PyByteArray_GET_SIZE(out) < n + 1) {
+        PyErr_SetString(PyExc_ValueError, "accepts_each: verdicts must hold len(texts) + 1 bytes");
+        return NULL;
+    }
+    PyObject **texts = PyMem_Calloc((size_t)(n ? n : 1), sizeof(PyObject *));
+    if (!texts) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        if (!PyBytes_Check(item)) {
+            for (Py_ssize_t j = 0; j < i; j++) Py_DECREF(texts[j]);
+            PyMem_Free(texts);
+            PyErr_SetString(PyExc_TypeError, "accepts_each: texts must be bytes");
+            return NULL;
+        }
+        Py_INCREF(item); /* held, not borrowed: the list may change while the GIL is released */
+        texts[i] = item;
+    }
+    Py_buffer view; /* an exported buffer: the bytearray cannot be resized or freed meanwhile */
+    if (PyObject_GetBuffer(out, &view, PyBUF_WRITABLE) < 0) {
+        for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(texts[i]);
+        PyMem_Free(texts);
+        return NULL;
+    }
+    unsigned char *verdicts = (unsigned char *)view.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (__atomic_load_n(&verdicts[n], __ATOMIC_ACQUIRE)) break;
+        int ok = parses(PyBytes_AS_STRING(texts[i]), PyBytes_GET_SIZE(texts[i]));
+        __atomic_store_n(&verdicts[i], (unsigned char)(ok ? 1 : 2), __ATOMIC_RELEASE);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(texts[i]);
+    PyMem_Free(texts);
+    Py_RETURN_NONE;
+}
+
 /* build(text, offset, end) -> [(start, end, line, root, shares), ...] or None (left to pybuild.py) */
 static PyObject *build(PyObject *self, PyObject *args) {
     PyObject *text;
@@ -1475,6 +1521,9 @@ static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(path) -> the version of the libyaml of the shared object at path, now used; or None (unusable)."},
     {"accepts", accepts, METH_VARARGS, "accepts(text) -> whether libyaml reads the whole text without an error."},
+    {"accepts_each", accepts_each, METH_VARARGS,
+     "accepts_each(texts, verdicts) -> None: accepts() of each UTF-8 bytes, the GIL released, each verdict stored "
+     "at verdicts[i] when known (1 yes, 2 no); a non-zero verdicts[len(texts)] stops it."},
     {"needle_set", needle_set, METH_VARARGS, "needle_set(needles) -> the tuple of str needles made ready for holds_any."},
     {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
     {NULL, NULL, 0, NULL},

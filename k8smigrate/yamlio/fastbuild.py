@@ -43,6 +43,10 @@ def _no_accepts(text: str) -> bool:
     return False
 
 
+def _no_accepts_each(texts: list[bytes], verdicts: bytearray) -> None:
+    return None
+
+
 def _needle_set(needles: tuple[str, ...]) -> object:
     return needles
 
@@ -56,21 +60,22 @@ def _load() -> tuple[
     Callable[[str, int, int], Built | None],
     Callable[[str], list[Data] | None],
     Callable[[str], bool],
+    Callable[[list[bytes], bytearray], None],
     str | None,
     Callable[[tuple[str, ...]], object],
     Callable[[str, object], bool],
 ]:
-    off = _no_build, _no_data, _no_accepts, None, _needle_set, _holds_any
+    off = _no_build, _no_data, _no_accepts, _no_accepts_each, None, _needle_set, _holds_any
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
     try:
-        from ._fastbuild import accepts, bind, build, configure, holds_any, needle_set, read_data
+        from ._fastbuild import accepts, accepts_each, bind, build, configure, holds_any, needle_set, read_data
     except ImportError:
         return off
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:4], needle_set, holds_any
+        return *off[:5], needle_set, holds_any
     configure(
         Scalar,
         Mapping,
@@ -85,14 +90,15 @@ def _load() -> tuple[
         resolve_plain,
         RESOLVE_MAP,
     )
-    return build, read_data, accepts, version, needle_set, holds_any
+    return build, read_data, accepts, accepts_each, version, needle_set, holds_any
 
 
-build, read_data, accepts, LIBYAML_VERSION, needle_set, holds_any = _load()
+build, read_data, accepts, accepts_each, LIBYAML_VERSION, needle_set, holds_any = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
 it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
-``text`` (``events.libyaml_accepts``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
+``text`` (``events.libyaml_accepts``); ``accepts_each(texts, verdicts)``: ``accepts`` of each
+UTF-8 ``bytes`` with the GIL released (``prechecked``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
 module is not installed, is turned off, or found no libyaml it can use); ``holds_any(text,
 needle_set(needles))``: ``any(n in text for n in needles)``, in one pass in C (which needs no
 libyaml), the needles made ready once by ``needle_set``."""

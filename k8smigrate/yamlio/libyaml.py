@@ -2,7 +2,8 @@
 
 Every file a run reads is first checked by libyaml as a whole (``libyaml_accepts``), and most
 are then cut into documents without a parser. With the C module (``fastbuild``) that check runs
-in C on ruamel.yaml.clib's own libyaml, and ruamel.yaml, a fifth of a short run's start-up, is
+in C on ruamel.yaml.clib's own libyaml (for the files a run read ahead, often already done by a
+thread on another core: ``prechecked``), and ruamel.yaml, a fifth of a short run's start-up, is
 imported only when something needs its parser: a text the C builder declines, or a problem to
 word (``events``).
 """
@@ -13,6 +14,7 @@ from importlib.machinery import PathFinder
 
 from .fastbuild import ACTIVE as FASTBUILD
 from .fastbuild import accepts as accepts_in_c
+from .prechecked import verdict
 
 LIBYAML = FASTBUILD or PathFinder.find_spec("_ruamel_yaml") is not None
 """Whether libyaml (``ruamel.yaml.clib``) is there to parse at C speed."""
@@ -21,7 +23,8 @@ LIBYAML = FASTBUILD or PathFinder.find_spec("_ruamel_yaml") is not None
 def libyaml_accepts(text: str) -> bool:
     """Whether libyaml parses the whole stream without complaint (False without libyaml)."""
     if FASTBUILD:
-        return accepts_in_c(text)
+        known = verdict(text)
+        return accepts_in_c(text) if known is None else known
     from .events import libyaml_accepts as with_cparser
 
     return with_cparser(text)

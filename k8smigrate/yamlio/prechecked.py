@@ -1,0 +1,80 @@
+"""libyaml's verdict on the texts a run read ahead, found by a thread on another core.
+
+Every file a run reads is first checked by libyaml as a whole (``libyaml.libyaml_accepts``).
+For most files of a repository that check is the only parse, and it is a tenth of a small
+repository's scan. It touches no Python object, so ``accepts_each`` (in the C module) runs it
+with the GIL released: when a run may use more than one core, a thread checks the texts read
+ahead (``files.read_ahead``), in the order the run will ask, and ``libyaml_accepts`` takes each
+verdict already found instead of parsing the text itself. A verdict not found yet is found the
+usual way, so the thread only ever saves time. A run that starts worker processes ends the
+thread first (``settle``): the workers, forked from this process, inherit what it found while
+the pool's modules loaded.
+
+The verdict is the same either way: the thread parses the very bytes the text was decoded
+from (UTF-8 decoding and encoding are exact inverses), with the same libyaml. A text is
+known by identity: ``read_stream`` asks about the text read, unless it starts with a BOM
+(it asks about what follows), and such texts are left out.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from .fastbuild import ACTIVE, accepts_each
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+_asked: dict[int, tuple[str, int]] = {}
+"""``id(text)`` -> (the text, its place in the thread's batch), until asked about. The text is
+held, so no other string can take its ``id`` meanwhile."""
+
+_thread: threading.Thread | None = None
+"""The thread of the last batch."""
+
+_verdicts = bytearray(1)
+"""One byte per text of the batch, written by the thread (0: not known yet, 1: libyaml accepts
+it, 2: it does not), then a last byte that stops the thread when set."""
+
+
+def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
+    """Start checking ``texts`` (each a text and the bytes it was decoded from, in the order
+    they will be asked about) on a thread; what an earlier call started is stopped."""
+    global _verdicts, _thread
+    stop()
+    if not ACTIVE or len(texts) < 2:  # a single text is asked about at once: nothing to win
+        return
+    batch: list[bytes] = []
+    for text, raw in texts:
+        if not raw.startswith(_UTF8_BOM):
+            _asked[id(text)] = (text, len(batch))
+            batch.append(raw)
+    _verdicts = verdicts = bytearray(len(batch) + 1)
+    _thread = threading.Thread(target=accepts_each, args=(batch, verdicts), daemon=True, name="k8smigrate-precheck")
+    _thread.start()
+
+
+def verdict(text: str) -> bool | None:
+    """Whether libyaml accepts ``text``, when the thread has found it; None: not known (ask libyaml)."""
+    if not _asked:
+        return None
+    found = _asked.pop(id(text), None)
+    if found is None:
+        return None
+    known = _verdicts[found[1]]
+    return known == 1 if known else None
+
+
+def settle() -> None:
+    """Stop the thread after the text it is on and wait for it to end, keeping what it found:
+    before a fork, so that no thread of ours is copied into a worker, and the workers
+    inherit the verdicts."""
+    _verdicts[-1] = 1
+    if _thread is not None:
+        _thread.join()
+
+
+def stop() -> None:
+    """Stop the thread after the text it is on, and forget what it found (a run ends)."""
+    _verdicts[-1] = 1
+    _asked.clear()
