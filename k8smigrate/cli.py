@@ -12,6 +12,7 @@ that table cannot parse exactly is parsed here.
 from __future__ import annotations
 
 import copy
+import errno
 import inspect
 import os
 import sys
@@ -140,7 +141,7 @@ Quiet = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"k8smigrate {__version__}")
+        _echo(f"k8smigrate {__version__}")
         raise typer.Exit(EXIT_OK)
 
 
@@ -228,10 +229,10 @@ def list_(
     if format is ListFormat.json:
         import json
 
-        typer.echo(json.dumps(list_rows(registry), indent=2, ensure_ascii=False))
+        _echo(json.dumps(list_rows(registry), indent=2, ensure_ascii=False))
         return
     for line in list_lines(registry, width=_list_width()):
-        typer.echo(line)
+        _echo(line)
 
 
 def _list_width() -> int | None:
@@ -259,7 +260,7 @@ def explain(
     finding code means; or a guide."""
     text = guide(name)
     if text is not None:
-        typer.echo(text, nl=False)
+        _echo(text, nl=False)
         return
     from .catalog import explain_lines, unknown_code  # list and explain only
 
@@ -272,7 +273,17 @@ def explain(
     if lines is None:
         raise typer.Exit(commands.usage(unknown_code(name) or unknown_migration(name, registry)).code)
     for line in lines:
-        typer.echo(line)
+        _echo(line)
+
+
+def _echo(text: str, nl: bool = True) -> None:
+    """``typer.echo`` to stdout; a stdout that cannot take it ends the command as in ``commands``."""
+    try:
+        typer.echo(text, nl=nl)
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise  # typer's to handle: a reader that closed the pipe
+        raise typer.Exit(commands.unwritable_stdout(exc).code) from None
 
 
 def app_for(argv: list[str]) -> typer.Typer:

@@ -503,15 +503,33 @@ def _emit(text: str, output: Path | None) -> None:
 
 
 def _write_stdout(text: str) -> None:
-    """``text`` to stdout as UTF-8 (a lone surrogate becomes ``\\udXXX``)."""
+    """``text`` to stdout as UTF-8 (a lone surrogate becomes ``\\udXXX``).
+
+    A stdout that cannot take it (a full disk) ends the run as an unwritable ``--output`` does;
+    a reader that closed the pipe is ``run_parsed``'s to handle.
+    """
     data = text.encode("utf-8", "backslashreplace")
-    sys.stdout.flush()
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:
-        sys.stdout.write(data.decode("utf-8"))
-    else:
-        stream.write(data)
-        stream.flush()
+    try:
+        sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:
+            sys.stdout.write(data.decode("utf-8"))
+        else:
+            stream.write(data)
+            stream.flush()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            raise
+        raise unwritable_stdout(exc) from exc
+
+
+def unwritable_stdout(exc: OSError) -> Exit:
+    """How a command ends whose stdout cannot take its output (a full disk): the reason said,
+    exit 3, as for an unwritable ``--output``."""
+    err(f"k8smigrate: cannot write to stdout: {exc.strerror or exc}")
+    # what stays in its buffer cannot be written either: no second complaint when it is flushed at exit
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (the process ends with it open)
+    return Exit(EXIT_HUMAN)
 
 
 def _report(run: Run, format: Format, verb: str, shown: Shown) -> str:

@@ -82,3 +82,38 @@ def test_the_docs_give_every_exit_code() -> None:
     usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     assert "4 internal error" in readme and "130/143" in readme
     assert "Exit code **4**" in usage and "**130**" in usage and "**143**" in usage
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["scan", "{role}", "--target-version", "1.22"],
+        ["diff", "{role}", "--target-version", "1.22"],
+        ["apply", "{role}", "--target-version", "1.22"],
+        ["list"],
+        ["explain", "rbac_v1beta1"],
+        ["--version"],
+    ],
+)
+def test_a_stdout_that_cannot_take_the_output_exits_3_and_says_why(
+    tmp_path: Path, args: list[str], buffered: bool
+) -> None:
+    # a full disk is not a bug: one line says why, as for an unwritable --output, and no traceback
+    import os
+    import subprocess
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here to fill")
+    (tmp_path / "role.yaml").write_text(ROLE)
+    argv = [a.format(role=tmp_path / "role.yaml") for a in args]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"  # the write itself fails, not the flush at exit
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [sys.executable, "-m", "k8smigrate", *argv], stdout=full, stderr=subprocess.PIPE, text=True, env=env
+        )
+    complaints = [line for line in proc.stderr.splitlines() if "cannot write" in line]
+    assert (proc.returncode, complaints) == (3, ["k8smigrate: cannot write to stdout: No space left on device"])
+    assert "Traceback" not in proc.stderr
