@@ -1,3 +1,3 @@
-from .console import main
+from .console import script
 
-main()
+script()

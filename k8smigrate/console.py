@@ -9,13 +9,22 @@ garbage collector runs dozens of times during those imports: this module imports
 the library (the package's names are lazy), so the imports happen here with the collector
 paused; ``commands.guarded`` then sets the run's collection policy. The library itself never
 touches the collector.
+
+The console scripts are ``script`` and ``kubectl_script``: ``main``, then the process ends at
+once (``exit_at_once``) instead of tearing the interpreter down, freeing the registry, trees and
+reports object by object (10 to 15 ms of a 0.3 s run, for nothing: the process ends). ``main``
+itself ends with ``SystemExit``, for callers in the same process (tests).
 """
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import sys
+from collections.abc import Callable
+from contextlib import suppress
+from typing import NoReturn
 
 
 def main(prog_name: str = "k8smigrate") -> None:
@@ -49,3 +58,52 @@ def main(prog_name: str = "k8smigrate") -> None:
 def kubectl_plugin() -> None:
     """``kubectl-k8smigrate``: the same commands; usage lines say ``kubectl k8smigrate``."""
     main("kubectl k8smigrate")
+
+
+def script() -> NoReturn:
+    """The ``k8smigrate`` console script (and ``python -m k8smigrate``)."""
+    exit_at_once(main)
+
+
+def kubectl_script() -> NoReturn:
+    """The ``kubectl-k8smigrate`` console script."""
+    exit_at_once(kubectl_plugin)
+
+
+def exit_at_once(entry: Callable[[], object]) -> NoReturn:
+    """Run ``entry``, flush the standard streams and end the process with the status
+    ``sys.exit`` would give, without the interpreter's teardown (mypy ends this way too).
+
+    Nothing else is left to do at exit: a run has written and closed its files, removed its
+    temporary files and joined its workers before it returns. Like Python's own exit, a status
+    that is not an int is printed and gives 1. A stream that cannot be flushed ends as the
+    commands end when they cannot write: a reader that closed the pipe gives 1 and no message
+    (``commands.run_parsed``), anything else (a full disk) is said and gives 3
+    (``commands.unwritable_stdout``).
+    """
+    try:
+        entry()
+        status: object = None
+    except SystemExit as exc:
+        status = exc.code
+    if status is None:
+        code = 0
+    elif isinstance(status, int):
+        code = status
+    else:
+        print(status, file=sys.stderr)
+        code = 1
+    for name, stream in (("stdout", sys.stdout), ("stderr", sys.stderr)):
+        try:
+            if stream is not None:
+                stream.flush()
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                code = 1
+                continue
+            from .exits import EXIT_HUMAN
+
+            code = EXIT_HUMAN
+            with suppress(OSError):
+                os.write(2, f"k8smigrate: cannot write to {name}: {exc.strerror or exc}\n".encode())
+    os._exit(code & 0xFF)

@@ -326,8 +326,110 @@ def test_the_package_imports_its_names_on_first_use() -> None:
 
 def test_the_console_scripts_are_the_console_module() -> None:
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'k8smigrate = "k8smigrate.console:main"' in text
-    assert 'kubectl-k8smigrate = "k8smigrate.console:kubectl_plugin"' in text
+    assert 'k8smigrate = "k8smigrate.console:script"' in text
+    assert 'kubectl-k8smigrate = "k8smigrate.console:kubectl_script"' in text
+    main = (Path(__file__).resolve().parent.parent / "k8smigrate" / "__main__.py").read_text(encoding="utf-8")
+    assert "script()" in main  # python -m k8smigrate ends as the script does
+
+
+# ------------------------------------------------------------------ ending the process at once
+
+AT_ONCE = """
+import atexit, sys
+from k8smigrate import console
+atexit.register(lambda: print("teardown ran", file=sys.stderr, flush=True))
+def entry():
+    print("out", end="")  # still in the buffer when the process ends
+    print("err", end="", file=sys.stderr)
+    {body}
+console.exit_at_once(entry)
+"""
+
+
+BUFFERED = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+"""The environment with a pipe's stdout buffered, as it is by default: "out" stays in the buffer."""
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "stderr"),
+    [
+        ("pass", 0, "err"),
+        ("sys.exit(None)", 0, "err"),
+        ("sys.exit(3)", 3, "err"),
+        ("sys.exit(-1)", 255, "err"),
+        ("sys.exit('no such thing')", 1, "errno such thing\n"),  # printed, as Python prints it
+    ],
+)
+def test_the_scripts_end_with_the_status_sys_exit_gives_the_output_flushed(body: str, status: int, stderr: str) -> None:
+    run = [sys.executable, "-c", AT_ONCE.format(body=body)]
+    proc = subprocess.run(run, capture_output=True, text=True, timeout=60, env=BUFFERED)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (status, "out", stderr)  # no teardown: atexit did not run
+
+
+def test_a_reader_that_left_gives_1_and_no_message() -> None:
+    # the output is still in the buffer when the reader leaves: the flush at the end finds it gone
+    probe = AT_ONCE.format(body="sys.stdin.readline()")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", probe],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=BUFFERED,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    proc.stdin.write(b"go on\n")
+    proc.stdin.close()
+    with proc.stderr:
+        assert (proc.wait(timeout=60), proc.stderr.read()) == (1, b"err")
+
+
+UNWRITABLE = """
+import atexit, errno, io, sys
+from k8smigrate import console
+class Full(io.StringIO):
+    def flush(self):
+        raise OSError(errno.ENOSPC, "No space left on device")
+def entry():
+    sys.stdout = Full()
+    sys.exit(3)
+console.exit_at_once(entry)
+"""
+
+
+def test_an_output_that_cannot_be_written_gives_3_and_says_why() -> None:
+    # as a command that cannot write its output ends (an unwritable --output, a full stdout)
+    proc = subprocess.run([sys.executable, "-c", UNWRITABLE], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (3, "k8smigrate: cannot write to stdout: No space left on device\n")
+
+
+def test_the_installed_script_ends_at_once(repo: Path) -> None:
+    # a whole run through the console script: its output and status are main's
+    args = ["scan", str(repo), "--target-version", "1.22", "--color", "never"]
+    script = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom k8smigrate.console import script\nsys.argv=['k8smigrate',*sys.argv[1:]]\nscript()",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    usual = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom k8smigrate.console import main\nsys.argv=['k8smigrate',*sys.argv[1:]]\nmain()",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (script.returncode, script.stdout, script.stderr) == (usual.returncode, usual.stdout, usual.stderr)
+    assert script.returncode == 1 and "fixable by apply" in script.stderr
 
 
 def test_the_console_main_leaves_the_collector_as_it_found_it() -> None:
