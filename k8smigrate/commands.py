@@ -252,8 +252,15 @@ def _missing(raw: str) -> FileOutcome:
 
 
 def _read_stdin() -> bytes:
+    """The bytes of stdin; ``InputError`` when it cannot be read (the process was started with
+    it closed, ``<&-``)."""
+    if sys.stdin is None:
+        raise InputError("stdin is closed; not read")
     stream = getattr(sys.stdin, "buffer", None)
-    return read_limited(stream) if stream is not None else sys.stdin.read().encode("utf-8")
+    try:
+        return read_limited(stream) if stream is not None else sys.stdin.read().encode("utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from exc
 
 
 def _files(raw: str, sweep: bool) -> list[Path | Skipped | Swept] | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import io
 import os
 import sys
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from typing import NoReturn
 
 def main(prog_name: str = "k8smigrate") -> None:
     """``k8smigrate``: the fast path when ``argv`` can parse the command line, typer otherwise."""
+    _stand_in_for_closed_streams()
     paused = gc.isenabled()
     gc.disable()
     try:
@@ -58,6 +60,28 @@ def main(prog_name: str = "k8smigrate") -> None:
 def kubectl_plugin() -> None:
     """``kubectl-k8smigrate``: the same commands; usage lines say ``kubectl k8smigrate``."""
     main("kubectl k8smigrate")
+
+
+class _ClosedOutput(io.TextIOBase):
+    """stdout when the process was started without it (``>&-``; Python then has None): a
+    command that writes nothing there runs as usual, one that writes fails as a write to a
+    closed descriptor fails, and ends as with any stdout that cannot take its output."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "stdout is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Streams for the standard ones the process was started without: stdout as above; a closed
+    stderr discards what is said (the exit code still tells); a closed stdin is the commands'
+    to report (a ``-`` that cannot be read)."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the process)
 
 
 def script() -> NoReturn:

@@ -9,6 +9,7 @@ exit 130 and 143 (tests/test_interrupts.py). README and docs/usage.md say all of
 from __future__ import annotations
 
 import gc
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -101,7 +102,6 @@ def test_a_stdout_that_cannot_take_the_output_exits_3_and_says_why(
 ) -> None:
     # a full disk is not a bug: one line says why, as for an unwritable --output, and no traceback
     import os
-    import subprocess
 
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full here to fill")
@@ -117,3 +117,43 @@ def test_a_stdout_that_cannot_take_the_output_exits_3_and_says_why(
     complaints = [line for line in proc.stderr.splitlines() if "cannot write" in line]
     assert (proc.returncode, complaints) == (3, ["k8smigrate: cannot write to stdout: No space left on device"])
     assert "Traceback" not in proc.stderr
+
+
+def _started_without(fd: int, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``k8smigrate ARGS`` started with descriptor ``fd`` closed (``<&-``, ``>&-``, ``2>&-``)."""
+    import os
+
+    pipes = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    del pipes[("stdin", "stdout", "stderr")[fd]]  # the closed one is not given a pipe
+    return subprocess.run(
+        [sys.executable, "-m", "k8smigrate", *args],
+        cwd=cwd,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(fd),  # only a close, before exec
+        **pipes,  # type: ignore[arg-type]
+    )
+
+
+def test_a_closed_stdin_is_a_file_not_read(tmp_path: Path) -> None:
+    proc = _started_without(0, ["apply", "-", "--target-version", "1.22"], tmp_path)
+    assert proc.returncode == 3
+    assert "<stdin>: error K8SM-GEN-013 stdin is closed; not read" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_closed_stdout_fails_only_a_command_that_writes_there(tmp_path: Path) -> None:
+    (tmp_path / "role.yaml").write_text(ROLE)
+    quiet = _started_without(1, ["apply", "--check", "role.yaml", "--target-version", "1.22"], tmp_path)
+    assert quiet.returncode == 1 and "cannot write" not in quiet.stderr  # writes nothing to stdout
+    loud = _started_without(1, ["apply", "role.yaml", "--target-version", "1.22"], tmp_path)
+    assert loud.returncode == 3
+    assert "k8smigrate: cannot write to stdout: stdout is closed" in loud.stderr
+    assert "Traceback" not in loud.stderr
+
+
+def test_a_closed_stderr_keeps_the_exit_code(tmp_path: Path) -> None:
+    (tmp_path / "role.yaml").write_text(ROLE)
+    changed = _started_without(2, ["apply", "--check", "role.yaml", "--target-version", "1.22"], tmp_path)
+    wrong = _started_without(2, ["apply", "--check", "role.yaml", "--target-version", "x"], tmp_path)
+    assert (changed.returncode, wrong.returncode) == (1, 2)
