@@ -504,3 +504,68 @@ def test_the_console_exit_code_for_a_missing_package_is_the_crash_code() -> None
     from k8smigrate import dependencies, exits
 
     assert dependencies.EXIT_CRASH == exits.EXIT_CRASH
+
+
+# ------------------------------------------------------------------ inspect, imported when first used
+
+DEFERRED = """
+import sys
+from k8smigrate import console
+sys.argv = ["k8smigrate", *sys.argv[1:]]
+try:
+    console.main()
+except SystemExit:
+    pass
+inspect = sys.modules["inspect"]
+print("imported" if "signature" in vars(inspect) else "deferred", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["scan", "{examples}", "--target-version", "1.29"],
+        ["apply", "--check", "{examples}", "--target-version", "1.29"],
+        ["diff", "{examples}", "--target-version", "1.22", "--format", "json"],
+    ],
+)
+def test_a_run_never_imports_inspect(args: list[str]) -> None:
+    # dataclasses imports it for one thing: the docstring of a class that has none
+    argv = [a.format(examples=ROOT / "examples") for a in args]
+    proc = subprocess.run([sys.executable, "-c", DEFERRED, *argv], capture_output=True, text=True, timeout=120)
+    assert proc.stderr.splitlines()[-1] == "deferred", proc.stderr
+
+
+def test_typer_commands_import_inspect_when_they_use_it() -> None:
+    proc = subprocess.run([sys.executable, "-c", DEFERRED, "--help"], capture_output=True, text=True, timeout=120)
+    assert "Usage: k8smigrate" in proc.stdout
+    assert proc.stderr.splitlines()[-1] == "imported"
+
+
+def test_the_deferred_module_is_the_module_once_used() -> None:
+    probe = (
+        "import sys\n"
+        "from k8smigrate.console import _defer_inspect\n"
+        "_defer_inspect()\n"
+        "import inspect as early\n"
+        "from inspect import signature\n"  # reading a name imports it
+        "import inspect\n"
+        "print(inspect is sys.modules['inspect'], early.signature is signature, type(inspect).__name__)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert proc.stdout.split() == ["True", "True", "module"]
+
+
+def test_every_dataclass_of_the_library_has_a_docstring() -> None:
+    # one without makes dataclasses call inspect.signature while the library is imported
+    import ast
+
+    missing = []
+    for folder in ("k8smigrate", "migrations"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.ClassDef) or ast.get_docstring(node) is not None:
+                    continue
+                if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                    missing.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert missing == []

@@ -37,6 +37,8 @@ CODES = (
 
 @dataclass(frozen=True)
 class Gate:
+    """One feature gate of the table: when it appeared, went GA, was deprecated, locked, removed."""
+
     name: str
     first_seen: KubeVersion | None
     ga: KubeVersion | None
@@ -96,6 +98,8 @@ def parse_bool(text: str) -> bool | None:
 
 @dataclass(frozen=True)
 class Verdict:
+    """What to do with one gate setting: delete it or keep it, and the finding that says so."""
+
     delete: bool
     level: Level | None = None
     code: str = ""

@@ -23,6 +23,8 @@ DEFAULT_CLASS = "ingressclass.kubernetes.io/is-default-class"
 
 @dataclass(frozen=True)
 class IngressClass:
+    """An IngressClass of the run: its name, its controller, and whether it is the default."""
+
     name: str
     controller: str
     default: bool

@@ -25,6 +25,8 @@ nothing either, but someone meant to reach the component from off the node)."""
 
 @dataclass(frozen=True)
 class InsecureServing:
+    """A component's insecure port: its settings, and the release from which it serves none."""
+
     program: str
     section: str
     """Its key in kubeadm's ``ClusterConfiguration``."""

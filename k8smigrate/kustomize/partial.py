@@ -309,6 +309,8 @@ def _has_path(data: Data, dotted: str) -> bool:
 
 @dataclass
 class _ReadOp:
+    """One operation of a JSON 6902 patch, with the nodes it was read from."""
+
     node: Mapping
     op: str
     path_node: Scalar

@@ -146,6 +146,8 @@ Arg = Literal | Field | Var | Dot | Ident | Sub
 
 @dataclass(frozen=True)
 class Cmd:
+    """One command of a pipeline: its arguments, the first being what is called."""
+
     args: tuple[Arg, ...]
 
 

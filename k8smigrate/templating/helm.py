@@ -79,6 +79,8 @@ def snapshots(charts: list[Path]) -> Iterator[dict[Path, Path]]:
 
 @dataclass
 class Rendering:
+    """One ``helm template`` run of a chart: what it is called, the release and its arguments."""
+
     label: str
     version: str
     args: list[str]

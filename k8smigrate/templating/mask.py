@@ -166,6 +166,8 @@ class _TooShort(Exception):
 
 @dataclass
 class _Line:
+    """One line of a template: where its content is, the tags on it, and what kind of line it is."""
+
     start: int
     end: int
     """End of the content (before the line break)."""

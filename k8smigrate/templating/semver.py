@@ -148,6 +148,8 @@ def _as_uint(part: str) -> int | None:
 
 @dataclass(frozen=True)
 class _Constraint:
+    """One comparison of a constraint string (``>= 1.19-0``), as Masterminds/semver parses it."""
+
     op: str
     con: Version
     orig: str

@@ -157,11 +157,15 @@ class Capabilities:
 
 @dataclass
 class _KubeVersion:
+    """``.Capabilities.KubeVersion``: the release a rendering assumes."""
+
     caps: Capabilities
 
 
 @dataclass
 class _APIVersions:
+    """``.Capabilities.APIVersions``: what ``.Has`` answers in a rendering."""
+
     caps: Capabilities
 
 
@@ -177,6 +181,8 @@ class Output:
 
 @dataclass
 class _Scope:
+    """The template variables in scope (each with whether its value is known), inside out."""
+
     vars: dict[str, tuple[Value, bool]]
     parent: _Scope | None = None
 

@@ -79,6 +79,8 @@ def _strings(value: Data) -> list[str]:
 
 @dataclass(frozen=True)
 class CoreDNS:
+    """A CoreDNS workload of the run: its release and the service account it runs as."""
+
     workload: str
     release: Release | None
     account: str
@@ -87,6 +89,8 @@ class CoreDNS:
 
 @dataclass(frozen=True)
 class Binding:
+    """A ClusterRoleBinding of the run: its role and the service accounts it binds."""
+
     role: str
     accounts: tuple[tuple[str, str | None], ...]
 

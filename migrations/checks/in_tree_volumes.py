@@ -41,6 +41,8 @@ from k8smigrate.versions import KubeVersion
 
 @dataclass(frozen=True)
 class Plugin:
+    """An in-tree volume plugin: its field, its finding, and the CSI driver that takes over."""
+
     field: str
     code: str
     since: KubeVersion

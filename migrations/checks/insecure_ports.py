@@ -34,6 +34,8 @@ PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
 
 @dataclass(frozen=True)
 class Port:
+    """A component's insecure port, its secure replacement, and the release it is gone from."""
+
     number: str
     secure: str
     component: str
