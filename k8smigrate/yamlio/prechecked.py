@@ -25,9 +25,10 @@ from .fastbuild import ACTIVE, accepts_each
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 
-_asked: dict[int, tuple[str, int]] = {}
-"""``id(text)`` -> (the text, its place in the thread's batch), until asked about. The text is
-held, so no other string can take its ``id`` meanwhile."""
+_asked: dict[int, tuple[str, bytearray, int]] = {}
+"""``id(text)`` -> (the text, its batch's verdicts, its place in them), until asked about. The
+text is held, so no other string can take its ``id`` meanwhile; the verdicts are its own
+batch's, whatever batch started since."""
 
 _thread: threading.Thread | None = None
 """The thread of the last batch."""
@@ -44,12 +45,11 @@ def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
     stop()
     if not ACTIVE or len(texts) < 2:  # a single text is asked about at once: nothing to win
         return
-    batch: list[bytes] = []
-    for text, raw in texts:
-        if not raw.startswith(_UTF8_BOM):
-            _asked[id(text)] = (text, len(batch))
-            batch.append(raw)
-    _verdicts = verdicts = bytearray(len(batch) + 1)
+    kept = [(text, raw) for text, raw in texts if not raw.startswith(_UTF8_BOM)]
+    _verdicts = verdicts = bytearray(len(kept) + 1)
+    for place, (text, _raw) in enumerate(kept):
+        _asked[id(text)] = (text, verdicts, place)
+    batch = [raw for _text, raw in kept]
     _thread = threading.Thread(target=accepts_each, args=(batch, verdicts), daemon=True, name="k8smigrate-precheck")
     _thread.start()
 
@@ -61,7 +61,8 @@ def verdict(text: str) -> bool | None:
     found = _asked.pop(id(text), None)
     if found is None:
         return None
-    known = _verdicts[found[1]]
+    _text, verdicts, place = found
+    known = verdicts[place]
     return known == 1 if known else None
 
 
