@@ -9,7 +9,7 @@ process and its children) is printed beside it, the figure to trust on a loaded 
 The peak memory is the largest resident set of the process and the children it waited for
 (``wait4``), the highest over the repetitions.
 
-Parts (``--parts``, default ``one,small,realistic``):
+Parts (``--parts``, default ``one,small,realistic,lines``):
 
 - ``one``: one small file (``bench/deprecated/ingress-extensions.yaml``, a deprecated
   Ingress): ``k8smigrate apply --check`` and ``k8smigrate scan`` against the bare interpreter
@@ -22,7 +22,12 @@ Parts (``--parts``, default ``one,small,realistic``):
   Deployments, Services and ConfigMaps with comments, 10 % of them drawn from the deprecated
   pool; and the same built with 4x the documents, for growth and the flatness of ``scan``'s
   peak memory;
-- ``deprecated``: only deprecated manifests, repeated to ``--deprecated-mb`` MB (off by default).
+- ``deprecated``: only deprecated manifests, repeated to ``--deprecated-mb`` MB (off by default);
+- ``lines``: one deprecated Ingress in JSON with ``--line-keys`` annotations (default 50,000,
+  about 1.7 MB), written on one line (``one-line``) and indented (``indented``): the same
+  document, so their times must be alike. A cost per node that grows with its column (a scan
+  back to the line's start) made the one-line file take minutes; a guard, not a target of
+  issue 19, printed with them.
 
 Each repository is measured with ``scan``, ``apply --check`` (``--in-place`` on a fresh copy
 with ``--in-place``), ``kpt fn source | kpt fn sink`` (when ``kpt`` is on PATH) and the naive
@@ -45,6 +50,7 @@ output says which one was used.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -235,6 +241,24 @@ def build_deprecated(folder: Path, megabytes: float, pool: list[str]) -> int:
     return written
 
 
+def build_lines(folder: Path, keys: int, one_line: bool) -> int:
+    """One deprecated Ingress in JSON with ``keys`` annotations, on one line or indented."""
+    annotations = {f"example.com/key-{i}": f"value {i}" for i in range(keys)}
+    doc = {
+        "apiVersion": "extensions/v1beta1",
+        "kind": "Ingress",
+        "metadata": {"name": "wide", "annotations": annotations},
+        "spec": {"backend": {"serviceName": "web", "servicePort": 80}},
+    }
+    text = json.dumps(doc) + "\n" if one_line else json.dumps(doc, indent=2) + "\n"
+    (folder / "ingress.json").write_text(text, encoding="utf-8")
+    return len(text.encode())
+
+
+LINE_REPOS = ("one-line", "indented")
+"""The ``lines`` part's repositories: measured with ``scan`` and ``apply --check`` only."""
+
+
 def build_one(folder: Path) -> int:
     """A folder holding only the one small file (kpt reads folders)."""
     shutil.copyfile(ONE_FILE, folder / ONE_FILE.name)
@@ -365,6 +389,8 @@ class Bench:
                 shutil.copytree(self.base / repo, copy)
 
             out.append(Command("k8smigrate apply -i", lambda n: self.ours("--in-place", f"{repo}-copy"), repeat, fresh))
+        if repo in LINE_REPOS:
+            return out
         if repo == "one":
             py = self.python
             out.append(Command("python -c pass", lambda n: [py, "-c", "pass"], repeat))
@@ -490,12 +516,21 @@ def report_targets(bench: Bench) -> int:
         )
         missed += growth > 1.25
     print("  output byte-identical to today's: checked by bench/oracle.py, not here")
+    if any(repo == "one-line" for repo, _label in bench.results):
+        print("\nguard (not a target of issue 19):")
+        for label in (CHECK, SCAN):
+            wall, cpu = ratio("indented", label, "one-line", label)
+            ok = None if wall is None else wall <= 2
+            line(f"lines: {label[11:]}, one-line JSON / indented", wall, "<= 2x", ok, cpu)
     return missed
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--parts", default="one,small,realistic", help="comma-separated: one, small, realistic, deprecated")
+    ap.add_argument(
+        "--parts", default="one,small,realistic,lines", help="comma-separated: one, small, realistic, deprecated, lines"
+    )
+    ap.add_argument("--line-keys", type=int, default=50_000, help="annotations of the lines part's Ingress")
     ap.add_argument("--docs", type=int, default=20_000, help="documents in the realistic repository")
     ap.add_argument("--deprecated-mb", type=float, default=4.0, help="size of the deprecated-only repository")
     ap.add_argument("--seed", type=int, default=1)
@@ -516,7 +551,7 @@ def main() -> int:
     if args.quick:
         args.repeat, args.repeat_large, args.docs, args.no_naive = 3, 1, 2000, True
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
-    unknown = parts - {"one", "small", "realistic", "deprecated"}
+    unknown = parts - {"one", "small", "realistic", "deprecated", "lines"}
     if unknown:
         ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
     pool = deprecated_pool()
@@ -534,11 +569,15 @@ def main() -> int:
             builders.append(("realistic-4x", lambda d: build_realistic(d, args.docs * 4, args.seed, pool), True))
         if "deprecated" in parts:
             builders.append(("deprecated", lambda d: build_deprecated(d, args.deprecated_mb, pool), True))
+        if "lines" in parts:
+            builders.append(("one-line", lambda d: build_lines(d, args.line_keys, one_line=True), False))
+            builders.append(("indented", lambda d: build_lines(d, args.line_keys, one_line=False), False))
         for name, builder, _large in builders:
             folder = bench.base / name
             folder.mkdir()
             bench.sizes[name] = builder(folder)
-        counts = {name: sum(1 for _ in (bench.base / name).rglob("*.yaml")) for name, _b, _l in builders}
+        manifests = (".yaml", ".yml", ".json")
+        counts = {name: sum(p.suffix in manifests for p in (bench.base / name).rglob("*")) for name, _b, _l in builders}
         print(
             f"k8smigrate {bench.exe} ({args.venv}); python {sys.version.split()[0]}; cores {os.cpu_count()}; "
             f"load average {os.getloadavg()[0]:.1f}; "

@@ -208,6 +208,10 @@ def test_builds_nothing_it_is_not_sure_of_but_read_stream_still_reads_it() -> No
         "&a\n\u00e9: *a\r\n",  # data that holds itself
         "{!,~\n\tb}\n",  # tags with a flow indicator: libyaml 0.2 ends them there, ruamel's reads on
         "a: !x[y] z\n",
+        # columns on long lines (found from the newline table, not by scanning back)
+        '{"a": {"b": [1, {"c": "d"}], "e": "' + "x" * 5000 + '"}, "f": [' + ", ".join(map(str, range(500))) + "]}\n",
+        "k: v\nm: {" + ", ".join(f"k{i}: [v{i}, {{w: {i}}}]" for i in range(300)) + "}\nn:\n  - {a: 1}\n",
+        "- " + "x" * 3000 + "\n- {a: [1, 2]}\n\r\n- b: c\n  d: e\n",
     ],
 )
 def test_same_tree_as_build_py(text: str) -> None:

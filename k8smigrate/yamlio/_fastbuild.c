@@ -132,12 +132,6 @@ static void frame_clear(Frame *f) {
 
 /* ------------------------------------------------------------------ text helpers */
 
-static Py_ssize_t rfind_nl(const Text *t, Py_ssize_t hi) { /* text.rfind("\n", 0, hi) */
-    if (hi > t->size) hi = t->size;
-    for (Py_ssize_t i = hi - 1; i >= 0; i--)
-        if (CH(t, i) == '\n') return i;
-    return -1;
-}
 
 static Py_ssize_t find_char(const Text *t, Py_ssize_t size, Py_UCS4 c, Py_ssize_t lo, Py_ssize_t hi) {
     if (hi > size) hi = size;
@@ -178,7 +172,7 @@ static int ensure_newlines(PyObject *text, const Text *t, Py_ssize_t size) {
     return 0;
 }
 
-static long line_of(Py_ssize_t index) { /* bisect_left(newlines, index) + 1 */
+static Py_ssize_t newlines_before(Py_ssize_t index) { /* bisect_left(newlines, index) */
     Py_ssize_t lo = 0, hi = nl_count;
     while (lo < hi) {
         Py_ssize_t mid = (lo + hi) / 2;
@@ -187,7 +181,18 @@ static long line_of(Py_ssize_t index) { /* bisect_left(newlines, index) + 1 */
         else
             hi = mid;
     }
-    return (long)lo + 1;
+    return lo;
+}
+
+static long line_of(Py_ssize_t index) { return (long)newlines_before(index) + 1; }
+
+/* text.rfind("\n", 0, hi), from the newline table of the text being built (``ensure_newlines``):
+ * a scan back to the line's start made every node of a long line cost its column, and a
+ * one-line JSON document of n keys cost n times its length. */
+static Py_ssize_t rfind_nl(const Text *t, Py_ssize_t hi) {
+    if (hi > t->size) hi = t->size;
+    Py_ssize_t before = newlines_before(hi);
+    return before ? nl[before - 1] : -1;
 }
 
 static Py_ssize_t column_of(const Text *t, Py_ssize_t index) { return index - (rfind_nl(t, index) + 1); }

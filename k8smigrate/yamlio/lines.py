@@ -33,4 +33,9 @@ def newline_offsets(text: str) -> list[int]:
 
 
 def column_of(text: str, index: int) -> int:
-    return index - (text.rfind("\n", 0, index) + 1)
+    """0-based column of a character index, from the same table as ``line_of``: a scan back to
+    the line's start cost each node its column, and a one-line JSON document of n keys n times
+    its length."""
+    offsets = newline_offsets(text)
+    before = bisect.bisect_left(offsets, index)
+    return index - (offsets[before - 1] + 1 if before else 0)

@@ -141,8 +141,9 @@ class _Builder:
             start = end = -1  # an empty value: placed after its key's colon below
             line, col = 0, 0
         else:
-            line = bisect_left(self.newlines, start) + 1
-            col = start - text.rfind("\n", 0, start) - 1
+            before = bisect_left(self.newlines, start)  # newlines before it: its line, and where that starts
+            line = before + 1
+            col = start - (self.newlines[before - 1] + 1 if before else 0)
         node = Scalar.parsed(
             value, style, tag if tag not in (None, "!") else None, anchor, Source(start, end, col), line
         )
