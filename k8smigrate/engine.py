@@ -343,8 +343,15 @@ def _scalar_text(node: Node | None) -> str | None:
 def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: list[tuple[Mapping, Plan]]) -> bool:
     """Run every object's checks, then its steps; False when one reported an error."""
     doc = status.doc
-    source = stream.text[doc.start : doc.end]
+    whole = stream.text[doc.start : doc.end]
     for obj, p in objects:
+        # which checks a List item needs is read from the item's own text: the whole List's, read
+        # again for each item and check, made a List of n items cost n times its length; but
+        # where aliases share nodes, an item may hold what only another item's text says
+        if obj is root or doc.shares or obj.src is None or obj.src.start < 0:
+            source = whole
+        else:
+            source = stream.text[obj.src.start : obj.src.end]
         final_api = p.final_api or _scalar_text(obj.get("apiVersion")) or doc.api_version
         untouched: bool | None = None  # whether obj is still as parsed, when known (pristine() walks it all)
         migrations: list[Migration] = [*p.checks, *p.steps]

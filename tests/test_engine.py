@@ -181,3 +181,55 @@ def test_findings_locate_every_node_and_new_ones_by_their_parent() -> None:
         ("T-1", 5, "items[1].v"),
         ("T-2", 5, "extra"),  # new: the last parsed line before it
     ]
+
+
+# ------------------------------------------------------------------ which checks a List item runs
+
+LISTED = """apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: plain
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: exported
+    clusterName: east
+"""
+
+
+def _asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the checks are asked about (``Check.triggered_by``)."""
+    from k8smigrate.model import Check
+
+    asked: list[str] = []
+    triggered_by = Check.triggered_by
+
+    def recorded(self: Check, text: str) -> bool:
+        asked.append(text)
+        return triggered_by(self, text)
+
+    monkeypatch.setattr(Check, "triggered_by", recorded)
+    return asked
+
+
+def test_a_list_items_checks_are_chosen_from_its_own_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the whole List's text, read again for each item and check, made a List of n items cost n²
+    asked = _asked(monkeypatch)
+    result = migrate_text(LISTED, target_version="1.29")
+    assert "clusterName" not in result.text  # the second item's, removed (K8SM-OBJ-001)
+    assert "K8SM-OBJ-001" in codes(result)
+    assert asked and all(text.startswith("apiVersion: v1\n  kind: ConfigMap") for text in asked)
+    assert any("name: plain" in text and "exported" not in text for text in asked)
+
+
+def test_where_aliases_share_nodes_the_whole_list_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an item may hold, through an alias, what only another item's text says
+    shared = LISTED.replace("    clusterName: east\n", "    clusterName: &zone east\n") + (
+        "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: again\n  data:\n    zone: *zone\n"
+    )
+    asked = _asked(monkeypatch)
+    migrate_text(shared, target_version="1.29")
+    assert asked and all(text == shared for text in asked)
