@@ -3,13 +3,15 @@
 Kept apart from ``report`` so that ``results.FileResult.diff`` can use it without importing
 the reporting layer (which imports the results).
 
-A stream of many documents is compared document by document when both texts have the same
-document markers (``---`` lines, equal in both): a migration edits inside documents and never
-moves a marker. ``difflib`` compares whole sequences in time that grows with the square of
-their length where lines repeat and changes are spread (``kind: Role`` in each of 4,000
-documents, each migrated, made a 20,000-line file take 97 s); document by document, each
-comparison is small. The hunks are grouped over the whole file, as ``difflib.unified_diff``
-groups them, and written as it writes them.
+``difflib`` compares whole sequences in time that grows with the square of their length where
+lines repeat and changes are spread: ``kind: Role`` in each of 4,000 migrated documents made
+a 20,000-line file take 97 s, and a List of 10,000 Roles 66 s. So a large input is compared
+piece by piece, between lines that stand for each other in both files (``_syncs``): a stream
+of many documents between its document markers, when both texts have the same (a migration
+edits inside documents and never moves a marker); a large file of few documents between the
+lines that stand once in each. Each comparison is then small. The hunks are grouped over the
+whole file, as ``difflib.unified_diff`` groups them, and written as it writes them. Smaller
+inputs get ``difflib``'s own diff of the whole files.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ APART_FROM = 200
 the whole file, as it always did: it may then match lines across documents (a CRD's schema
 moved into ``spec.versions``), which gives a smaller diff there; no manifest of the test corpus
 has as many documents (the most: 142)."""
+
+LARGE = 20_000
+"""Lines (both files together) from which a file of few documents is compared between the
+lines that stand once in each. The largest manifest of the test corpus has about 5,400."""
 
 Opcode = tuple[str, int, int, int, int]
 
@@ -73,22 +79,68 @@ def _markers(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if line.startswith("---") and line[3:4] in ("", " ", "\t", "\r", "\n")]
 
 
+def _syncs(a: list[str], b: list[str]) -> list[tuple[int, int]] | None:
+    """Equal lines of ``a`` and ``b`` that stand for each other, in order, to compare between; None:
+    compare the whole files.
+
+    The document markers of a stream of ``APART_FROM`` documents or more, when both have the
+    same. Else, in files of ``LARGE`` lines or more (one List of thousands of items), the lines
+    that stand once in each file, those of them in the same order in both (the anchors of a
+    patience diff): a migration edits lines in place, so most lines that name an object stay
+    unique and in order.
+    """
+    marks_a, marks_b = _markers(a), _markers(b)
+    if len(marks_a) >= APART_FROM and len(marks_a) == len(marks_b):
+        pairs = list(zip(marks_a, marks_b, strict=True))
+        if all(a[i] == b[j] for i, j in pairs):
+            return pairs
+    if len(a) + len(b) < LARGE:
+        return None
+    from collections import Counter
+
+    once_a, once_b = Counter(a), Counter(b)
+    where_b = {line: j for j, line in enumerate(b) if once_b[line] == 1}
+    return _increasing([(i, where_b[line]) for i, line in enumerate(a) if once_a[line] == 1 and line in where_b])
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of ``pairs`` (in order of their first) whose seconds increase too."""
+    import bisect
+
+    tails: list[int] = []  # tails[k]: the smallest second ending an increasing run of k + 1 pairs
+    ends: list[int] = []  # ends[k]: the index in pairs of that pair
+    before = [-1] * len(pairs)
+    for n, (_i, j) in enumerate(pairs):
+        k = bisect.bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            ends.append(n)
+        else:
+            tails[k], ends[k] = j, n
+        before[n] = ends[k - 1] if k else -1
+    out: list[tuple[int, int]] = []
+    n = ends[-1] if ends else -1
+    while n >= 0:
+        out.append(pairs[n])
+        n = before[n]
+    return out[::-1]
+
+
 def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
-    """``difflib``'s opcodes of ``a`` to ``b``, found document by document where the markers agree."""
+    """``difflib``'s opcodes of ``a`` to ``b``; between sync lines (``_syncs``) where there are."""
     import difflib  # here: a run that shows no diff (scan, apply --check) never needs it
 
-    marks_a, marks_b = _markers(a), _markers(b)
-    apart = len(marks_a) >= APART_FROM and len(marks_a) == len(marks_b)
-    if not apart or any(a[i] != b[j] for i, j in zip(marks_a, marks_b, strict=True)):
+    syncs = _syncs(a, b)
+    if syncs is None:
         return list(difflib.SequenceMatcher(None, a, b).get_opcodes())
     codes: list[Opcode] = []
     start_a = start_b = 0
-    for stop_a, stop_b in [*zip(marks_a, marks_b, strict=True), (len(a), len(b))]:
+    for stop_a, stop_b in [*syncs, (len(a), len(b))]:
         piece = difflib.SequenceMatcher(None, a[start_a:stop_a], b[start_b:stop_b]).get_opcodes()
         for tag, i1, i2, j1, j2 in piece:
             _add(codes, (tag, i1 + start_a, i2 + start_a, j1 + start_b, j2 + start_b))
         if stop_a < len(a):
-            _add(codes, ("equal", stop_a, stop_a + 1, stop_b, stop_b + 1))  # the marker itself
+            _add(codes, ("equal", stop_a, stop_a + 1, stop_b, stop_b + 1))  # the sync line itself
         start_a, start_b = stop_a + 1, stop_b + 1
     return codes
 

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import difflib
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from k8smigrate import diffs
-from k8smigrate.diffs import APART_FROM, unified_diff
+from k8smigrate.diffs import APART_FROM, LARGE, unified_diff
 
 ROLE = "apiVersion: rbac.authorization.k8s.io/v1beta1\nkind: Role\nmetadata:\n  name: r{i}\nrules: []\n"
+ITEM = "- apiVersion: rbac.authorization.k8s.io/v1beta1\n  kind: Role\n  metadata:\n    name: r{i}\n  rules: []\n"
 
 
 def difflibs(old: str, new: str, name: str = "f.yaml") -> str:
@@ -101,6 +103,35 @@ def test_many_documents_are_compared_apart(monkeypatch: pytest.MonkeyPatch) -> N
     assert seen == [len(stream(docs[:-1]).splitlines())]  # fewer documents: the whole file, as before
 
 
+def listed(items: list[str]) -> str:
+    return "apiVersion: v1\nkind: List\nitems:\n" + "".join(items)
+
+
+def test_a_large_list_compared_between_its_unique_lines_gives_the_same_diff(monkeypatch: pytest.MonkeyPatch) -> None:
+    # kubectl get -o yaml: one document; its items' names stand once in each file
+    rng = random.Random(3)
+    items = [ITEM.format(i=i) for i in range(LARGE // 10 + 100)]  # both files: over LARGE lines
+    new = [item.replace("v1beta1", "v1") if rng.random() < 0.05 else item for item in items]
+    expected = difflibs(listed(items), listed(new))
+    seen: list[int] = []
+    matcher = difflib.SequenceMatcher
+
+    def counted(junk: object, a: list[str], b: list[str]) -> difflib.SequenceMatcher[str]:
+        seen.append(len(a))
+        return matcher(None, a, b)
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", counted)
+    assert unified_diff(listed(items), listed(new), "f.yaml") == expected
+    assert len(seen) > len(items) and max(seen) < 10  # piece by piece, never the whole file
+
+
+def test_a_smaller_file_is_compared_whole() -> None:
+    items = [ITEM.format(i=i) for i in range(LARGE // 20)]
+    old, new = listed(items), listed([item.replace("v1beta1", "v1") for item in items])
+    assert diffs._syncs(old.splitlines(True), new.splitlines(True)) is None
+    assert unified_diff(old, new, "f.yaml") == difflibs(old, new)
+
+
 def test_markers_that_do_not_agree_compare_the_whole_file() -> None:
     docs = [ROLE.format(i=i) for i in range(APART_FROM + 1)]
     new = [*docs[:-2], docs[-2] + docs[-1]]  # a marker gone
@@ -146,3 +177,17 @@ def _patched(old: str, diff: str) -> str:
                 out.append(line[1:])
     out += lines[at:]
     return "".join(out)
+
+
+@given(st.lists(st.integers(0, 30), max_size=40, unique=True))
+def test_the_sync_lines_are_a_longest_run_in_order_in_both(seconds: list[int]) -> None:
+    pairs = list(enumerate(seconds))
+    run = diffs._increasing(pairs)
+    assert all(p in pairs for p in run)
+    assert all(x[0] < y[0] and x[1] < y[1] for x, y in pairwise(run))
+    longest = [1] * len(seconds)  # the textbook O(n²) answer
+    for i in range(len(seconds)):
+        for j in range(i):
+            if seconds[j] < seconds[i]:
+                longest[i] = max(longest[i], longest[j] + 1)
+    assert len(run) == max(longest, default=0)
