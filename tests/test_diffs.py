@@ -85,16 +85,22 @@ def test_a_line_added_at_a_documents_end_stays_in_its_document() -> None:
     assert _patched(stream(docs), diff) == stream(new)
 
 
-def test_many_documents_are_compared_apart(monkeypatch: pytest.MonkeyPatch) -> None:
-    # each comparison is one document's: difflib never sees the whole file
-    seen: list[int] = []
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of the first sequence of every comparison difflib is asked for."""
+    lengths: list[int] = []
     matcher = difflib.SequenceMatcher
 
     def counted(junk: object, a: list[str], b: list[str]) -> difflib.SequenceMatcher[str]:
-        seen.append(len(a))
+        lengths.append(len(a))
         return matcher(None, a, b)
 
     monkeypatch.setattr(difflib, "SequenceMatcher", counted)
+    return lengths
+
+
+def test_many_documents_are_compared_apart(seen: list[int]) -> None:
+    # each comparison is one document's: difflib never sees the whole file
     docs = [ROLE.format(i=i) for i in range(APART_FROM + 1)]  # as many markers as APART_FROM
     unified_diff(stream(docs), stream([d.replace("v1beta1", "v1") for d in docs]), "f.yaml")
     assert len(seen) == APART_FROM + 1 and max(seen) == 5
@@ -107,20 +113,13 @@ def listed(items: list[str]) -> str:
     return "apiVersion: v1\nkind: List\nitems:\n" + "".join(items)
 
 
-def test_a_large_list_compared_between_its_unique_lines_gives_the_same_diff(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_large_list_compared_between_its_unique_lines_gives_the_same_diff(seen: list[int]) -> None:
     # kubectl get -o yaml: one document; its items' names stand once in each file
     rng = random.Random(3)
     items = [ITEM.format(i=i) for i in range(LARGE // 10 + 100)]  # both files: over LARGE lines
     new = [item.replace("v1beta1", "v1") if rng.random() < 0.05 else item for item in items]
     expected = difflibs(listed(items), listed(new))
-    seen: list[int] = []
-    matcher = difflib.SequenceMatcher
-
-    def counted(junk: object, a: list[str], b: list[str]) -> difflib.SequenceMatcher[str]:
-        seen.append(len(a))
-        return matcher(None, a, b)
-
-    monkeypatch.setattr(difflib, "SequenceMatcher", counted)
+    seen.clear()  # difflib's own comparison of the whole files, above
     assert unified_diff(listed(items), listed(new), "f.yaml") == expected
     assert len(seen) > len(items) and max(seen) < 10  # piece by piece, never the whole file
 
