@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .quoting import quote_path
+from .yamlio.stream import is_document_start
 
 CONTEXT = 3
 """Lines of context around each change, as ``diff -u`` and ``git diff`` give."""
@@ -75,8 +76,8 @@ def _range(start: int, stop: int) -> str:
 
 
 def _markers(lines: list[str]) -> list[int]:
-    """The indices of the document marker lines (``---`` alone or before content)."""
-    return [i for i, line in enumerate(lines) if line.startswith("---") and line[3:4] in ("", " ", "\t", "\r", "\n")]
+    """The indices of the ``---`` document marker lines."""
+    return [i for i, line in enumerate(lines) if is_document_start(line)]
 
 
 def _syncs(a: list[str], b: list[str]) -> list[tuple[int, int]] | None:

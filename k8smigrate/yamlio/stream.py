@@ -26,6 +26,14 @@ from .lines import line_of
 
 _DOC_MARKER = regex(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.M)
 
+MARKER_ENDS = ("", " ", "\t", "\r", "\n")
+"""What may follow ``---`` or ``...`` at column 0 for the line to be a document marker."""
+
+
+def is_document_start(line: str) -> bool:
+    """Whether ``line`` (of a stream's lines) is a ``---`` document marker."""
+    return line.startswith("---") and line[3:4] in MARKER_ENDS
+
 
 def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Stream:
     """Split ``text`` into documents and build the tree of every document that parses.
@@ -212,7 +220,7 @@ def _markers(text: str) -> list[tuple[int, str]]:
     for marker in ("---", "..."):
         at = lines.find("\n" + marker)
         while at >= 0:
-            if text[at + 3 : at + 4] in ("", " ", "\t", "\r", "\n"):
+            if text[at + 3 : at + 4] in MARKER_ENDS:
                 found.append((at, marker))
             at = lines.find("\n" + marker, at + 1)
     found.sort()
