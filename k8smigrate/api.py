@@ -367,7 +367,7 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
-def facts_of_file(path: Path, settings: Settings, keep: bool = False) -> Facts:
+def facts_of_file(path: Path | str, settings: Settings, keep: bool = False) -> Facts:
     """The facts one file holds for the checks of ``settings`` (an unreadable file holds none).
 
     ``keep``: the text is kept for the run's next read of the file (``files.read_ahead``).

@@ -54,7 +54,7 @@ from .components import ComponentError, newest, parse_option
 from .dataclasscode import dataclass
 from .dependencies import exit_if_missing
 from .exits import EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, Exit, exit_code, tally
-from .files import InputError, Skipped, Swept, WritePolicy, decode, iter_entries, read_limited, write_output
+from .files import Found, InputError, Skipped, Swept, WritePolicy, decode, found_files, read_limited, write_output
 from .interrupt import Interrupted, signals_raise
 from .kustomize.run import TreeRun, migrate_trees, scan_trees
 from .needs import need_lines, needs
@@ -263,12 +263,12 @@ def _read_stdin() -> bytes:
         raise InputError(f"cannot read: {exc.strerror or exc}") from exc
 
 
-def _files(raw: str, sweep: bool) -> list[Path | Skipped | Swept] | None:
+def _files(raw: str, sweep: bool) -> list[Found] | None:
     """The files behind one PATH argument (and what recursion refused); None when it does not exist."""
     path = Path(raw)
     if not path.exists() and not _link_loop(path):
         return None
-    return list(iter_entries([path], sweep=sweep))
+    return list(found_files([path], sweep=sweep))
 
 
 def _link_loop(path: Path) -> bool:
@@ -324,18 +324,18 @@ def _run_files(
     so that a run over many files that need nothing holds no memory for them).
     """
     journal = Journal()
-    work: list[Path] = []
+    work: list[str] = []
     new_run()
     try:
         with signals_raise():
-            todo: list[Path | Skipped | Swept | FileOutcome] = []
+            todo: list[Found | FileOutcome] = []  # each file as its path's text (files.found_files)
             for raw in paths:
                 if raw == "-":
                     todo.append(stdin(settings))
                     continue
                 files = _files(raw, sweep)
                 todo += [_missing(raw)] if files is None else files
-            every = [t for t in todo if isinstance(t, Path)]
+            every = [t for t in todo if isinstance(t, str)]
             jobs = jobs or os.cpu_count() or 1
             # the checks that join files see every file of the run, read before any is written
             facts = parallel_facts(every, settings, jobs) if collectors_for(settings, default_registry()) else None
@@ -352,7 +352,7 @@ def _run_files(
 
 
 def _collect(
-    todo: list[Path | Skipped | Swept | FileOutcome],
+    todo: list[Found | FileOutcome],
     done: Generator[FileOutcome, None, None],
     tree: TreeRun,
     keep: Callable[[FileOutcome], bool] | None = None,
@@ -364,7 +364,7 @@ def _collect(
     unkept = 0
     listed: set[Path] = set()
     try:
-        with progress(sum(isinstance(t, Path) and tree.owner_key(t) is None for t in todo)) as advance:
+        with progress(sum(isinstance(t, str) and tree.owner_key(t) is None for t in todo)) as advance:
             for item in todo:
                 if isinstance(item, FileOutcome):
                     outcome = item
@@ -396,7 +396,7 @@ def _collect(
     return outcomes, len(outcomes) + unkept
 
 
-def _interrupted(signum: int, written: list[Path]) -> Exit:
+def _interrupted(signum: int, written: list[str]) -> Exit:
     name = signal.Signals(signum).name
     if not written:
         err(f"k8smigrate: interrupted by {name}; no file was written")

@@ -87,6 +87,9 @@ class Swept:
 
 Entry = Path | Skipped | Swept
 
+Found = str | Skipped | Swept
+"""What ``found_files`` lists: a file as the text of its path (``str(Path(...))`` of it)."""
+
 
 @dataclass(frozen=True)
 class Loaded:
@@ -128,47 +131,71 @@ def iter_entries(paths: list[Path], *, sweep: bool = False) -> Iterator[Entry]:
     (writing runs), stale temporary files of ours in the folders searched, and those of
     the files given by name, are removed and come as ``Swept`` entries.
     """
+    return (Path(e) if isinstance(e, str) else e for e in found_files(paths, sweep=sweep))
+
+
+def found_files(paths: list[Path], *, sweep: bool = False) -> Iterator[Found]:
+    """``iter_entries`` with each file as the text of its path.
+
+    A run holds the list of its files from start to end: a ``Path`` costs about three times
+    the memory of its text (a list of its parts beside it), which made a scan's memory grow
+    with the number of files. The text is what ``str`` of the ``Path`` gives, in the same order.
+    """
     for path in paths:
         if not path.is_dir():
             if sweep:
                 yield from _sweep_for(path)
-            yield path
+            yield str(path)
             continue
-        yield from sorted(_walk(path, sweep), key=lambda e: e if isinstance(e, Path) else e.path)
+        yield from sorted(_walk(path, sweep), key=_path_order)
 
 
-def _walk(path: Path, sweep: bool) -> list[Entry]:
+def _path_order(entry: Found) -> str:
+    """The order of ``Path`` objects (part by part), for path texts: each separator is a
+    character that sorts before any other, so ``a/b`` comes before ``a-b/c`` as with ``Path``."""
+    text = entry if isinstance(entry, str) else str(entry.path)
+    if os.altsep:  # Windows: Path compares its parts case-insensitively, either separator
+        text = text.replace(os.altsep, os.sep).lower()
+    return text.replace(os.sep, "\0")
+
+
+def _child(folder: str, name: str) -> str:
+    """``str(Path(folder, name))`` for a folder text ``str`` of a ``Path`` gave, without the ``Path``."""
+    return name if folder == "." else os.path.join(folder, name)
+
+
+def _walk(path: Path, sweep: bool) -> list[Found]:
     """Iterative (no recursion limit); dot-folders and links to folders are not entered."""
-    found: list[Entry] = []
+    found: list[Found] = []
     root = path.resolve()
-    stack = [(path, 0)]
+    stack = [(str(path), 0)]
     while stack:
         folder, depth = stack.pop()
         try:
             with os.scandir(folder) as listing:
                 children = list(listing)
         except OSError as exc:
-            found.append(Skipped(folder, f"cannot read folder: {exc.strerror or exc}"))
+            found.append(Skipped(Path(folder), f"cannot read folder: {exc.strerror or exc}"))
             continue
         if any(c.name == CHART_FILE and not c.is_dir() for c in children):
             # a Helm chart: its manifests, partials and values.yaml only, never its CI values or Chart.yaml
-            found += [e for f in manifest_files(folder) if (e := _entry(f, None, root)) is not None]
+            found += [e for f in manifest_files(Path(folder)) if (e := _entry(str(f), None, root)) is not None]
             continue
         for child in children:
-            file = Path(folder, child.name)
+            file = _child(folder, child.name)
             if _is_dir(child):
                 if child.is_symlink() or child.name.startswith("."):
                     continue
                 if depth >= MAX_DEPTH:
-                    found.append(Skipped(file, f"folder nested more than {MAX_DEPTH} levels deep; not searched"))
+                    found.append(Skipped(Path(file), f"folder nested more than {MAX_DEPTH} levels deep; not searched"))
                 else:
                     stack.append((file, depth + 1))
             elif child.name.endswith(SUFFIXES):
                 entry = _entry(file, child, root)
                 if entry is not None:
                     found.append(entry)
-            elif sweep and child.name.endswith(TEMP_SUFFIX) and _sweep(file):
-                found.append(Swept(file))
+            elif sweep and child.name.endswith(TEMP_SUFFIX) and _sweep(Path(file)):
+                found.append(Swept(Path(file)))
     return found
 
 
@@ -179,26 +206,26 @@ def _is_dir(child: os.DirEntry[str]) -> bool:
         return False
 
 
-def _entry(file: Path, child: os.DirEntry[str] | None, root: Path) -> Entry | None:
+def _entry(file: str, child: os.DirEntry[str] | None, root: Path) -> Found | None:
     """A file found below ``root``: itself, None for a link into the tree, Skipped for a link out of
     it, a loop, or anything but a regular file (``child``: its listing entry, when listed here)."""
-    if not (child.is_symlink() if child is not None else file.is_symlink()):
+    if not (child.is_symlink() if child is not None else os.path.islink(file)):
         try:
             mode = child.stat(follow_symlinks=False).st_mode if child is not None else os.lstat(file).st_mode
             kind = _kind(mode)
         except OSError:
             return file  # gone meanwhile: reading it says so
-        return file if kind is None else Skipped(file, f"not a regular file ({kind}); not read")
+        return file if kind is None else Skipped(Path(file), f"not a regular file ({kind}); not read")
     try:
         target = Path(os.path.realpath(file, strict=True))
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            return Skipped(file, "symbolic link loop; not read")
+            return Skipped(Path(file), "symbolic link loop; not read")
         return file  # a dangling link: reading it reports the missing target
     if target.is_relative_to(root):
         return None
     where = f"symbolic link to {quote_path(str(target))}, outside {quote_path(str(root))}"
-    return Skipped(file, f"{where}; not followed (give the target to migrate it)")
+    return Skipped(Path(file), f"{where}; not followed (give the target to migrate it)")
 
 
 def _kind(mode: int) -> str | None:
@@ -271,18 +298,18 @@ _OPEN = os.O_RDONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 _OPEN_REGULAR = _OPEN | getattr(os, "O_NONBLOCK", 0)
 """Flags of ``read_manifest``'s open (a failed ``getattr`` per file cost as much as the read)."""
 
-_read_ahead: dict[Path, Loaded] = {}
+_read_ahead: dict[str, Loaded] = {}
 """Files a run's first pass read (the facts of the checks that join files), each kept for the one
 read of its second pass; what no second read takes is forgotten when the run ends."""
 
 
-def read_manifest(path: Path) -> Loaded:
+def read_manifest(path: Path | str) -> Loaded:
     """Read a file as UTF-8 text; binary, undecodable, oversized and special files raise ``InputError``.
 
     A file ``read_ahead`` kept is not read again: it is the text the run's first pass saw (an
     in-place write still re-reads the file first, and writes nothing when it changed since).
     """
-    kept = _read_ahead.pop(path, None)
+    kept = _read_ahead.pop(os.fspath(path), None)
     if kept is not None:
         return kept
     try:
@@ -312,7 +339,7 @@ def read_manifest(path: Path) -> Loaded:
         raise InputError(_cannot("read", exc)) from exc
     finally:
         os.close(fd)
-    return Loaded(path, decode(raw), raw)
+    return Loaded(path if isinstance(path, Path) else Path(path), decode(raw), raw)
 
 
 def _read_whole(fd: int, size: int) -> bytes | None:
@@ -328,10 +355,10 @@ def _read_whole(fd: int, size: int) -> bytes | None:
     return None  # larger than ``stat`` said: read it again with the limit
 
 
-def read_ahead(path: Path) -> Loaded:
+def read_ahead(path: Path | str) -> Loaded:
     """``read_manifest``, the result kept for the next read of ``path`` (see ``_read_ahead``)."""
     loaded = read_manifest(path)
-    _read_ahead[path] = loaded
+    _read_ahead[os.fspath(path)] = loaded
     return loaded
 
 

@@ -31,7 +31,7 @@ import threading
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
@@ -78,7 +78,7 @@ in-process, it keeps the texts it read for the main pass (``files.read_ahead``);
 workers inherit them. Under this size they cost little memory and save each file a read."""
 
 
-def in_process(paths: list[Path], jobs: int, serial_bytes: int | None = None) -> bool:
+def in_process(paths: Sequence[Path | str], jobs: int, serial_bytes: int | None = None) -> bool:
     """Whether ``paths`` are done without worker processes: one job, few files or little text
     (under ``serial_bytes``, by default ``SERIAL_BYTES``)."""
     serial_bytes = SERIAL_BYTES if serial_bytes is None else serial_bytes
@@ -87,7 +87,7 @@ def in_process(paths: list[Path], jobs: int, serial_bytes: int | None = None) ->
     total = 0
     for path in paths:
         try:
-            total += path.stat().st_size
+            total += os.stat(path).st_size
         except OSError:
             continue  # reading it reports why
         if total >= serial_bytes:
@@ -160,18 +160,18 @@ class Journal:
 _journal_fd: int | None = None
 
 
-def _note(journal: Journal | None, index: int, _path: Path) -> None:
+def _note(journal: Journal | None, index: int, _path: Path | str) -> None:
     if journal is not None:
         journal.add(index)
     elif _journal_fd is not None:
         os.write(_journal_fd, _RECORD.pack(index))
 
 
-Job = tuple[Worker, Path, Settings, str, int, Facts | None]
+Job = tuple[Worker, Path | str, Settings, str, int, Facts | None]
 """One file's work: the worker, the file, the settings, what to keep, its index, the run's facts."""
 
 
-Task = tuple[Worker, Settings, str, Facts | None, int, list[Path]]
+Task = tuple[Worker, Settings, str, Facts | None, int, Sequence[Path | str]]
 """One worker task: the worker, the settings, what to keep, the run's facts, the index of the
 first file, the files. The run's values once per task, not once per file: the pool holds every
 task until it is done, and a tuple per file grew the main process with the number of files."""
@@ -195,7 +195,7 @@ CHUNK_FILES = 32
 """The most files one task of a worker holds (their outcomes cross back to this process at once)."""
 
 
-def _parts(paths: list[Path], jobs: int) -> Iterator[tuple[int, list[Path]]]:
+def _parts(paths: Sequence[Path | str], jobs: int) -> Iterator[tuple[int, list[Path | str]]]:
     """``paths`` cut into tasks (the index of the first, the files) of at most an eighth of a
     worker's share of the bytes (a larger file alone), at most ``CHUNK_FILES`` files each: files
     of one size go ``n / 8 jobs`` to a task, as they did when tasks were cut by count.
@@ -206,7 +206,7 @@ def _parts(paths: list[Path], jobs: int) -> Iterator[tuple[int, list[Path]]]:
     """
     sizes = array("q", map(_size, paths))  # 8 bytes a file (a list of ints: 36): scan's memory stays flat
     budget = max(1, sum(sizes) // (jobs * 8))
-    part: list[Path] = []
+    part: list[Path | str] = []
     first = held = 0
     for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):
         if part and (held + size > budget or len(part) >= CHUNK_FILES):
@@ -218,9 +218,9 @@ def _parts(paths: list[Path], jobs: int) -> Iterator[tuple[int, list[Path]]]:
         yield first, part
 
 
-def _size(path: Path) -> int:
+def _size(path: Path | str) -> int:
     try:
-        return path.stat().st_size
+        return os.stat(path).st_size
     except OSError:
         return 0  # reading it reports why
 
@@ -260,7 +260,7 @@ def _watch_parent(parent: int) -> None:
 
 def parallel_map(
     worker: Worker,
-    paths: list[Path],
+    paths: Sequence[Path | str],
     settings: Settings,
     jobs: int,
     keep: str = "all",
@@ -333,7 +333,9 @@ def parallel_map(
         forget_read_ahead()
 
 
-def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_bytes: int | None = None) -> Facts:
+def parallel_facts(
+    paths: Sequence[Path | str], settings: Settings, jobs: int, serial_bytes: int | None = None
+) -> Facts:
     """``api.run_facts`` over ``jobs`` processes: the same facts, in the same order (nothing is
     written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
     the run's main pass (by default ``FACTS_SERIAL_BYTES``)."""
@@ -363,7 +365,7 @@ def parallel_facts(paths: list[Path], settings: Settings, jobs: int, serial_byte
     return found
 
 
-def _facts_chunk(task: tuple[Settings, list[Path]]) -> Facts:
+def _facts_chunk(task: tuple[Settings, Sequence[Path | str]]) -> Facts:
     settings, paths = task
     return merge(facts_of_file(path, settings) for path in paths)
 

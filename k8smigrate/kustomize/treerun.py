@@ -31,13 +31,13 @@ class TreeRun:
     rows: dict[Path, list[ScanEntry]] = field(default_factory=dict)
     """Scan rows only the tree can tell (patches' targets and paths, references, held groups)."""
 
-    def owner_key(self, path: Path) -> Path | None:
+    def owner_key(self, path: Path | str) -> Path | None:
         """``path`` resolved when the trees own it; None otherwise (a link loop, a path too deep
         to resolve: the per-file run reports those)."""
         if not self.owned:
             return None  # no tree in the run: no path to resolve (a system call per file)
         try:
-            key = path.resolve()
+            key = Path(path).resolve()
         except (OSError, RuntimeError):
             return None
         return key if key in self.owned else None
