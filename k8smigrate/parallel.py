@@ -15,10 +15,14 @@ the main process because it was interrupted: each write is noted in the same ste
 rename (``files.recording``), by workers through a pipe (4-byte records, atomic on a pipe)
 that a thread of the main process drains.
 
-Small inputs stay in-process (``in_process``): a pool costs more than it saves there, and
-its modules are imported only when one is started. With more than one job, a thread checks
-the texts read ahead with libyaml on another core (``yamlio.prechecked``): while this process
-works through them, or while a pool's modules load (it is ended before the first fork).
+Workers are forked (``forkpool``) where ``fork`` exists: they inherit the run's registry,
+settings, facts and the texts read ahead, and are sent only the index of each task. Elsewhere
+(Windows) concurrent.futures' pool starts fresh interpreters and sends each task pickled.
+
+Small inputs stay in-process (``in_process``): a pool costs more than it saves there. With
+more than one job, a thread checks the texts read ahead with libyaml on another core
+(``yamlio.prechecked``): while this process works through them, or until the workers are
+forked (it is ended before the first fork, and they inherit its verdicts).
 """
 
 from __future__ import annotations
@@ -291,20 +295,61 @@ def parallel_map(
             prechecked.stop()
             forget_read_ahead()
         return
-    try:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+    if hasattr(os, "fork"):
+        yield from _forked(worker, paths, settings, jobs, keep, journal, facts)
+    else:
+        yield from _spawned(worker, paths, settings, jobs, keep, journal, facts)
 
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        if method == "fork":
-            default_registry()  # built once here: forked workers inherit it instead of each importing every module
-        context = multiprocessing.get_context(method)
+
+def _forked(
+    worker: Worker,
+    paths: Sequence[Path | str],
+    settings: Settings,
+    jobs: int,
+    keep: str,
+    journal: Journal,
+    facts: Facts | None,
+) -> Generator[FileOutcome, None, None]:
+    """``parallel_map``'s workers where ``fork`` exists (``forkpool``): they inherit the run's
+    registry, settings, facts, texts read ahead and libyaml's verdicts on them."""
+    from .forkpool import ForkPool
+
+    default_registry()  # built once here: forked workers inherit it instead of each importing every module
+    prechecked.settle()  # forked workers inherit what it found, not it
+    tasks = [(worker, settings, keep, facts, first, part) for first, part in _parts(paths, jobs)]
+    journal_fd = journal.open_pipe()
+    pool: ForkPool[Task, list[FileOutcome]] | None = None
+    try:
+        pool = ForkPool(_chunk, tasks, jobs, partial(_start_worker, os.getpid(), journal_fd))
+        journal.start_reading()  # only now: no thread of ours is copied into a forked worker
+        for outcomes in pool.results():
+            yield from outcomes
+    except BaseException:
+        if pool is not None:
+            pool.stop(STOP_GRACE)
+        raise
     finally:
-        prechecked.settle()  # it ran while the above loaded: forked workers inherit what it found, not it
-    journal_fd = journal.open_pipe() if method == "fork" else None  # a spawned worker does not inherit it
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), journal_fd)
-    )
+        journal.close()
+        prechecked.stop()
+        forget_read_ahead()
+
+
+def _spawned(
+    worker: Worker,
+    paths: Sequence[Path | str],
+    settings: Settings,
+    jobs: int,
+    keep: str,
+    journal: Journal,
+    facts: Facts | None,
+) -> Generator[FileOutcome, None, None]:
+    """``parallel_map``'s workers where there is no ``fork`` (Windows): concurrent.futures' pool
+    of fresh interpreters, each sent its tasks pickled."""
+    try:
+        from concurrent.futures import ProcessPoolExecutor
+    finally:
+        prechecked.stop()  # no fork: nothing is inherited, so the thread need not run on
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), None))
     stopped = False
     try:
         # like pool.map, but a run cut short leaves the futures to the pool: cancelling them
@@ -313,12 +358,11 @@ def parallel_map(
         futures = deque(
             pool.submit(_chunk, (worker, settings, keep, facts, first, part)) for first, part in _parts(paths, jobs)
         )
-        journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         index = 0
         while futures:
             for outcome in futures.popleft().result():
                 if outcome.written:
-                    journal.add(index)  # what a spawned worker (no pipe) wrote is known once its result is in
+                    journal.add(index)  # a spawned worker has no journal pipe: known once its result is in
                 index += 1
                 yield outcome
     except BaseException:
@@ -329,7 +373,6 @@ def parallel_map(
         if not stopped:
             pool.shutdown(wait=True)
         journal.close()
-        prechecked.stop()
         forget_read_ahead()
 
 
@@ -341,22 +384,26 @@ def parallel_facts(
     the run's main pass (by default ``FACTS_SERIAL_BYTES``)."""
     if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
         return merge(facts_of_file(p, settings, keep=True) for p in paths)
-    import multiprocessing
+    # one Facts per task, each dropped once merged: a list of one per file (each with its
+    # own set of collector names) made this process grow with the number of files
+    tasks = [(settings, part) for _first, part in _parts(paths, jobs)]
+    if hasattr(os, "fork"):
+        from .forkpool import ForkPool
+
+        default_registry()
+        forked: ForkPool[tuple[Settings, Sequence[Path | str]], Facts] = ForkPool(
+            _facts_chunk, tasks, jobs, partial(_start_worker, os.getpid(), None)
+        )
+        try:
+            return merge(forked.results())
+        except BaseException:
+            forked.stop(STOP_GRACE)
+            raise
     from concurrent.futures import ProcessPoolExecutor
 
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    if method == "fork":
-        default_registry()
-    pool = ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_start_worker,
-        initargs=(os.getpid(), None),
-    )
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), None))
     try:
-        # one Facts per task, each dropped once merged: a list of one per file (each with its
-        # own set of collector names) made this process grow with the number of files
-        futures = deque(pool.submit(_facts_chunk, (settings, part)) for _first, part in _parts(paths, jobs))
+        futures = deque(pool.submit(_facts_chunk, task) for task in tasks)
         found = merge(futures.popleft().result() for _ in range(len(futures)))
     except BaseException:
         _stop(pool)

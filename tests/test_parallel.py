@@ -3,14 +3,13 @@ small inputs (few files, or few bytes in all) are done in-process whatever --job
 
 from __future__ import annotations
 
-import concurrent.futures
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from k8smigrate import files, parallel
+from k8smigrate import files, forkpool, parallel
 from k8smigrate.api import migrate_file
 from k8smigrate.cli import app
 from k8smigrate.parallel import CHUNK_FILES, SCAN_SERIAL_BYTES, SERIAL_BELOW, SERIAL_BYTES, _parts, in_process
@@ -31,15 +30,15 @@ def repo(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the worker pools started (one entry per pool)."""
+    """Counts the worker pools started (one entry per pool: its number of worker processes)."""
     started: list[int] = []
+    real = forkpool.ForkPool.__init__
 
-    class Counted(concurrent.futures.ProcessPoolExecutor):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            started.append(kwargs.get("max_workers", 0))
-            super().__init__(*args, **kwargs)
+    def counted(self: forkpool.ForkPool[Any, Any], *args: Any, **kwargs: Any) -> None:
+        real(self, *args, **kwargs)
+        started.append(len(self.pids))
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(forkpool.ForkPool, "__init__", counted)
     return started
 
 

@@ -231,9 +231,7 @@ def test_a_run_in_process_on_two_cores_takes_the_verdicts(
 
 
 def test_a_pool_is_started_after_the_thread_ended(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import concurrent.futures
-
-    from k8smigrate import parallel
+    from k8smigrate import forkpool, parallel
 
     for i in range(parallel.SERIAL_BELOW * 2):
         (tmp_path / f"m{i:03d}.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n")
@@ -249,12 +247,13 @@ def test_a_pool_is_started_after_the_thread_ended(tmp_path: Path, monkeypatch: p
 
     monkeypatch.setattr(prechecked, "accepts_each", until_stopped)
 
-    class Watched(concurrent.futures.ProcessPoolExecutor):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            threads_at_start.append([t.name for t in threading.enumerate()])
-            super().__init__(*args, **kwargs)
+    real = forkpool.ForkPool.__init__
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Watched)
+    def watched(self: forkpool.ForkPool[Any, Any], *args: Any, **kwargs: Any) -> None:
+        threads_at_start.append([t.name for t in threading.enumerate()])
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(forkpool.ForkPool, "__init__", watched)
     runner = CliRunner()
     serial = runner.invoke(app, ["scan", str(tmp_path), "--target-version", "1.29", "--jobs", "1"])
     pooled = runner.invoke(app, ["scan", str(tmp_path), "--target-version", "1.29", "--jobs", "2"])

@@ -1,0 +1,161 @@
+"""Spec: ``forkpool.ForkPool`` runs tasks in forked workers and gives their results in task order.
+
+Tasks are claimed by index from one pipe; a worker's results come back on its own pipe. A
+task's exception is raised in the parent with the worker's traceback as its cause; a worker
+that dies is an error that says how it died; ``stop`` ends every worker, however busy.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+
+import pytest
+
+from k8smigrate.forkpool import ForkPool, RemoteTraceback, WorkerDied
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forked workers need fork")
+
+
+def nothing() -> None:
+    pass
+
+
+def pool(run: Callable[[int], object], tasks: list[int], jobs: int = 2) -> ForkPool[int, object]:
+    return ForkPool(run, tasks, jobs, nothing)
+
+
+def gone(pid: int) -> bool:
+    """Reaped: no process and no zombie of it is left."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+# ------------------------------------------------------------------ nothing to do
+
+
+def test_no_task_forks_no_worker() -> None:
+    p = pool(lambda i: i, [])
+    assert p.pids == []
+    assert list(p.results()) == []
+
+
+# ------------------------------------------------------------------ results
+
+
+def test_results_come_in_task_order_whatever_order_they_are_done_in() -> None:
+    read, write = os.pipe()
+
+    def last_first(i: int) -> tuple[int, int]:
+        if i == 0:
+            os.read(read, 1)  # task 0 waits for the last task: the other worker does all the rest
+        if i == 39:
+            os.write(write, b"x")
+        return i, os.getpid()
+
+    try:
+        results = list(pool(last_first, list(range(40))).results())
+    finally:
+        os.close(read)
+        os.close(write)
+    assert [i for i, _pid in results] == list(range(40))
+    assert len({pid for _i, pid in results}) == 2  # both workers took tasks
+    assert os.getpid() not in {pid for _i, pid in results}
+
+
+def test_more_tasks_than_the_claims_pipe_holds_are_all_done_once() -> None:
+    tasks = list(range(20_000))  # 80,000 bytes of claims: more than a pipe's 64 KiB
+    assert list(pool(lambda i: i * 2, tasks).results()) == [i * 2 for i in tasks]
+
+
+def test_start_runs_in_every_worker_before_its_tasks() -> None:
+    started: list[int] = []
+
+    def run(i: int) -> list[int]:
+        return list(started)
+
+    results = list(ForkPool(run, list(range(8)), 2, lambda: started.append(os.getpid())).results())
+    assert all(len(r) == 1 for r in results) and started == []  # in the workers, not here
+
+
+def test_the_workers_are_gone_once_the_results_are_in() -> None:
+    p = pool(lambda i: i, list(range(10)))
+    pids = list(p.pids)
+    assert len(pids) == 2
+    assert list(p.results()) == list(range(10))
+    assert p.pids == [] and all(gone(pid) for pid in pids)
+
+
+# ------------------------------------------------------------------ failures
+
+
+def test_a_tasks_exception_is_raised_here_with_the_workers_traceback() -> None:
+    def fails_on_three(i: int) -> int:
+        if i == 3:
+            raise ValueError(f"bad task {i}")
+        return i
+
+    p = pool(fails_on_three, list(range(6)))
+    with pytest.raises(ValueError, match="bad task 3") as caught:
+        list(p.results())
+    assert isinstance(caught.value.__cause__, RemoteTraceback)
+    assert "fails_on_three" in str(caught.value.__cause__)
+    p.stop(grace=1)
+    assert p.pids == []
+
+
+def test_an_exception_that_cannot_cross_is_a_runtime_error_naming_it() -> None:
+    class Local(Exception):
+        pass
+
+    def fails(i: int) -> int:
+        raise Local("not picklable: a local class")
+
+    p = pool(fails, [0])
+    with pytest.raises(RuntimeError, match="Local: not picklable"):
+        list(p.results())
+    p.stop(grace=1)
+
+
+def test_a_worker_that_dies_is_an_error_that_says_how() -> None:
+    def dies_on_two(i: int) -> int:
+        if i == 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.01)
+        return i
+
+    p = pool(dies_on_two, list(range(4)))
+    with pytest.raises(WorkerDied, match="killed by SIGKILL"):
+        list(p.results())
+    p.stop(grace=1)
+    assert p.pids == []
+
+
+def test_stop_ends_busy_workers_and_reaps_them() -> None:
+    p = pool(lambda i: time.sleep(3600), [0, 1])
+    pids = list(p.pids)
+    p.stop(grace=0.2)  # SIGTERM ends a sleep at once; SIGKILL after the grace otherwise
+    assert p.pids == [] and all(gone(pid) for pid in pids)
+
+
+def test_stop_kills_a_worker_that_ignores_sigterm() -> None:
+    ready, told = os.pipe()
+
+    def stubborn() -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        os.write(told, b"x")
+
+    p = ForkPool(lambda i: time.sleep(3600), [0], 1, stubborn)
+    pids = list(p.pids)
+    os.read(ready, 1)  # the worker ignores SIGTERM from now on
+    os.close(ready)
+    os.close(told)
+    started = time.monotonic()
+    p.stop(grace=0.3)
+    assert time.monotonic() - started >= 0.3  # it got its grace, then SIGKILL
+    assert all(gone(pid) for pid in pids)
