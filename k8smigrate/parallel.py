@@ -70,7 +70,9 @@ SERIAL_BYTES = 512 * 1024
 
 Measured side by side (CPU seconds, 2 cores): a pool of two forked workers costs about as
 much CPU as 0.2 MB of ``apply --check`` done serially (fork, pages copied on write, results
-sent back), and a pool only wins when the work it halves is at least twice its cost."""
+sent back), and a pool only wins when the work it halves is at least twice its cost. With
+``forkpool`` (2 cores, wall time): at 256 KB a pool and one process take alike, at 512 KB the
+pool takes 8 % less, at 1 MB 23 % less."""
 
 SCAN_SERIAL_BYTES = 4 * SERIAL_BYTES
 """The same for ``scan``: it reads most files without building a tree, at about a third of
