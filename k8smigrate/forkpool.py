@@ -124,6 +124,8 @@ class ForkPool(Generic[Task, Result]):
                 os.write(self._claims, b"".join(_CLAIM.pack(i) for i in reversed(batch)))
             except BlockingIOError:
                 return  # the pipe is full: the rest when the workers have read some
+            except BrokenPipeError:
+                return  # no worker reads any more: their pipes' ends say why
             del self._unclaimed[-len(batch) :]
 
     def _close_claims(self) -> None:

@@ -159,3 +159,14 @@ def test_stop_kills_a_worker_that_ignores_sigterm() -> None:
     p.stop(grace=0.3)
     assert time.monotonic() - started >= 0.3  # it got its grace, then SIGKILL
     assert all(gone(pid) for pid in pids)
+
+
+def test_workers_that_all_die_at_start_are_an_error_that_says_how() -> None:
+    def dies() -> None:
+        os._exit(3)
+
+    p = ForkPool(lambda i: i, list(range(20_000)), 2, dies)  # claims left to write when they die
+    with pytest.raises(WorkerDied, match="exit code 3"):
+        list(p.results())
+    p.stop(grace=1)
+    assert p.pids == []
