@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .codes import API_REWRITTEN, FILE_ERROR, INTERNAL_ERROR, OWNER_NOT_KEPT
 from .engine import migrate_stream
-from .facts import Facts, gather, merge
+from .facts import Facts, gather_each
 from .files import (
     InputError,
     Loaded,
@@ -367,17 +367,22 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
-def facts_of_file(path: Path | str, settings: Settings, keep: bool = False) -> Facts:
-    """The facts one file holds for the checks of ``settings`` (an unreadable file holds none).
+def facts_of_files(paths: Iterable[Path | str], settings: Settings, keep: bool = False) -> Facts:
+    """The facts the files hold for the checks of ``settings``, in order (an unreadable file
+    holds none).
 
-    ``keep``: the text is kept for the run's next read of the file (``files.read_ahead``).
+    ``keep``: each text is kept for the run's next read of its file (``files.read_ahead``).
     """
-    collectors = collectors_for(settings, default_registry())
-    try:
-        text = (read_ahead if keep else read_manifest)(path).text
-    except InputError:
-        return Facts(frozenset(c.name for c in collectors))
-    return gather(text, str(path), collectors)
+    read = read_ahead if keep else read_manifest
+
+    def texts() -> Iterator[tuple[str, str]]:
+        for path in paths:
+            try:
+                yield str(path), read(path).text
+            except InputError:
+                yield str(path), ""  # reading it again reports why
+
+    return gather_each(texts(), collectors_for(settings, default_registry()))
 
 
 def run_facts(files: Iterable[Path], settings: Settings) -> Facts | None:
@@ -387,7 +392,7 @@ def run_facts(files: Iterable[Path], settings: Settings) -> Facts | None:
     """
     if not collectors_for(settings, default_registry()):
         return None
-    return merge(facts_of_file(f, settings) for f in files)
+    return facts_of_files(files, settings)
 
 
 def as_paths(paths: object) -> list[Path]:

@@ -134,6 +134,24 @@ def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Fa
     return Facts(names, tuple(values))
 
 
+def gather_each(named_texts: Iterable[tuple[str, str]], collectors: Iterable[Collector[Any]]) -> Facts:
+    """``merge`` of ``gather`` over (filename, text) pairs, in their order.
+
+    A run's first pass asks this of every file: what is the same for each (the collectors'
+    names, their triggers as one set) is found once, and a text that holds no trigger costs one
+    look at it, not a ``Facts`` of its own.
+    """
+    collectors = tuple(collectors)
+    names, any_trigger = _union(collectors)
+    values: list[tuple[str, Located[Any]]] = []
+    seen = False
+    for filename, text in named_texts:
+        seen = True
+        if any_trigger.found_in(text):
+            values += gather(text, filename, collectors).values
+    return Facts(names if seen else frozenset(), tuple(values))
+
+
 _UNIONS: list[tuple[tuple[Collector[Any], ...], frozenset[str], Triggers]] = []
 """The last collectors ``gather`` was given (a run gives the same ones for every file), with
 their names and all their triggers as one set."""

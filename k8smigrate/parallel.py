@@ -42,7 +42,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from .api import FileOutcome, facts_of_file
+from .api import FileOutcome, facts_of_files
 from .facts import Facts, merge
 from .files import forget_read_ahead, kept_ahead, recording, remove_live_temps
 from .interrupt import deferrable
@@ -385,7 +385,7 @@ def parallel_facts(
     written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
     the run's main pass (by default ``FACTS_SERIAL_BYTES``)."""
     if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
-        return merge(facts_of_file(p, settings, keep=True) for p in paths)
+        return facts_of_files(paths, settings, keep=True)
     # one Facts per task, each dropped once merged: a list of one per file (each with its
     # own set of collector names) made this process grow with the number of files
     tasks = [(settings, part) for _first, part in _parts(paths, jobs)]
@@ -416,7 +416,7 @@ def parallel_facts(
 
 def _facts_chunk(task: tuple[Settings, Sequence[Path | str]]) -> Facts:
     settings, paths = task
-    return merge(facts_of_file(path, settings) for path in paths)
+    return facts_of_files(paths, settings)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from k8smigrate import migrate_paths
-from k8smigrate.api import run_facts, scan_file
+from k8smigrate.api import facts_of_files, run_facts, scan_file
 from k8smigrate.cli import app
-from k8smigrate.facts import Collector, Facts, Object, StreamFacts, gather, merge
+from k8smigrate.facts import Collector, Facts, Object, StreamFacts, gather, gather_each, merge
 from k8smigrate.parallel import SERIAL_BELOW, _facts_chunk, parallel_facts
 from k8smigrate.settings import Settings
 from tests.helpers import dedent
@@ -118,6 +118,26 @@ def test_merge_keeps_the_input_order_and_a_run_wins_over_the_stream() -> None:
     assert [f.value for f in local(NAMES)] == ["Secret/b", "Secret/a"]
     alone = StreamFacts("kind: Secret\nmetadata: {name: mine}\n", "mine.yaml", Facts())
     assert [f.value for f in alone(NAMES)] == ["Secret/mine"]  # not gathered by the run: the stream's own
+
+
+def test_gather_each_is_the_merge_of_gather_over_the_texts() -> None:
+    texts = [
+        ("a.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n"),
+        ("b.yaml", "kind: Secret\nmetadata: {name: b}\n---\nkind: Secret\nmetadata: {name: c}\n"),
+        ("gone.yaml", ""),  # what a run gives for a file it cannot read: covered, nothing found
+        ("d.yaml", "kind: Secret\nmetadata: {name: d}\n"),
+    ]
+    each = gather_each(texts, [NAMES])
+    assert each == merge(gather(text, name, [NAMES]) for name, text in texts)
+    assert [f.value for f in each.of(NAMES)] == ["Secret/b", "Secret/c", "Secret/d"]
+    assert gather_each([("gone.yaml", "")], [NAMES]).covers(NAMES)
+    assert gather_each([], [NAMES]) == merge([]) == Facts()  # no file: nothing covered
+
+
+def test_the_facts_of_files_cover_an_unreadable_one(tmp_path: Path) -> None:
+    settings = Settings(target_version="1.29")
+    facts = facts_of_files([tmp_path / "missing.yaml"], settings)
+    assert facts.values == () and facts.gathered and facts == run_facts([tmp_path / "missing.yaml"], settings)
 
 
 def tree(tmp_path: Path, files: int = 2) -> Path:
