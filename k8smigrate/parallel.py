@@ -297,28 +297,17 @@ def parallel_map(
             prechecked.stop()
             forget_read_ahead()
         return
-    if hasattr(os, "fork"):
-        yield from _forked(worker, paths, settings, jobs, keep, journal, facts)
-    else:
-        yield from _spawned(worker, paths, settings, jobs, keep, journal, facts)
+    tasks: list[Task] = [(worker, settings, keep, facts, first, part) for first, part in _parts(paths, jobs)]
+    yield from (_forked if hasattr(os, "fork") else _spawned)(tasks, jobs, journal)
 
 
-def _forked(
-    worker: Worker,
-    paths: Sequence[Path | str],
-    settings: Settings,
-    jobs: int,
-    keep: str,
-    journal: Journal,
-    facts: Facts | None,
-) -> Generator[FileOutcome, None, None]:
+def _forked(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where ``fork`` exists (``forkpool``): they inherit the run's
     registry, settings, facts, texts read ahead and libyaml's verdicts on them."""
     from .forkpool import ForkPool
 
     default_registry()  # built once here: forked workers inherit it instead of each importing every module
     prechecked.settle()  # forked workers inherit what it found, not it
-    tasks = [(worker, settings, keep, facts, first, part) for first, part in _parts(paths, jobs)]
     journal_fd = journal.open_pipe()
     pool: ForkPool[Task, list[FileOutcome]] | None = None
     try:
@@ -336,15 +325,7 @@ def _forked(
         forget_read_ahead()
 
 
-def _spawned(
-    worker: Worker,
-    paths: Sequence[Path | str],
-    settings: Settings,
-    jobs: int,
-    keep: str,
-    journal: Journal,
-    facts: Facts | None,
-) -> Generator[FileOutcome, None, None]:
+def _spawned(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where there is no ``fork`` (Windows): concurrent.futures' pool
     of fresh interpreters, each sent its tasks pickled."""
     try:
@@ -357,9 +338,7 @@ def _spawned(
         # like pool.map, but a run cut short leaves the futures to the pool: cancelling them
         # as map does makes the pool's own thread fail (InvalidStateError) once workers stop
         # taken off the queue as they are read: a list of them would keep every chunk's outcomes
-        futures = deque(
-            pool.submit(_chunk, (worker, settings, keep, facts, first, part)) for first, part in _parts(paths, jobs)
-        )
+        futures = deque(pool.submit(_chunk, task) for task in tasks)
         index = 0
         while futures:
             for outcome in futures.popleft().result():
