@@ -286,18 +286,43 @@ def _migrate(
     jobs: int = 1,
     keep: str = "all",
     policy: WritePolicy | None = None,
-) -> list[FileOutcome]:
-    """One outcome per file, in order; over several processes with ``jobs`` != 1 (0: all cores).
+) -> tuple[list[FileOutcome], int | None]:
+    """One outcome per file, in order, over several processes with ``jobs`` != 1 (0: all cores);
+    and how many files there were when the outcomes do not list them all.
 
-    Kustomize trees under the folders given are migrated as wholes first (``kustomize``).
+    Kustomize trees under the folders given are migrated as wholes first (``kustomize``). With
+    ``keep`` "none" or "diff" (a text report), a file that reports nothing (not changed, no
+    finding) is counted, not kept: the memory of a run does not grow with the files that need
+    nothing.
     """
     worker = partial(migrate_file, in_place=in_place, write_policy=policy)
     trees = partial(migrate_trees, registry=default_registry(), in_place=in_place, write_policy=policy)
-    outcomes, _files_done = _run_files(
-        paths, settings, worker, jobs, keep, _stdin_outcome, parallel.SERIAL_BYTES, sweep=in_place, trees=trees
+    listed = None if keep == "all" else _reports_a_change
+    outcomes, files = _run_files(
+        paths,
+        settings,
+        worker,
+        jobs,
+        keep,
+        _stdin_outcome,
+        parallel.SERIAL_BYTES,
+        sweep=in_place,
+        trees=trees,
+        listed=listed,
     )
-    flag_unwritten_chart_edits(outcomes)
-    return outcomes
+    flag_unwritten_chart_edits(outcomes)  # it looks only at files changed or with findings
+    return outcomes, None if listed is None else files
+
+
+def _reports_a_change(outcome: FileOutcome) -> bool:
+    """Whether a file shows in a text report of ``apply``/``diff``: changed, written, or with a
+    finding or an input error."""
+    result = outcome.result
+    return (
+        outcome.error is not None
+        or outcome.written
+        or (result is not None and (result.changed or bool(result.findings)))
+    )
 
 
 def _run_files(
@@ -572,7 +597,7 @@ def _print_changes(run: Run, color: Color, verb: str, shown: Shown) -> None:
                 err(paint(f"{quote_path(o.result.filename)}: {line}", None, on, bold=True))
     _print_findings(run, color, shown)
     count = run.written if verb == "written" else run.changed
-    err(summary_line(len(run.outcomes), count, run.findings, verb))
+    err(summary_line(run.file_count, count, run.findings, verb))
 
 
 _OPTION = regex(r"--component ([\w.-]+)=VERSION")
@@ -689,7 +714,9 @@ def diff(
         components=component,
     )
     run = _new_run("diff", settings, source)
-    run.outcomes = _migrate(paths, settings, in_place=False, jobs=jobs, keep="diff" if format is Format.text else "all")
+    run.outcomes, run.files = _migrate(
+        paths, settings, in_place=False, jobs=jobs, keep="diff" if format is Format.text else "all"
+    )
     _finish(run, fail_on, exit_zero)
     needed = _releases_needed(run)
     if format is not Format.text:
@@ -752,9 +779,9 @@ def apply(
     keep = "all" if format is not Format.text or not (in_place or check) else "none"
     policy = WritePolicy(break_hardlinks=break_hardlinks, force_readonly=force_readonly)
     if verify_render:
-        run.outcomes = _verified(paths, settings, in_place, jobs, keep, policy)
+        run.outcomes, run.files = _verified(paths, settings, in_place, jobs, keep, policy)
     else:
-        run.outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
+        run.outcomes, run.files = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
     _finish(run, fail_on, exit_zero)
     needed = _releases_needed(run)
     verb = "written" if in_place else "would change" if check else "changed"
@@ -772,8 +799,9 @@ def apply(
 
 def _verified(
     paths: list[str], settings: Settings, in_place: bool, jobs: int, keep: str, policy: WritePolicy
-) -> list[FileOutcome]:
-    """``_migrate``, then one outcome per chart with what rendering it with helm proves."""
+) -> tuple[list[FileOutcome], int | None]:
+    """``_migrate``, then one outcome per chart with what rendering it with helm proves (and the
+    number of files and charts, when the outcomes do not list every file)."""
     from .api import migrate_paths
     from .results import FileResult
     from .templating import helm
@@ -784,7 +812,7 @@ def _verified(
         raise usage(str(exc)) from exc
     charts = helm.charts_in([Path(p) for p in paths if p != "-"])
     with helm.snapshots(charts) as before, helm.snapshots(charts) as scratch:
-        outcomes = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
+        outcomes, files = _migrate(paths, settings, in_place=in_place, jobs=jobs, keep=keep, policy=policy)
         for chart in charts:
             after = chart
             if not in_place:  # migrate a copy: the chart itself is not written
@@ -793,7 +821,7 @@ def _verified(
                 list(migrate_paths([after], in_place=True, settings=settings, write_policy=scratch_policy))
             findings = helm.verify(before[chart], after, settings, chart)
             outcomes.append(FileOutcome(chart, FileResult(str(chart), "", "", findings)))
-    return outcomes
+    return outcomes, None if files is None else files + len(charts)
 
 
 # ------------------------------------------------------------------ a whole run

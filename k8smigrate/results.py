@@ -137,10 +137,16 @@ class FileResult:
         return self.text != self.original
 
     def slim(self, keep_diff: bool = True) -> None:
-        """Keep whether it changed (and its diff), drop both texts: memory stays bounded by one file."""
+        """Keep whether it changed (and its diff), drop both texts: memory stays bounded by one file.
+
+        Only the documents a text report names stay: those changed, and those a finding is about
+        (the others of a stream of many were most of what a run held per file).
+        """
         if self._slim is None:
             self._slim = (self.changed, self.diff if keep_diff else "")
             self.text = self.original = ""
+            named = {f.document for f in self.findings}
+            self.documents = [d for d in self.documents if d.applied or d.index in named]
             for doc in self.documents:
                 doc.patch = []  # the patches of a large CRD outweigh its text
 
