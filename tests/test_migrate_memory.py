@@ -19,9 +19,7 @@ from k8smigrate.api import migrate_text
 from k8smigrate.registry import check_settings, default_registry
 from k8smigrate.settings import Settings
 from tests.test_exit_policy import WEBHOOK
-
-CLEAN = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{i}\n"
-CRONJOB = "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: job\nspec:\n  schedule: '* * * * *'\n"
+from tests.test_scan_memory import CLEAN, CRONJOB
 
 
 @pytest.fixture
