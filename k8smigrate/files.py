@@ -367,6 +367,12 @@ def kept_ahead() -> list[Loaded]:
     return list(_read_ahead.values())
 
 
+def kept_size(path: Path | str) -> int | None:
+    """The size of the bytes ``read_ahead`` keeps for ``path``; None when it keeps none."""
+    kept = _read_ahead.get(os.fspath(path))
+    return None if kept is None else len(kept.raw)
+
+
 def forget_read_ahead() -> None:
     """Drop what ``read_ahead`` kept and no read took (a run ends, or a new one starts)."""
     _read_ahead.clear()

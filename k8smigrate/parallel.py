@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from .api import FileOutcome, facts_of_files
 from .facts import Facts, merge
-from .files import forget_read_ahead, kept_ahead, recording, remove_live_temps
+from .files import forget_read_ahead, kept_ahead, kept_size, recording, remove_live_temps
 from .interrupt import deferrable
 from .registry import default_registry
 from .settings import Settings
@@ -92,10 +92,7 @@ def in_process(paths: Sequence[Path | str], jobs: int, serial_bytes: int | None 
         return True
     total = 0
     for path in paths:
-        try:
-            total += os.stat(path).st_size
-        except OSError:
-            continue  # reading it reports why
+        total += _size(path)
         if total >= serial_bytes:
             return False
     return True
@@ -225,6 +222,10 @@ def _parts(paths: Sequence[Path | str], jobs: int) -> Iterator[tuple[int, list[P
 
 
 def _size(path: Path | str) -> int:
+    """The file's size: that of the bytes read ahead (no system call), else ``stat``'s."""
+    kept = kept_size(path)
+    if kept is not None:
+        return kept
     try:
         return os.stat(path).st_size
     except OSError:

@@ -172,3 +172,16 @@ def test_a_file_changed_after_the_facts_pass_read_it_is_not_written(tmp_path: Pa
         files.forget_read_ahead()
     assert outcome.error is not None and "changed while it was being migrated" in outcome.error.message
     assert path.read_text() == edited
+
+
+def test_the_size_of_a_file_read_ahead_is_that_of_its_bytes_without_a_stat(tmp_path: Path) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text(CONFIGMAP.format(i=1))
+    assert parallel._size(str(path)) == path.stat().st_size  # not read ahead: stat
+    try:
+        files.read_ahead(str(path))
+        path.unlink()  # a stat would fail now: the size must come from the bytes kept
+        assert parallel._size(path) == len(CONFIGMAP.format(i=1))
+        assert parallel._size(tmp_path / "gone.yaml") == 0  # neither: reading it reports why
+    finally:
+        files.forget_read_ahead()

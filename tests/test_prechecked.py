@@ -55,6 +55,8 @@ def _wait() -> None:
 
 @pytest.fixture(autouse=True)
 def _stopped() -> Iterator[None]:
+    prechecked.stop()  # a thread an earlier test's run stopped may still be ending its text
+    _wait()
     yield
     prechecked.stop()
     _wait()
