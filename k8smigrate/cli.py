@@ -98,12 +98,19 @@ ColorOpt = Annotated[Color, typer.Option("--color", metavar="WHEN", help="auto, 
 def _jobs(value: int) -> int:
     # argv's fast path reads only digits for an int option: keep what this accepts a superset of those
     if value < 0:
-        raise typer.BadParameter(f"{value} is not a number of processes: give 0 (all cores) or more")
+        raise typer.BadParameter(f"{value} is not a number of processes: give 0 (every core) or more")
     return value
 
 
 Jobs = Annotated[
-    int, typer.Option("--jobs", "-j", metavar="N", callback=_jobs, help="Worker processes (0: all cores).")
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        callback=_jobs,
+        help="Worker processes (0: every core, this process on one of them).",
+    ),
 ]
 ExitZero = Annotated[
     bool,

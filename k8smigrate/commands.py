@@ -287,7 +287,7 @@ def _migrate(
     keep: str = "all",
     policy: WritePolicy | None = None,
 ) -> tuple[list[FileOutcome], int | None]:
-    """One outcome per file, in order, over several processes with ``jobs`` != 1 (0: all cores);
+    """One outcome per file, in order, over several processes with ``jobs`` != 1 (0: every core);
     and how many files there were when the outcomes do not list them all.
 
     Kustomize trees under the folders given are migrated as wholes first (``kustomize``). With
@@ -361,16 +361,18 @@ def _run_files(
                 files = _files(raw, sweep)
                 todo += [_missing(raw)] if files is None else files
             every = [t for t in todo if isinstance(t, str)]
+            main_works = jobs == 0  # every core: this process is one of them (an explicit N: N workers)
             jobs = jobs or os.cpu_count() or 1
             # the checks that join files see every file of the run, read before any is written
-            facts = parallel_facts(every, settings, jobs) if collectors_for(settings, default_registry()) else None
+            collect = collectors_for(settings, default_registry())
+            facts = parallel_facts(every, settings, jobs, main_works=main_works) if collect else None
             folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
             tree = trees(folders, settings, facts=facts) if trees is not None and folders else TreeRun()
             for owned in tree.outcomes.values():
                 if keep != "all" and owned.result is not None:
                     owned.result.slim(keep_diff=keep == "diff")
             work = [t for t in every if tree.owner_key(t) is None]
-            done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes)
+            done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes, main_works)
             return _collect(todo, done, tree, listed)
     except Interrupted as exc:
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None

@@ -58,18 +58,36 @@ class RemoteTraceback(Exception):
 
 
 class ForkPool(Generic[Task, Result]):
-    """``run`` over ``tasks`` in ``jobs`` forked processes; ``results`` yields in task order."""
+    """``run`` over ``tasks`` in ``jobs`` forked processes; ``results`` yields in task order.
+
+    ``here``: this process claims tasks from the same pipe and runs them too (with ``here``,
+    which may note what it writes where ``run`` in a worker cannot), whenever no result it
+    needs next is in. Every claim is then written before the workers start, and the pipe closed:
+    whoever is free takes the next task, and a worker that finds none left exits. Only for as
+    many tasks as one write of the pipe takes whole (``here_takes``); else this process waits.
+    """
 
     def __init__(
-        self, run: Callable[[Task], Result], tasks: Sequence[Task], jobs: int, start: Callable[[], None]
+        self,
+        run: Callable[[Task], Result],
+        tasks: Sequence[Task],
+        jobs: int,
+        start: Callable[[], None],
+        here: Callable[[Task], Result] | None = None,
     ) -> None:
         self._tasks = tasks
+        self._here = here if here is not None and here_takes(len(tasks)) else None
         self._unclaimed = list(range(len(tasks)))
         self._unclaimed.reverse()  # popped from the end: the first task is claimed first
         self.pids: list[int] = []
         self._outputs: dict[int, int] = {}  # the read end of each worker's pipe, with its pid
         self._claims: int | None
+        self._mine: int | None = None  # this process's read end of the claims (``here``)
         claims_read, self._claims = os.pipe()
+        if self._here is not None:
+            self._write_claims()  # one write, taken whole: then nothing is left to hand out
+            self._close_claims()
+            self._mine = claims_read
         try:
             for _ in range(min(jobs, len(tasks))):
                 out_read, out_write = os.pipe()
@@ -83,26 +101,47 @@ class ForkPool(Generic[Task, Result]):
             self.stop()
             raise
         finally:
-            os.close(claims_read)
-        os.set_blocking(self._claims, False)
-        self._write_claims()
+            if self._mine is None:
+                os.close(claims_read)
+        if self._claims is not None:
+            os.set_blocking(self._claims, False)
+            self._write_claims()
 
     def results(self) -> Generator[Result, None, None]:
         """Every task's result, in task order; a task's exception is raised here."""
         early: dict[int, Result] = {}
         for index in range(len(self._tasks)):
             while index not in early:
-                self._wait(early)
+                if self._mine is not None:
+                    self._wait(early, block=False)
+                    if index not in early:
+                        self._run_one_here(early)
+                else:
+                    self._wait(early, block=True)
             yield early.pop(index)
         self._close_claims()
+        self._close_mine()
         self._reap(deadline=None)
 
-    def _wait(self, early: dict[int, Result]) -> None:
-        """Hand out claims, and take in the next results that came (or a worker's end)."""
+    def _run_one_here(self, early: dict[int, Result]) -> None:
+        """Claim the next task and run it here; at the claims' end, stop claiming."""
+        assert self._mine is not None and self._here is not None
+        record = os.read(self._mine, _CLAIM.size)  # never waits: the write end is closed
+        if not record:
+            self._close_mine()
+            return
+        (index,) = _CLAIM.unpack(record)
+        early[index] = self._here(self._tasks[index])
+
+    def _wait(self, early: dict[int, Result], block: bool) -> None:
+        """Hand out claims, and take in the results that came (or a worker's end): the next
+        ones, waiting for them with ``block``, else only those already in."""
         if not self._outputs:
+            if not block:
+                return  # this process works on alone
             raise WorkerDied("the worker processes ended before every task was done")
         writing = [self._claims] if self._claims is not None and self._unclaimed else []
-        readable, writable, _ = select.select(list(self._outputs), writing, [])
+        readable, writable, _ = select.select(list(self._outputs), writing, [], None if block else 0)
         if writable:
             self._write_claims()
         for fd in readable:
@@ -133,6 +172,11 @@ class ForkPool(Generic[Task, Result]):
             os.close(self._claims)
             self._claims = None
 
+    def _close_mine(self) -> None:
+        if self._mine is not None:
+            os.close(self._mine)
+            self._mine = None
+
     def _ended(self, fd: int) -> None:
         """A worker closed its pipe: it ended. Fine once the claims pipe is closed; else it died."""
         pid = self._outputs.pop(fd)
@@ -152,6 +196,7 @@ class ForkPool(Generic[Task, Result]):
         """SIGTERM every worker, give them ``grace`` seconds (one may be finishing a rename), then
         SIGKILL the rest; every one is reaped."""
         self._close_claims()
+        self._close_mine()
         for pid in self.pids:
             _signal(pid, signal.SIGTERM)
         self._reap(deadline=time.monotonic() + grace)
@@ -176,6 +221,12 @@ class ForkPool(Generic[Task, Result]):
                 if time.monotonic() >= deadline:
                     return
                 time.sleep(REAP_EVERY)
+
+
+def here_takes(tasks: int) -> bool:
+    """Whether this process can claim tasks beside its workers: every claim fits in one write
+    that a pipe takes whole (``PIPE_BUF``)."""
+    return tasks * _CLAIM.size <= getattr(select, "PIPE_BUF", 512)
 
 
 def _signal(pid: int, signum: int) -> None:

@@ -180,9 +180,11 @@ first file, the files. The run's values once per task, not once per file: the po
 task until it is done, and a tuple per file grew the main process with the number of files."""
 
 
-def _chunk(task: Task) -> list[FileOutcome]:
+def _chunk(task: Task, journal: Journal | None = None) -> list[FileOutcome]:
+    """One task's outcomes: in a worker (its writes noted through the journal's pipe), or in the
+    main process when it works too (``journal``: noted there)."""
     worker, settings, keep, facts, first, paths = task
-    return [_one((worker, path, settings, keep, first + i, facts)) for i, path in enumerate(paths)]
+    return [_one((worker, path, settings, keep, first + i, facts), journal) for i, path in enumerate(paths)]
 
 
 def _one(job: Job, journal: Journal | None = None) -> FileOutcome:
@@ -274,6 +276,7 @@ def parallel_map(
     journal: Journal | None = None,
     facts: Facts | None = None,
     serial_bytes: int | None = None,
+    main_works: bool = False,
 ) -> Generator[FileOutcome, None, None]:
     """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order.
 
@@ -283,7 +286,10 @@ def parallel_map(
     short: when this generator is left by an exception or closed, the workers are stopped
     first and the journal is complete). ``facts``, the run's (``parallel_facts``), go to every
     worker. Inputs of fewer than ``SERIAL_BELOW`` files or ``serial_bytes`` bytes (default
-    ``SERIAL_BYTES``) stay in this process.
+    ``SERIAL_BYTES``) stay in this process. ``main_works``: this process is one of the ``jobs``
+    and runs tasks too, beside ``jobs - 1`` forked workers, instead of only waiting for theirs
+    (``--jobs 0``, every core: forked workers pay for the pages they copy and their cold caches,
+    this process does not).
     """
     journal = journal if journal is not None else Journal()
     serial = in_process(paths, jobs, serial_bytes)
@@ -299,12 +305,16 @@ def parallel_map(
             forget_read_ahead()
         return
     tasks: list[Task] = [(worker, settings, keep, facts, first, part) for first, part in _parts(paths, jobs)]
-    yield from (_forked if hasattr(os, "fork") else _spawned)(tasks, jobs, journal)
+    if hasattr(os, "fork"):
+        yield from _forked(tasks, jobs, journal, main_works)
+    else:
+        yield from _spawned(tasks, jobs, journal)
 
 
-def _forked(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOutcome, None, None]:
+def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where ``fork`` exists (``forkpool``): they inherit the run's
-    registry, settings, facts, texts read ahead and libyaml's verdicts on them."""
+    registry, settings, facts, texts read ahead and libyaml's verdicts on them. ``main_works``:
+    this process is one of the ``jobs`` (``jobs - 1`` workers are forked)."""
     from .forkpool import ForkPool
 
     default_registry()  # built once here: forked workers inherit it instead of each importing every module
@@ -312,7 +322,9 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOut
     journal_fd = journal.open_pipe()
     pool: ForkPool[Task, list[FileOutcome]] | None = None
     try:
-        pool = ForkPool(_chunk, tasks, jobs, partial(_start_worker, os.getpid(), journal_fd))
+        here = partial(_chunk, journal=journal) if main_works else None
+        start = partial(_start_worker, os.getpid(), journal_fd)
+        pool = ForkPool(_chunk, tasks, jobs - 1 if main_works else jobs, start, here)
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         for outcomes in pool.results():
             yield from outcomes
@@ -359,11 +371,15 @@ def _spawned(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOu
 
 
 def parallel_facts(
-    paths: Sequence[Path | str], settings: Settings, jobs: int, serial_bytes: int | None = None
+    paths: Sequence[Path | str],
+    settings: Settings,
+    jobs: int,
+    serial_bytes: int | None = None,
+    main_works: bool = False,
 ) -> Facts:
     """``api.run_facts`` over ``jobs`` processes: the same facts, in the same order (nothing is
     written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
-    the run's main pass (by default ``FACTS_SERIAL_BYTES``)."""
+    the run's main pass (by default ``FACTS_SERIAL_BYTES``). ``main_works``: as ``parallel_map``'s."""
     if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
         return facts_of_files(paths, settings, keep=True)
     # one Facts per task, each dropped once merged: a list of one per file (each with its
@@ -374,7 +390,11 @@ def parallel_facts(
 
         default_registry()
         forked: ForkPool[tuple[Settings, Sequence[Path | str]], Facts] = ForkPool(
-            _facts_chunk, tasks, jobs, partial(_start_worker, os.getpid(), None)
+            _facts_chunk,
+            tasks,
+            jobs - 1 if main_works else jobs,
+            partial(_start_worker, os.getpid(), None),
+            _facts_chunk if main_works else None,
         )
         try:
             return merge(forked.results())

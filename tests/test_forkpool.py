@@ -8,13 +8,14 @@ that dies is an error that says how it died; ``stop`` ends every worker, however
 from __future__ import annotations
 
 import os
+import select
 import signal
 import time
 from collections.abc import Callable
 
 import pytest
 
-from k8smigrate.forkpool import ForkPool, RemoteTraceback, WorkerDied
+from k8smigrate.forkpool import ForkPool, RemoteTraceback, WorkerDied, here_takes
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forked workers need fork")
 
@@ -169,4 +170,67 @@ def test_workers_that_all_die_at_start_are_an_error_that_says_how() -> None:
     with pytest.raises(WorkerDied, match="exit code 3"):
         list(p.results())
     p.stop(grace=1)
+    assert p.pids == []
+
+
+# ------------------------------------------------------------------ this process works too
+
+
+def test_with_here_this_process_and_the_workers_share_the_tasks_in_order() -> None:
+    parent = os.getpid()
+    read, write = os.pipe()
+
+    def run(i: int) -> tuple[int, int]:
+        os.write(write, b"x")  # a worker has a task
+        return i, os.getpid()
+
+    def here(i: int) -> tuple[int, int]:
+        # this process's tasks wait for one of a worker's: both take some (a bounded wait: a
+        # worker that has none left must not hang the test)
+        if select.select([read], [], [], 5)[0]:
+            os.read(read, 1)
+        return i, os.getpid()
+
+    try:
+        results = list(ForkPool(run, list(range(40)), 1, nothing, here).results())
+    finally:
+        os.close(read)
+        os.close(write)
+    assert [i for i, _pid in results] == list(range(40))  # each task once, in order
+    by = {pid for _i, pid in results}
+    assert parent in by and len(by) == 2
+
+
+def test_here_is_left_out_when_the_claims_do_not_fit_one_write() -> None:
+    tasks = list(range(2_000))  # 8,000 bytes of claims: more than PIPE_BUF
+    assert not here_takes(len(tasks)) and here_takes(40)
+    parent = os.getpid()
+    results = list(ForkPool(lambda i: os.getpid(), tasks, 2, nothing, lambda i: os.getpid()).results())
+    assert len(results) == len(tasks) and parent not in results
+
+
+def test_with_here_a_worker_that_dies_is_still_an_error_that_says_how() -> None:
+    parent = os.getpid()
+
+    def dies_in_a_worker(i: int) -> int:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.01)
+        return i
+
+    p = ForkPool(dies_in_a_worker, list(range(20)), 1, nothing, dies_in_a_worker)
+    with pytest.raises(WorkerDied, match="killed by SIGKILL"):
+        list(p.results())
+    p.stop(grace=1)
+    assert p.pids == []
+
+
+def test_with_here_an_exception_here_is_raised_as_it_is() -> None:
+    def fails_here(i: int) -> int:
+        raise KeyError(i)
+
+    p = ForkPool(lambda i: time.sleep(3600), list(range(4)), 1, nothing, fails_here)
+    with pytest.raises(KeyError):
+        list(p.results())
+    p.stop(grace=0.2)
     assert p.pids == []

@@ -174,6 +174,20 @@ def test_a_signal_stops_the_workers_and_lists_every_file_written(
     assert run.temps() == []
 
 
+@pytest.mark.parametrize("mode", ["migrate", "fsync"])
+def test_a_run_on_every_core_lists_exactly_the_files_written_and_leaves_nothing(
+    runs: Callable[..., Run], mode: str
+) -> None:
+    # --jobs 0: this process takes tasks too, so the hang may be its own or a worker's
+    run = runs(mode, "m20.yaml", "apply", "--in-place", "-j", "0")
+    run.wait_for_the_hang()
+    returncode, err = run.finish(signal.SIGTERM)
+    assert returncode == 143, err
+    assert listed(err) == run.written() and "m20.yaml" not in run.written()
+    wait_until(lambda: not any(alive(w) for w in run.workers), "the workers to stop", deadline=10)
+    assert run.temps() == []
+
+
 def test_a_serial_run_lists_the_files_written_before_the_signal(runs: Callable[..., Run]) -> None:
     run = runs("migrate", "m05.yaml", "apply", "--in-place", "-j", "1")
     run.wait_for_the_hang()

@@ -122,6 +122,18 @@ def test_parallel_output_is_identical_to_serial(repo: Path, command: list[str], 
     assert "\x1b[" not in parallel.stderr  # no progress bar off a terminal
 
 
+@pytest.mark.parametrize("command", [["diff"], ["apply", "--check"], ["scan"]])
+def test_every_core_is_this_process_and_one_worker_less_with_the_same_output(
+    repo: Path, command: list[str], workers: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner()
+    serial = runner.invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "1"])
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 3)
+    every = runner.invoke(app, [*command, str(repo), "--target-version", "1.22", "--jobs", "0"])
+    assert workers == [2, 2]  # facts, then files: three cores, this process works on one
+    assert (serial.exit_code, serial.stdout, serial.stderr) == (every.exit_code, every.stdout, every.stderr)
+
+
 def test_in_place_in_parallel_writes_every_file(repo: Path, workers: list[int]) -> None:
     result = CliRunner().invoke(app, ["apply", "--in-place", str(repo), "--target-version", "1.22", "--jobs", "2"])
     assert workers == [2, 2]  # facts, then files
