@@ -317,12 +317,7 @@ def _migrate(
 def _reports_a_change(outcome: FileOutcome) -> bool:
     """Whether a file shows in a text report of ``apply``/``diff``: changed, written, or with a
     finding or an input error."""
-    result = outcome.result
-    return (
-        outcome.error is not None
-        or outcome.written
-        or (result is not None and (result.changed or bool(result.findings)))
-    )
+    return outcome.written or (outcome.result is not None and outcome.result.changed) or _reports_something(outcome)
 
 
 def _run_files(

@@ -111,13 +111,32 @@ def merge(parts: Iterable[Facts]) -> Facts:
 
 def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Facts:
     """The facts of one stream; cheap when its text holds no collector's trigger."""
+    return gather_each([(filename, text)], collectors)
+
+
+def gather_each(named_texts: Iterable[tuple[str, str]], collectors: Iterable[Collector[Any]]) -> Facts:
+    """``merge`` of ``gather`` over (filename, text) pairs, in their order.
+
+    A run's first pass asks this of every file: what is the same for each (the collectors'
+    names, their triggers as one set) is found once, and a text that holds no trigger costs one
+    look at it (one pass, not one per collector), not a ``Facts`` of its own.
+    """
     collectors = tuple(collectors)
     names, any_trigger = _union(collectors)
-    if not any_trigger.found_in(text):
-        return Facts(names)  # most files: one pass over the text, not one per collector
+    values: list[tuple[str, Located[Any]]] = []
+    seen = False
+    for filename, text in named_texts:
+        seen = True
+        if any_trigger.found_in(text):
+            values += _values(text, filename, collectors)
+    return Facts(names if seen else frozenset(), tuple(values))
+
+
+def _values(text: str, filename: str, collectors: tuple[Collector[Any], ...]) -> list[tuple[str, Located[Any]]]:
+    """What the collectors that want this text (it holds one of their triggers) find in it."""
     wanted = [c for c in collectors if c.wants(text)]
     if not wanted:
-        return Facts(names)
+        return []
     values: list[tuple[str, Located[Any]]] = []
     stream = read_stream(text, wanted=lambda piece: any(c.wants(piece) for c in wanted))
     for doc in stream.documents:
@@ -131,25 +150,7 @@ def gather(text: str, filename: str, collectors: Iterable[Collector[Any]]) -> Fa
             for collector in mine:
                 for value in collector.collect(obj):
                     values.append((collector.name, Located(value, filename, doc.index, line)))
-    return Facts(names, tuple(values))
-
-
-def gather_each(named_texts: Iterable[tuple[str, str]], collectors: Iterable[Collector[Any]]) -> Facts:
-    """``merge`` of ``gather`` over (filename, text) pairs, in their order.
-
-    A run's first pass asks this of every file: what is the same for each (the collectors'
-    names, their triggers as one set) is found once, and a text that holds no trigger costs one
-    look at it, not a ``Facts`` of its own.
-    """
-    collectors = tuple(collectors)
-    names, any_trigger = _union(collectors)
-    values: list[tuple[str, Located[Any]]] = []
-    seen = False
-    for filename, text in named_texts:
-        seen = True
-        if any_trigger.found_in(text):
-            values += gather(text, filename, collectors).values
-    return Facts(names if seen else frozenset(), tuple(values))
+    return values
 
 
 _UNIONS: list[tuple[tuple[Collector[Any], ...], frozenset[str], Triggers]] = []

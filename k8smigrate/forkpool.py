@@ -58,13 +58,14 @@ class RemoteTraceback(Exception):
 
 
 class ForkPool(Generic[Task, Result]):
-    """``run`` over ``tasks`` in ``jobs`` forked processes; ``results`` yields in task order.
+    """``run`` over ``tasks`` in ``jobs`` processes; ``results`` yields in task order.
 
-    ``here``: this process claims tasks from the same pipe and runs them too (with ``here``,
-    which may note what it writes where ``run`` in a worker cannot), whenever no result it
-    needs next is in. Every claim is then written before the workers start, and the pipe closed:
-    whoever is free takes the next task, and a worker that finds none left exits. Only for as
-    many tasks as one write of the pipe takes whole (``here_takes``); else this process waits.
+    ``jobs`` forked workers; or, with ``here``, this process and ``jobs - 1`` workers: this
+    process claims tasks from the same pipe and runs them too (with ``here``, which may note what
+    it writes where ``run`` in a worker cannot), whenever no result it needs next is in. Every
+    claim is then written before the workers start, and the pipe closed: whoever is free takes
+    the next task, and a worker that finds none left exits. Only for as many tasks as one write
+    of the pipe takes whole (``here_takes``); past that, ``jobs`` workers and this process waits.
     """
 
     def __init__(
@@ -88,8 +89,9 @@ class ForkPool(Generic[Task, Result]):
             self._write_claims()  # one write, taken whole: then nothing is left to hand out
             self._close_claims()
             self._mine = claims_read
+        workers = jobs - 1 if self._here is not None else jobs
         try:
-            for _ in range(min(jobs, len(tasks))):
+            for _ in range(min(workers, len(tasks))):
                 out_read, out_write = os.pipe()
                 pid = os.fork()
                 if pid == 0:  # the worker: never returns into the caller's code

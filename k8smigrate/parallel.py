@@ -316,7 +316,7 @@ def parallel_map(
 def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where ``fork`` exists (``forkpool``): they inherit the run's
     registry, settings, facts, texts read ahead and libyaml's verdicts on them. ``main_works``:
-    this process is one of the ``jobs`` (``jobs - 1`` workers are forked)."""
+    this process is one of the ``jobs``."""
     from .forkpool import ForkPool
 
     default_registry()  # built once here: forked workers inherit it instead of each importing every module
@@ -326,7 +326,7 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) ->
     try:
         here = partial(_chunk, journal=journal) if main_works else None
         start = partial(_start_worker, os.getpid(), journal_fd)
-        pool = ForkPool(_chunk, tasks, jobs - 1 if main_works else jobs, start, here)
+        pool = ForkPool(_chunk, tasks, jobs, start, here)
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         for outcomes in pool.results():
             yield from outcomes
@@ -343,10 +343,8 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) ->
 def _spawned(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where there is no ``fork`` (Windows): concurrent.futures' pool
     of fresh interpreters, each sent its tasks pickled."""
-    try:
-        from concurrent.futures import ProcessPoolExecutor
-    finally:
-        prechecked.stop()  # no fork: nothing is inherited, so the thread need not run on
+    from concurrent.futures import ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), None))
     stopped = False
     try:
@@ -394,7 +392,7 @@ def parallel_facts(
         forked: ForkPool[tuple[Settings, Sequence[Path | str]], Facts] = ForkPool(
             _facts_chunk,
             tasks,
-            jobs - 1 if main_works else jobs,
+            jobs,
             partial(_start_worker, os.getpid(), None),
             _facts_chunk if main_works else None,
         )

@@ -192,7 +192,7 @@ def test_with_here_this_process_and_the_workers_share_the_tasks_in_order() -> No
         return i, os.getpid()
 
     try:
-        results = list(ForkPool(run, list(range(40)), 1, nothing, here).results())
+        results = list(ForkPool(run, list(range(40)), 2, nothing, here).results())
     finally:
         os.close(read)
         os.close(write)
@@ -205,7 +205,9 @@ def test_here_is_left_out_when_the_claims_do_not_fit_one_write() -> None:
     tasks = list(range(2_000))  # 8,000 bytes of claims: more than PIPE_BUF
     assert not here_takes(len(tasks)) and here_takes(40)
     parent = os.getpid()
-    results = list(ForkPool(lambda i: os.getpid(), tasks, 2, nothing, lambda i: os.getpid()).results())
+    pool = ForkPool(lambda i: os.getpid(), tasks, 2, nothing, lambda i: os.getpid())
+    assert len(pool.pids) == 2  # every job a worker, as without here
+    results = list(pool.results())
     assert len(results) == len(tasks) and parent not in results
 
 
@@ -218,7 +220,7 @@ def test_with_here_a_worker_that_dies_is_still_an_error_that_says_how() -> None:
         time.sleep(0.01)
         return i
 
-    p = ForkPool(dies_in_a_worker, list(range(20)), 1, nothing, dies_in_a_worker)
+    p = ForkPool(dies_in_a_worker, list(range(20)), 2, nothing, dies_in_a_worker)
     with pytest.raises(WorkerDied, match="killed by SIGKILL"):
         list(p.results())
     p.stop(grace=1)
@@ -229,7 +231,7 @@ def test_with_here_an_exception_here_is_raised_as_it_is() -> None:
     def fails_here(i: int) -> int:
         raise KeyError(i)
 
-    p = ForkPool(lambda i: time.sleep(3600), list(range(4)), 1, nothing, fails_here)
+    p = ForkPool(lambda i: time.sleep(3600), list(range(4)), 2, nothing, fails_here)
     with pytest.raises(KeyError):
         list(p.results())
     p.stop(grace=0.2)
