@@ -134,6 +134,17 @@ def test_every_core_is_this_process_and_one_worker_less_with_the_same_output(
     assert (serial.exit_code, serial.stdout, serial.stderr) == (every.exit_code, every.stdout, every.stderr)
 
 
+def test_every_core_is_a_worker_when_the_main_process_cannot_claim(
+    repo: Path, workers: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(forkpool, "here_takes", lambda tasks: False)  # more claims than one write takes
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 3)
+    serial = CliRunner().invoke(app, ["apply", "--check", str(repo), "--target-version", "1.22", "--jobs", "1"])
+    every = CliRunner().invoke(app, ["apply", "--check", str(repo), "--target-version", "1.22", "--jobs", "0"])
+    assert workers == [3, 3]  # no core left idle
+    assert (serial.exit_code, serial.stdout, serial.stderr) == (every.exit_code, every.stdout, every.stderr)
+
+
 def test_in_place_in_parallel_writes_every_file(repo: Path, workers: list[int]) -> None:
     result = CliRunner().invoke(app, ["apply", "--in-place", str(repo), "--target-version", "1.22", "--jobs", "2"])
     assert workers == [2, 2]  # facts, then files
