@@ -248,16 +248,24 @@ def _start_worker(parent: int, journal_fd: int | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, deferrable(_stop_worker))
     if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass  # the watchdog below still notices
+        _die_with_parent(signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the line above took effect
         _stop_worker(signal.SIGTERM, None)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="k8smigrate-watchdog").start()
+
+
+def _die_with_parent(signum: int) -> None:
+    """Ask Linux to send ``signum`` when the parent dies (PR_SET_PDEATHSIG); where it cannot,
+    the watchdog still notices."""
+    try:
+        from .yamlio._fastbuild import die_with_parent  # loaded already where the C builder is
+    except ImportError:
+        import ctypes
+
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signum), 0, 0, 0)
+    else:
+        die_with_parent(int(signum))
 
 
 def _watch_parent(parent: int) -> None:

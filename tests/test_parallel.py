@@ -3,6 +3,9 @@ small inputs (few files, or few bytes in all) are done in-process whatever --job
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +211,29 @@ def test_the_size_of_a_file_read_ahead_is_that_of_its_bytes_without_a_stat(tmp_p
         assert parallel._size(tmp_path / "gone.yaml") == 0  # neither: reading it reports why
     finally:
         files.forget_read_ahead()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+@pytest.mark.parametrize("c_builder", [True, False], ids=["C", "ctypes"])
+def test_a_worker_asks_to_be_sent_sigterm_when_its_parent_dies(
+    c_builder: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ctypes
+
+    if not c_builder:  # the C module is optional: without it, ctypes asks
+        monkeypatch.setitem(sys.modules, "k8smigrate.yamlio._fastbuild", None)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        try:
+            parallel._die_with_parent(signal.SIGTERM)
+            asked = ctypes.c_int(0)
+            ctypes.CDLL(None).prctl(2, ctypes.byref(asked), 0, 0, 0)  # PR_GET_PDEATHSIG
+            os.write(write, str(asked.value).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    answer = os.read(read, 16)
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert answer == str(int(signal.SIGTERM)).encode()

@@ -34,6 +34,9 @@
 #ifndef _WIN32
 #include <dlfcn.h>
 #endif
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #define MAX_DEPTH 500
 
@@ -1513,6 +1516,18 @@ static PyObject *holds_any(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* die_with_parent(signum) -> whether the kernel now sends ``signum`` to this process when its
+ * parent dies (Linux's PR_SET_PDEATHSIG; False elsewhere). Here, not through ctypes: importing
+ * ctypes was the largest cost of starting a worker process. */
+static PyObject *die_with_parent(PyObject *self, PyObject *args) {
+    int signum;
+    if (!PyArg_ParseTuple(args, "i", &signum)) return NULL;
+#ifdef __linux__
+    if (prctl(PR_SET_PDEATHSIG, (unsigned long)signum, 0UL, 0UL, 0UL) == 0) Py_RETURN_TRUE;
+#endif
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS,
      "build(text, offset, end) -> list of (start, end, line, root, shares), or None: the documents of "
@@ -1530,6 +1545,8 @@ static PyMethodDef methods[] = {
      "accepts_each(texts, verdicts) -> None: accepts() of each UTF-8 bytes, the GIL released, each verdict stored "
      "at verdicts[i] when known (1 yes, 2 no); a non-zero verdicts[len(texts)] stops it."},
     {"needle_set", needle_set, METH_VARARGS, "needle_set(needles) -> the tuple of str needles made ready for holds_any."},
+    {"die_with_parent", die_with_parent, METH_VARARGS,
+     "die_with_parent(signum) -> whether the kernel sends signum to this process when its parent dies (Linux)."},
     {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
     {NULL, NULL, 0, NULL},
 };
