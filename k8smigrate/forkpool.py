@@ -66,6 +66,8 @@ class ForkPool(Generic[Task, Result]):
     claim is then written before the workers start, and the pipe closed: whoever is free takes
     the next task, and a worker that finds none left exits. Only for as many tasks as one write
     of the pipe takes whole (``here_takes``); past that, ``jobs`` workers and this process waits.
+    ``order``: the order tasks are claimed in (by default their own); results come in task order
+    whatever it is, those that come early kept until their turn.
     """
 
     def __init__(
@@ -75,10 +77,11 @@ class ForkPool(Generic[Task, Result]):
         jobs: int,
         start: Callable[[], None],
         here: Callable[[Task], Result] | None = None,
+        order: Sequence[int] | None = None,
     ) -> None:
         self._tasks = tasks
         self._here = here if here is not None and here_takes(len(tasks)) else None
-        self._unclaimed = list(range(len(tasks)))
+        self._unclaimed = list(range(len(tasks)) if order is None else order)
         self._unclaimed.reverse()  # popped from the end: the first task is claimed first
         self.pids: list[int] = []
         self._outputs: dict[int, int] = {}  # the read end of each worker's pipe, with its pid

@@ -74,6 +74,18 @@ def test_more_tasks_than_the_claims_pipe_holds_are_all_done_once() -> None:
     assert list(pool(lambda i: i * 2, tasks).results()) == [i * 2 for i in tasks]
 
 
+def test_tasks_are_claimed_in_the_order_given_and_their_results_come_in_task_order() -> None:
+    claimed: list[int] = []  # in the one worker: each task returns the claims it saw before it
+
+    def run(i: int) -> tuple[int, list[int]]:
+        claimed.append(i)
+        return i, list(claimed)
+
+    results = list(ForkPool(run, list(range(6)), 1, nothing, order=[4, 5, 0, 3, 1, 2]).results())
+    assert [i for i, _seen in results] == list(range(6))
+    assert results[2][1] == [4, 5, 0, 3, 1, 2]  # task 2 was claimed last
+
+
 def test_start_runs_in_every_worker_before_its_tasks() -> None:
     started: list[int] = []
 

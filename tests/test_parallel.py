@@ -237,3 +237,18 @@ def test_a_worker_asks_to_be_sent_sigterm_when_its_parent_dies(
     os.close(read)
     os.waitpid(pid, 0)
     assert answer == str(int(signal.SIGTERM)).encode()
+
+
+def test_tasks_whose_claims_fit_one_write_are_claimed_heaviest_first(tmp_path: Path) -> None:
+    sizes = [10, 3000, 10, 500, 3000]
+    for n, size in enumerate(sizes):
+        (tmp_path / f"{n}.yaml").write_text("#" * size)
+    tasks = [(None, None, "", None, n, [str(tmp_path / f"{n}.yaml")]) for n in range(len(sizes))]
+    assert parallel._heaviest_first(tasks) == [1, 4, 3, 0, 2]  # equal weights keep their order
+
+
+def test_tasks_past_one_write_of_claims_are_claimed_in_their_order(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("a: 1\n")
+    tasks = [(None, None, "", None, n, [str(tmp_path / "a.yaml")]) for n in range(2000)]
+    assert not forkpool.here_takes(len(tasks))
+    assert parallel._heaviest_first(tasks) is None
