@@ -753,14 +753,6 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.path,self.text,self.raw,)==(other.path,other.text,other.raw,)
-  return NotImplemented
- return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.path,self.text,self.raw,)==(other.path,other.text,other.raw,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
-
-def __create_fn__():
- def __eq__(self,other):
-  if other.__class__ is self.__class__:
    return (self.pieces,)==(other.pieces,)
   return NotImplemented
  return __eq__
@@ -1431,12 +1423,6 @@ def __create_fn__():
   return hash((self.path,self.table,self.text,))
  return __hash__
 CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.path,self.table,self.text,))\n return __hash__'] = __create_fn__.__code__
-
-def __create_fn__():
- def __hash__(self):
-  return hash((self.path,self.text,self.raw,))
- return __hash__
-CODE['def __create_fn__():\n def __hash__(self):\n  return hash((self.path,self.text,self.raw,))\n return __hash__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __hash__(self):
@@ -2185,12 +2171,6 @@ def __create_fn__():
   return self.__class__.__qualname__ + f"(path={self.path!r}, table={self.table!r}, text={self.text!r})"
  return __repr__
 CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(path={self.path!r}, table={self.table!r}, text={self.text!r})"\n return __repr__'] = __create_fn__.__code__
-
-def __create_fn__():
- def __repr__(self):
-  return self.__class__.__qualname__ + f"(path={self.path!r}, text={self.text!r}, raw={self.raw!r})"
- return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(path={self.path!r}, text={self.text!r}, raw={self.raw!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -3441,14 +3421,6 @@ def __create_fn__(_type_path, _type_table, _type_text, MISSING, _HAS_DEFAULT_FAC
  return __init__
 CODE["def __create_fn__(_type_path, _type_table, _type_text, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,path:_type_path,table:_type_table,text:_type_text)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'path',path)\n  __dataclass_builtins_object__.__setattr__(self,'table',table)\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n return __init__"] = __create_fn__.__code__
 
-def __create_fn__(_type_path, _type_text, _type_raw, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
- def __init__(self,path:_type_path,text:_type_text,raw:_type_raw)->_return_type:
-  __dataclass_builtins_object__.__setattr__(self,'path',path)
-  __dataclass_builtins_object__.__setattr__(self,'text',text)
-  __dataclass_builtins_object__.__setattr__(self,'raw',raw)
- return __init__
-CODE["def __create_fn__(_type_path, _type_text, _type_raw, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,path:_type_path,text:_type_text,raw:_type_raw)->_return_type:\n  __dataclass_builtins_object__.__setattr__(self,'path',path)\n  __dataclass_builtins_object__.__setattr__(self,'text',text)\n  __dataclass_builtins_object__.__setattr__(self,'raw',raw)\n return __init__"] = __create_fn__.__code__
-
 def __create_fn__(_type_pieces, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_pieces, _return_type):
  def __init__(self,pieces:_type_pieces=_HAS_DEFAULT_FACTORY)->_return_type:
   self.pieces=_dflt_pieces() if pieces is _HAS_DEFAULT_FACTORY else pieces
@@ -4301,14 +4273,6 @@ CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):
 
 def __create_fn__(cls, FrozenInstanceError):
  def __delattr__(self,name):
-  if type(self) is cls or name in ('path','text','raw',):
-   raise FrozenInstanceError(f"cannot delete field {name!r}")
-  super(cls, self).__delattr__(name)
- return __delattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __delattr__(self,name):\n  if type(self) is cls or name in (\'path\',\'text\',\'raw\',):\n   raise FrozenInstanceError(f"cannot delete field {name!r}")\n  super(cls, self).__delattr__(name)\n return __delattr__'] = __create_fn__.__code__
-
-def __create_fn__(cls, FrozenInstanceError):
- def __delattr__(self,name):
   if type(self) is cls or name in ('path',):
    raise FrozenInstanceError(f"cannot delete field {name!r}")
   super(cls, self).__delattr__(name)
@@ -4946,14 +4910,6 @@ def __create_fn__(cls, FrozenInstanceError):
   super(cls, self).__setattr__(name, value)
  return __setattr__
 CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'path\',\'table\',\'text\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
-
-def __create_fn__(cls, FrozenInstanceError):
- def __setattr__(self,name,value):
-  if type(self) is cls or name in ('path','text','raw',):
-   raise FrozenInstanceError(f"cannot assign to field {name!r}")
-  super(cls, self).__setattr__(name, value)
- return __setattr__
-CODE['def __create_fn__(cls, FrozenInstanceError):\n def __setattr__(self,name,value):\n  if type(self) is cls or name in (\'path\',\'text\',\'raw\',):\n   raise FrozenInstanceError(f"cannot assign to field {name!r}")\n  super(cls, self).__setattr__(name, value)\n return __setattr__'] = __create_fn__.__code__
 
 def __create_fn__(cls, FrozenInstanceError):
  def __setattr__(self,name,value):

@@ -91,13 +91,36 @@ Found = str | Skipped | Swept
 """What ``found_files`` lists: a file as the text of its path (``str(Path(...))`` of it)."""
 
 
-@dataclass(frozen=True)
 class Loaded:
-    """A file's text with what is needed to write it back: its original bytes and line ending."""
+    """A file's text with what is needed to write it back: its original bytes and line ending.
 
-    path: Path
-    text: str
-    raw: bytes
+    ``path`` is made a ``Path`` when first asked: a run's first pass reads every file ahead by
+    the text of its path and never asks (a ``Path`` per file was a sixth of that pass).
+    """
+
+    __slots__ = ("_path", "raw", "text")
+
+    def __init__(self, path: Path | str, text: str, raw: bytes) -> None:
+        self._path = path
+        self.text = text
+        self.raw = raw
+
+    @property
+    def path(self) -> Path:
+        path = self._path
+        if not isinstance(path, Path):
+            path = self._path = Path(path)
+        return path
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Loaded):
+            return NotImplemented
+        return (self.path, self.text, self.raw) == (other.path, other.text, other.raw)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen: as a dataclass
+
+    def __repr__(self) -> str:
+        return f"Loaded(path={self.path!r}, text={self.text!r}, raw={self.raw!r})"
 
 
 @dataclass(frozen=True)
@@ -311,6 +334,8 @@ def read_manifest(path: Path | str) -> Loaded:
     """
     kept = _read_ahead.pop(os.fspath(path), None)
     if kept is not None:
+        if isinstance(path, Path):
+            kept._path = path  # the caller's, not another made from the text of it
         return kept
     try:
         kind = _kind(os.stat(path).st_mode)
@@ -339,7 +364,7 @@ def read_manifest(path: Path | str) -> Loaded:
         raise InputError(_cannot("read", exc)) from exc
     finally:
         os.close(fd)
-    return Loaded(path if isinstance(path, Path) else Path(path), decode(raw), raw)
+    return Loaded(path, decode(raw), raw)
 
 
 def _read_whole(fd: int, size: int) -> bytes | None:
@@ -347,9 +372,10 @@ def _read_whole(fd: int, size: int) -> bytes | None:
     run reads are a few KB: the object cost more than the read); None if it grew meanwhile."""
     raw = b""
     while len(raw) <= size:
-        chunk = os.read(fd, size + 1 - len(raw))
-        if not chunk:
-            return raw
+        wanted = size + 1 - len(raw)
+        chunk = os.read(fd, wanted)
+        if len(chunk) < wanted:  # a regular file's read returns less only at its end
+            return raw + chunk
         raw += chunk
     os.lseek(fd, 0, os.SEEK_SET)
     return None  # larger than ``stat`` said: read it again with the limit

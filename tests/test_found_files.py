@@ -87,6 +87,48 @@ def test_a_text_kept_ahead_is_taken_by_a_read_of_its_path_and_the_other_way(tmp_
         files.forget_read_ahead()
 
 
+def test_a_file_read_by_the_text_of_its_path_makes_its_path_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "a.yaml").write_text(ROLE)
+    made: list[object] = []
+
+    class Counted(type(Path())):  # type: ignore[misc]  # PosixPath or WindowsPath
+        def __new__(cls, *args: object) -> Counted:
+            made.append(args)
+            return super().__new__(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(files, "Path", Counted)
+    loaded = files.read_manifest(str(tmp_path / "a.yaml"))
+    assert made == [] and loaded.text == ROLE
+    assert loaded.path == tmp_path / "a.yaml" and loaded.path is loaded.path  # made once
+    assert len(made) == 1
+
+
+def test_a_file_read_ahead_is_given_back_with_the_path_it_is_asked_by(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(ROLE)
+    try:
+        files.read_ahead(str(tmp_path / "a.yaml"))
+        asked = tmp_path / "a.yaml"
+        assert files.read_manifest(asked).path is asked
+    finally:
+        files.forget_read_ahead()
+
+
+def test_a_file_of_the_size_stat_gave_is_read_in_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.yaml").write_text(ROLE)
+    reads: list[int] = []
+    real = files.os.read
+
+    def counted(fd: int, n: int) -> bytes:
+        reads.append(n)
+        return real(fd, n)
+
+    monkeypatch.setattr(files.os, "read", counted)
+    assert files.read_manifest(tmp_path / "a.yaml").text == ROLE
+    assert reads == [len(ROLE) + 1]  # one more than its size: the read that returns less is the end
+
+
 def test_a_scan_reports_files_in_path_order_with_their_paths_as_given(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
