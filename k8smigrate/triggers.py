@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from .yamlio.fastbuild import holds_any, needle_set
@@ -55,6 +56,21 @@ class Triggers:
 
     def __repr__(self) -> str:
         return f"Triggers({[*self.words, *self.patterns]!r})"
+
+    def found_among(self, text: str, present: AbstractSet[str]) -> bool:
+        """``found_in``, told which substrings ``text`` holds (``present``: those of a larger set,
+        found at once by ``holds_which``); only the patterns are looked for in ``text``."""
+        if not present.isdisjoint(self.words):
+            return True
+        if self._ready is None:
+            self._make_ready()
+        for pattern in self._unguarded:
+            if pattern.search(text) is not None:
+                return True
+        for pattern, prefix in self._guarded:  # noqa: SIM110 (as in found_in)
+            if prefix in text and pattern.search(text) is not None:
+                return True
+        return False
 
     def found_in(self, text: str) -> bool:
         """Whether ``text`` holds one of the substrings or matches one of the patterns."""

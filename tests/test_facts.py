@@ -186,3 +186,29 @@ def test_scan_with_jobs_prints_what_a_serial_scan_prints(tmp_path: Path) -> None
     rows = serial.stdout.splitlines()
     assert len(rows) == SERIAL_BELOW + 3 and all("K8SM-CTL-003" in r and "deploy.yaml:1" in r for r in rows)
     assert all(" controller " in r for r in rows)
+
+
+def test_the_collectors_a_text_holds_names_for_are_found_in_one_look_as_one_by_one() -> None:
+    from k8smigrate.api import collectors_for
+    from k8smigrate.facts import _union
+    from k8smigrate.registry import default_registry
+    from k8smigrate.yamlio.fastbuild import holds_which
+
+    collectors = tuple(collectors_for(Settings(target_version="1.29"), default_registry()))
+    assert len(collectors) > 3
+    texts = [
+        "kind: CustomResourceDefinition\nspec:\n  description: dns01 \u2014 a Secret, a Pod\n",  # wide
+        "kind: ClusterRole\nmetadata:\n  name: system:coredns\n",
+        "kind: ClusterRoleBinding\nmetadata:\n  name: dns\n",
+        "kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - image: coredns/coredns:1.9.0\n",
+        "kind: Deployment\nspec: {image: registry.k8s.io/ingress-nginx/controller:v1.9.0}\n",
+        "kind: Secret\ntype: kubernetes.io/service-account-token\n",
+        "kind: ConfigMap\ndata: {sysctl: net.ipv4.ip_local_port_range}\n",
+        "nothing: here\n",
+    ]
+    for text in texts:
+        present = frozenset(holds_which(text, _union(collectors)[2]))
+        assert [c.name for c in collectors if c.wants_among(text, present)] == [
+            c.name for c in collectors if c.wants(text)
+        ], text
+    assert any(c.wants(t) for t in texts for c in collectors)  # some text is wanted: the comparison can fail

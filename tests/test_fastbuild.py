@@ -316,6 +316,20 @@ def test_holds_any_cases(text: str, needles: tuple[str, ...], found: bool) -> No
     assert fastbuild.holds_any(text, fastbuild.needle_set(needles)) is found
 
 
+@settings(max_examples=600, deadline=None)
+@given(_NEEDLE_TEXT, st.lists(_NEEDLE_TEXT.filter(lambda s: len(s) <= 6), max_size=8, unique=True))
+def test_holds_which_is_every_substring_in_the_sets_order(text: str, needles: list[str]) -> None:
+    ready = fastbuild.needle_set(tuple(needles))
+    assert fastbuild.holds_which(text, ready) == [n for n in needles if n in text]
+    assert fastbuild._holds_which(text, tuple(needles)) == [n for n in needles if n in text]  # without the C module
+
+
+def test_holds_which_reads_a_wide_text_to_its_end() -> None:
+    text = "\u2014 a CRD: dns01 solvers, then the ClusterRole, then coredns\n"
+    ready = fastbuild.needle_set(("ClusterRole", "ClusterRoleBinding", "Pod", "coredns", "dns", "ip_local_port_range"))
+    assert fastbuild.holds_which(text, ready) == ["ClusterRole", "coredns", "dns"]
+
+
 def test_a_needle_set_outlives_the_tuple_it_was_made_from() -> None:
     ready = fastbuild.needle_set(tuple(["".join(("tri", "gger"))]))  # the only reference to the tuple
     gc.collect()

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from k8smigrate.triggers import Triggers, literal_prefix
+from k8smigrate.yamlio.fastbuild import holds_which, needle_set
 
 PATTERNS = [
     re.compile(r"""clusterName["']?[ \t]*:[ \t]*[^\s{\[#]"""),
@@ -100,6 +101,19 @@ def test_literal_prefix_never_says_more_than_re_reads(source: str) -> None:
 )
 def test_found_in_is_any_word_or_pattern(text: str, triggers: list[str | re.Pattern[str]]) -> None:
     assert Triggers(triggers).found_in(text) == _reference(text, triggers)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from([*"abcxyz KINDkind:-é\n\"'\u2014", "clusterName", "image:", "nginx", "port"])).map(
+        "".join
+    ),
+    st.lists(st.sampled_from([*WORDS, *PATTERNS]), max_size=5),
+)
+def test_found_among_what_a_larger_set_found_is_found_in(text: str, triggers: list[str | re.Pattern[str]]) -> None:
+    words = tuple(sorted({*WORDS, "unrelated"}))  # the run's words: every trigger's and more
+    present = frozenset(holds_which(text, needle_set(words)))
+    assert Triggers(triggers).found_among(text, present) == Triggers(triggers).found_in(text)
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,11 @@ def _holds_any(text: str, needles: object) -> bool:
     return any(map(text.__contains__, needles))
 
 
+def _holds_which(text: str, needles: object) -> list[str]:
+    assert isinstance(needles, tuple)
+    return [needle for needle in needles if needle in text]
+
+
 def _load() -> tuple[
     Callable[[str, int, int], Built | None],
     Callable[[str], list[Data] | None],
@@ -64,18 +69,29 @@ def _load() -> tuple[
     str | None,
     Callable[[tuple[str, ...]], object],
     Callable[[str, object], bool],
+    Callable[[str, object], list[str]],
 ]:
-    off = _no_build, _no_data, _no_accepts, _no_accepts_each, None, _needle_set, _holds_any
+    off = _no_build, _no_data, _no_accepts, _no_accepts_each, None, _needle_set, _holds_any, _holds_which
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
     try:
-        from ._fastbuild import accepts, accepts_each, bind, build, configure, holds_any, needle_set, read_data
+        from ._fastbuild import (
+            accepts,
+            accepts_each,
+            bind,
+            build,
+            configure,
+            holds_any,
+            holds_which,
+            needle_set,
+            read_data,
+        )
     except ImportError:
         return off
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:5], needle_set, holds_any
+        return *off[:5], needle_set, holds_any, holds_which
     configure(
         Scalar,
         Mapping,
@@ -90,10 +106,10 @@ def _load() -> tuple[
         resolve_plain,
         RESOLVE_MAP,
     )
-    return build, read_data, accepts, accepts_each, version, needle_set, holds_any
+    return build, read_data, accepts, accepts_each, version, needle_set, holds_any, holds_which
 
 
-build, read_data, accepts, accepts_each, LIBYAML_VERSION, needle_set, holds_any = _load()
+build, read_data, accepts, accepts_each, LIBYAML_VERSION, needle_set, holds_any, holds_which = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
 it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
@@ -101,7 +117,8 @@ it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads 
 UTF-8 ``bytes`` with the GIL released (``prechecked``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
 module is not installed, is turned off, or found no libyaml it can use); ``holds_any(text,
 needle_set(needles))``: ``any(n in text for n in needles)``, in one pass in C (which needs no
-libyaml), the needles made ready once by ``needle_set``."""
+libyaml), the needles made ready once by ``needle_set``; ``holds_which(text, needle_set(needles))``:
+``[n for n in needles if n in text]``, in one pass too."""
 
 ACTIVE = LIBYAML_VERSION is not None
 
