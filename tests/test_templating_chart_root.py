@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from k8smigrate.templating import chart as chart_module
 from k8smigrate.templating.chart import chart_root
 
 
@@ -37,3 +40,30 @@ def test_a_linked_folder_and_a_linked_file_are_read_where_they_lead(tmp_path: Pa
     (tmp_path / "file-link.yaml").symlink_to(root / "templates" / "a.yaml")
     assert chart_root(tmp_path / "folder-link" / "a.yaml") == root.resolve()
     assert chart_root(tmp_path / "file-link.yaml") == root.resolve()
+
+
+def test_a_values_file_of_a_charts_ci_folder_belongs_to_the_chart(tmp_path: Path) -> None:
+    root = chart(tmp_path / "c")
+    (root / "ci").mkdir()
+    (root / "ci" / "test-values.yaml").write_text("a: 1\n", encoding="utf-8")
+    assert chart_root(root / "ci" / "test-values.yaml") == root.resolve()
+
+
+def test_a_relative_path_is_read_from_the_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = chart(tmp_path / "c")
+    monkeypatch.chdir(root / "templates")
+    assert chart_root(Path("a.yaml")) == root.resolve()
+    (tmp_path / "plain.yaml").write_text("kind: ConfigMap\n", encoding="utf-8")
+    assert chart_root(Path("../../plain.yaml")) is None
+
+
+def test_a_file_of_an_ordinary_folder_is_answered_from_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "plain.yaml").write_text("kind: ConfigMap\n", encoding="utf-8")
+
+    def not_per_file(path: Path) -> Path:
+        raise AssertionError(f"resolved {path}")
+
+    monkeypatch.setattr(chart_module, "_resolved", not_per_file)
+    assert chart_root(tmp_path / "plain.yaml") is None

@@ -34,6 +34,12 @@ def is_chart(folder: Path) -> bool:
 def chart_root(path: Path) -> Path | None:
     """The chart a file belongs to: one under its templates/ or crds/, its values.yaml, or a
     values file of its ci/."""
+    if (
+        path.name != "values.yaml"
+        and not _may_hold_chart_files(os.path.dirname(path) or ".")
+        and not os.path.islink(path)
+    ):
+        return None  # the common case, answered from its folder's text: a run asks for every file
     resolved = _resolved(path)
     if (
         resolved.name != "values.yaml"
@@ -62,6 +68,14 @@ def _resolved(path: Path) -> Path:
     if os.path.islink(path):
         return path.resolve()
     return _resolved_folder(str(path.parent)) / path.name
+
+
+@lru_cache(maxsize=1024)
+def _may_hold_chart_files(folder: str) -> bool:
+    """Whether a file of ``folder`` (not a link itself) may be a chart's: the folder, resolved, is a
+    ci/ or has a templates/ or crds/ among its parts (``chart_root``'s first test, per folder)."""
+    resolved = _resolved_folder(folder)
+    return resolved.name == "ci" or any(part in MANIFEST_FOLDERS for part in resolved.parts)
 
 
 @lru_cache(maxsize=1024)
