@@ -36,7 +36,7 @@ def chart_root(path: Path) -> Path | None:
     values file of its ci/."""
     if (
         path.name != "values.yaml"
-        and not _may_hold_chart_files(os.path.dirname(path) or ".")
+        and not _may_hold_chart_files(_absolute(os.path.dirname(path)))
         and not os.path.islink(path)
     ):
         return None  # the common case, answered from its folder's text: a run asks for every file
@@ -67,7 +67,13 @@ def _resolved(path: Path) -> Path:
     itself a link is resolved in full."""
     if os.path.islink(path):
         return path.resolve()
-    return _resolved_folder(str(path.parent)) / path.name
+    return _resolved_folder(_absolute(str(path.parent))) / path.name
+
+
+def _absolute(folder: str) -> str:
+    """The folder as the remembered answers are keyed: from the working folder of the moment
+    (a library caller may change it between calls)."""
+    return folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder)
 
 
 @lru_cache(maxsize=1024)
