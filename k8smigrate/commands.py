@@ -54,7 +54,18 @@ from .components import ComponentError, newest, parse_option
 from .dataclasscode import dataclass
 from .dependencies import exit_if_missing
 from .exits import EXIT_CRASH, EXIT_HUMAN, EXIT_OK, EXIT_USAGE, Exit, exit_code, tally
-from .files import Found, InputError, Skipped, Swept, WritePolicy, decode, found_files, read_limited, write_output
+from .files import (
+    Found,
+    InputError,
+    Skipped,
+    Swept,
+    WritePolicy,
+    decode,
+    found_files,
+    read_limited,
+    remove_live_temps,
+    write_output,
+)
 from .interrupt import Interrupted, signals_raise
 from .kustomize.run import TreeRun, migrate_trees, scan_trees
 from .needs import need_lines, needs
@@ -370,6 +381,7 @@ def _run_files(
             done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes, main_works)
             return _collect(todo, done, tree, listed)
     except Interrupted as exc:
+        remove_live_temps()  # one whose write the signal stopped before it could clean up (as a worker's handler does)
         raise _interrupted(exc.signum, [work[i] for i in journal.written()]) from None
 
 

@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -230,3 +231,27 @@ def test_a_killed_serial_run_leaves_a_temporary_file_that_the_next_run_removes(
     assert f"k8smigrate: removed {run.repo / temp} (left by an interrupted run)" in result.stderr
     assert run.temps() == []
     assert len(run.written()) == FILES
+
+
+def test_a_signal_acted_on_as_a_temporary_file_is_made_leaves_none_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from typer.testing import CliRunner
+
+    from k8smigrate.cli import app
+
+    (tmp_path / "m00.yaml").write_text(ROLE.format(i=0))
+    made = tempfile.mkstemp
+
+    def signalled(*args: Any, **kwargs: Any) -> tuple[int, str]:
+        found = made(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGTERM)  # deferred: acted on as the step that notes the file ends
+        return found
+
+    monkeypatch.setattr(tempfile, "mkstemp", signalled)
+    result = CliRunner().invoke(app, ["apply", "--in-place", "-j", "1", "--target-version", "1.22", str(tmp_path)])
+    assert result.exit_code == 143, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m00.yaml"]  # no temporary file left
+    assert "v1beta1" in (tmp_path / "m00.yaml").read_text()  # and the file as it was
