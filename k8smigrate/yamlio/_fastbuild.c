@@ -1519,6 +1519,14 @@ static int search_fast(const NeedleSet *set, PyObject *text, unsigned char *foun
     }
 }
 
+/* The arguments of ``holds_any`` and ``holds_which``: the text (into ``text``) and its needle set
+ * (NULL with an exception when they are not a str and a set made by ``needle_set``). */
+static NeedleSet *text_and_set(PyObject *args, PyObject **text) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "UO", text, &capsule)) return NULL;
+    return PyCapsule_GetPointer(capsule, NEEDLE_SET);
+}
+
 /* holds_any(text, needle_set) -> whether ``text`` holds any of the set's needles:
  * ``any(n in text for n in needles)`` in one pass. Every file a run reads is asked this for the
  * triggers of the checks of its apiVersions (some forty names); forty ``in`` scans read the text
@@ -1527,9 +1535,8 @@ static int search_fast(const NeedleSet *set, PyObject *text, unsigned char *foun
  * characters is read the same way. Needles shorter than three characters or of wider
  * characters are left to ``PyUnicode_Contains``. */
 static PyObject *holds_any(PyObject *self, PyObject *args) {
-    PyObject *text, *capsule;
-    if (!PyArg_ParseTuple(args, "UO", &text, &capsule)) return NULL;
-    NeedleSet *set = PyCapsule_GetPointer(capsule, NEEDLE_SET);
+    PyObject *text;
+    NeedleSet *set = text_and_set(args, &text);
     if (set == NULL) return NULL;
     Py_ssize_t rest = PyList_GET_SIZE(set->rest);
     for (Py_ssize_t i = 0; i < rest; i++) {
@@ -1549,9 +1556,8 @@ static PyObject *holds_any(PyObject *self, PyObject *args) {
  * reading the text, where a wide text (one character past U+00FF: a dash in a description)
  * is read several times slower than ASCII. */
 static PyObject *holds_which(PyObject *self, PyObject *args) {
-    PyObject *text, *capsule;
-    if (!PyArg_ParseTuple(args, "UO", &text, &capsule)) return NULL;
-    NeedleSet *set = PyCapsule_GetPointer(capsule, NEEDLE_SET);
+    PyObject *text;
+    NeedleSet *set = text_and_set(args, &text);
     if (set == NULL) return NULL;
     Py_ssize_t count = PyTuple_GET_SIZE(set->needles);
     unsigned char *found = PyMem_Calloc((size_t)(count > 0 ? count : 1), 1);
