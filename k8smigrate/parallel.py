@@ -198,6 +198,9 @@ def _one(job: Job, journal: Journal | None = None) -> FileOutcome:
     return outcome
 
 
+TAIL_TASKS = 8
+"""Tasks per job at the end of a run that are claimed heaviest first (``_claim_order``)."""
+
 CHUNK_FILES = 32
 """The most files one task of a worker holds (their outcomes cross back to this process at once)."""
 
@@ -334,7 +337,7 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) ->
     try:
         here = partial(_chunk, journal=journal) if main_works else None
         start = partial(_start_worker, os.getpid(), journal_fd)
-        pool = ForkPool(_chunk, tasks, jobs, start, here, _heaviest_first(tasks))
+        pool = ForkPool(_chunk, tasks, jobs, start, here, _claim_order(tasks, jobs))
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         for outcomes in pool.results():
             yield from outcomes
@@ -348,21 +351,19 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) ->
         forget_read_ahead()
 
 
-def _heaviest_first(tasks: list[Task]) -> list[int] | None:
-    """The order to claim tasks in when their claims are written at once (``here_takes``): the
-    heaviest first, so the run ends on light tasks and no process waits long for the last one.
+def _claim_order(tasks: list[Task], jobs: int) -> list[int]:
+    """The order to claim tasks in: theirs, but the last ``TAIL_TASKS * jobs`` the heaviest first,
+    so the run ends on light tasks and no process waits long for another's last one.
 
-    Results still come in task order (``ForkPool`` keeps those that come early: a bounded number).
-    Past one write of claims, tasks are claimed in their order, and results stream as they come.
+    Results still come in task order (``ForkPool`` keeps those that come early): only the tail
+    is reordered, so no more than its results are ever kept, however many files the run has
+    (sorting every task held a fifth of a large scan's results, and its peak grew with them).
     On the small benchmark repository the heavy files come last (``legacy/`` after ``apps/``):
     one process ran a 12 ms task alone at the end.
     """
-    from .forkpool import here_takes
-
-    if not here_takes(len(tasks)):
-        return None
-    sizes = [sum(map(_size, task[-1])) for task in tasks]
-    return sorted(range(len(tasks)), key=lambda i: -sizes[i])  # stable: equal weights keep their order
+    tail = max(0, len(tasks) - TAIL_TASKS * jobs)
+    sizes = {i: sum(map(_size, tasks[i][-1])) for i in range(tail, len(tasks))}
+    return [*range(tail), *sorted(sizes, key=lambda i: -sizes[i])]  # stable: equal weights keep their order
 
 
 def _spawned(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOutcome, None, None]:

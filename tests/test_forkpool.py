@@ -190,24 +190,23 @@ def test_workers_that_all_die_at_start_are_an_error_that_says_how() -> None:
 
 def test_with_here_this_process_and_the_workers_share_the_tasks_in_order() -> None:
     parent = os.getpid()
-    read, write = os.pipe()
+    worked, here_worked = os.pipe(), os.pipe()  # each written once a side has run a task, never read
 
     def run(i: int) -> tuple[int, int]:
-        os.write(write, b"x")  # a worker has a task
+        os.write(worked[1], b"x")
+        select.select([here_worked[0]], [], [], 5)  # a worker's task ends once this process has one too
         return i, os.getpid()
 
     def here(i: int) -> tuple[int, int]:
-        # this process's tasks wait for one of a worker's: both take some (a bounded wait: a
-        # worker that has none left must not hang the test)
-        if select.select([read], [], [], 5)[0]:
-            os.read(read, 1)
+        os.write(here_worked[1], b"x")
+        select.select([worked[0]], [], [], 5)  # and the other way (bounded: a side may find none left)
         return i, os.getpid()
 
     try:
         results = list(ForkPool(run, list(range(40)), 2, nothing, here).results())
     finally:
-        os.close(read)
-        os.close(write)
+        for fd in (*worked, *here_worked):
+            os.close(fd)
     assert [i for i, _pid in results] == list(range(40))  # each task once, in order
     by = {pid for _i, pid in results}
     assert parent in by and len(by) == 2

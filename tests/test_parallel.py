@@ -239,16 +239,21 @@ def test_a_worker_asks_to_be_sent_sigterm_when_its_parent_dies(
     assert answer == str(int(signal.SIGTERM)).encode()
 
 
-def test_tasks_whose_claims_fit_one_write_are_claimed_heaviest_first(tmp_path: Path) -> None:
+def test_the_last_tasks_of_a_run_are_claimed_heaviest_first(tmp_path: Path) -> None:
     sizes = [10, 3000, 10, 500, 3000]
     for n, size in enumerate(sizes):
         (tmp_path / f"{n}.yaml").write_text("#" * size)
     tasks = [(None, None, "", None, n, [str(tmp_path / f"{n}.yaml")]) for n in range(len(sizes))]
-    assert parallel._heaviest_first(tasks) == [1, 4, 3, 0, 2]  # equal weights keep their order
+    assert parallel._claim_order(tasks, 1) == [1, 4, 3, 0, 2]  # equal weights keep their order
 
 
-def test_tasks_past_one_write_of_claims_are_claimed_in_their_order(tmp_path: Path) -> None:
-    (tmp_path / "a.yaml").write_text("a: 1\n")
-    tasks = [(None, None, "", None, n, [str(tmp_path / "a.yaml")]) for n in range(2000)]
-    assert not forkpool.here_takes(len(tasks))
-    assert parallel._heaviest_first(tasks) is None
+def test_only_the_tail_is_reordered_so_the_results_kept_stay_bounded(tmp_path: Path) -> None:
+    (tmp_path / "light.yaml").write_text("a: 1\n")
+    (tmp_path / "heavy.yaml").write_text("#" * 5000)
+    files = ["heavy.yaml" if n % 3 == 0 else "light.yaml" for n in range(200)]
+    tasks = [(None, None, "", None, n, [str(tmp_path / name)]) for n, name in enumerate(files)]
+    tail = parallel.TAIL_TASKS * 2
+    order = parallel._claim_order(tasks, 2)
+    assert order[: 200 - tail] == list(range(200 - tail))  # in their order: results stream
+    assert sorted(order[200 - tail :]) == list(range(200 - tail, 200))
+    assert [files[i] for i in order[200 - tail :]] == sorted(files[200 - tail :])  # heavy ones first
