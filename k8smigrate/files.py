@@ -117,7 +117,8 @@ class Loaded:
             return NotImplemented
         return (self.path, self.text, self.raw) == (other.path, other.text, other.raw)
 
-    __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen: as a dataclass
+    def __hash__(self) -> int:  # hashable by value, as the frozen dataclass it was
+        return hash((self.path, self.text, self.raw))
 
     def __repr__(self) -> str:
         return f"Loaded(path={self.path!r}, text={self.text!r}, raw={self.raw!r})"

@@ -105,6 +105,12 @@ def test_a_file_read_by_the_text_of_its_path_makes_its_path_only_when_asked(
     assert len(made) == 1
 
 
+def test_a_file_read_by_its_text_equals_one_read_by_its_path(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text(ROLE)
+    by_text, by_path = files.read_manifest(str(tmp_path / "a.yaml")), files.read_manifest(tmp_path / "a.yaml")
+    assert by_text == by_path and hash(by_text) == hash(by_path) and len({by_text, by_path}) == 1
+
+
 def test_a_file_read_ahead_is_given_back_with_the_path_it_is_asked_by(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(ROLE)
     try:
