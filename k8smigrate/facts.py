@@ -128,24 +128,27 @@ def gather_each(named_texts: Iterable[tuple[str, str]], collectors: Iterable[Col
     look at it (one pass, not one per collector), not a ``Facts`` of its own.
     """
     collectors = tuple(collectors)
-    names, any_trigger, _words = _union(collectors)
+    names, any_trigger, words = _union(collectors)
     values: list[tuple[str, Located[Any]]] = []
     seen = False
     for filename, text in named_texts:
         seen = True
         if any_trigger.found_in(text):
-            values += _values(text, filename, collectors)
+            values += _values(text, filename, collectors, words)
     return Facts(names if seen else frozenset(), tuple(values))
 
 
-def _values(text: str, filename: str, collectors: tuple[Collector[Any], ...]) -> list[tuple[str, Located[Any]]]:
+def _values(
+    text: str, filename: str, collectors: tuple[Collector[Any], ...], words: object
+) -> list[tuple[str, Located[Any]]]:
     """What the collectors that want this text (it holds one of their triggers) find in it.
 
     Which collectors want it is found with one look at the text for every trigger word and kind
-    of the run (``holds_which``), not a look per collector and kind: a CRD that names ``dns``
-    in its schema was read a dozen times, and slowly when a character of it is past U+00FF.
+    of the run (``words``, made ready by ``_union`` for ``holds_which``), not a look per collector
+    and kind: a CRD that names ``dns`` in its schema was read a dozen times, and slowly when a
+    character of it is past U+00FF.
     """
-    present = frozenset(holds_which(text, _union(collectors)[2]))
+    present = frozenset(holds_which(text, words))
     wanted = [c for c in collectors if c.wants_among(text, present)]
     if not wanted:
         return []

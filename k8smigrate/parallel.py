@@ -205,8 +205,8 @@ CHUNK_FILES = 32
 """The most files one task of a worker holds (their outcomes cross back to this process at once)."""
 
 
-def _parts(paths: Sequence[Path | str], jobs: int) -> Iterator[tuple[int, list[Path | str]]]:
-    """``paths`` cut into tasks (the index of the first, the files) of at most an eighth of a
+def _parts(paths: Sequence[Path | str], jobs: int) -> Iterator[tuple[int, list[Path | str], int]]:
+    """``paths`` cut into tasks (the index of the first, the files, their bytes) of at most an eighth of a
     worker's share of the bytes (a larger file alone), at most ``CHUNK_FILES`` files each: files
     of one size go ``n / 8 jobs`` to a task, as they did when tasks were cut by count.
 
@@ -220,12 +220,12 @@ def _parts(paths: Sequence[Path | str], jobs: int) -> Iterator[tuple[int, list[P
     first = held = 0
     for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):
         if part and (held + size > budget or len(part) >= CHUNK_FILES):
-            yield first, part
+            yield first, part, held
             part, first, held = [], index, 0
         part.append(path)
         held += size
     if part:
-        yield first, part
+        yield first, part, held
 
 
 def _size(path: Path | str) -> int:
@@ -317,17 +317,20 @@ def parallel_map(
             prechecked.stop()
             forget_read_ahead()
         return
-    tasks: list[Task] = [(worker, settings, keep, facts, first, part) for first, part in _parts(paths, jobs)]
+    parts = list(_parts(paths, jobs))
+    tasks: list[Task] = [(worker, settings, keep, facts, first, part) for first, part, _bytes in parts]
     if hasattr(os, "fork"):
-        yield from _forked(tasks, jobs, journal, main_works)
+        yield from _forked(tasks, [held for _first, _part, held in parts], jobs, journal, main_works)
     else:
         yield from _spawned(tasks, jobs, journal)
 
 
-def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) -> Generator[FileOutcome, None, None]:
+def _forked(
+    tasks: list[Task], weights: list[int], jobs: int, journal: Journal, main_works: bool
+) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where ``fork`` exists (``forkpool``): they inherit the run's
-    registry, settings, facts, texts read ahead and libyaml's verdicts on them. ``main_works``:
-    this process is one of the ``jobs``."""
+    registry, settings, facts, texts read ahead and libyaml's verdicts on them. ``weights``: each
+    task's bytes. ``main_works``: this process is one of the ``jobs``."""
     from .forkpool import ForkPool
 
     default_registry()  # built once here: forked workers inherit it instead of each importing every module
@@ -337,7 +340,7 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) ->
     try:
         here = partial(_chunk, journal=journal) if main_works else None
         start = partial(_start_worker, os.getpid(), journal_fd)
-        pool = ForkPool(_chunk, tasks, jobs, start, here, _claim_order(tasks, jobs))
+        pool = ForkPool(_chunk, tasks, jobs, start, here, _claim_order(weights, jobs))
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
         for outcomes in pool.results():
             yield from outcomes
@@ -351,9 +354,10 @@ def _forked(tasks: list[Task], jobs: int, journal: Journal, main_works: bool) ->
         forget_read_ahead()
 
 
-def _claim_order(tasks: list[Task], jobs: int) -> list[int]:
-    """The order to claim tasks in: theirs, but the last ``TAIL_TASKS * jobs`` the heaviest first,
-    so the run ends on light tasks and no process waits long for another's last one.
+def _claim_order(weights: Sequence[int], jobs: int) -> list[int]:
+    """The order to claim tasks of these ``weights`` (bytes) in: theirs, but the last
+    ``TAIL_TASKS * jobs`` the heaviest first (ties in their order), so the run ends on light
+    tasks and no process waits long for another's last one.
 
     Results still come in task order (``ForkPool`` keeps those that come early): only the tail
     is reordered, so no more than its results are ever kept, however many files the run has
@@ -361,9 +365,8 @@ def _claim_order(tasks: list[Task], jobs: int) -> list[int]:
     On the small benchmark repository the heavy files come last (``legacy/`` after ``apps/``):
     one process ran a 12 ms task alone at the end.
     """
-    tail = max(0, len(tasks) - TAIL_TASKS * jobs)
-    sizes = {i: sum(map(_size, tasks[i][-1])) for i in range(tail, len(tasks))}
-    return [*range(tail), *sorted(sizes, key=lambda i: -sizes[i])]  # stable: equal weights keep their order
+    tail = max(0, len(weights) - TAIL_TASKS * jobs)
+    return [*range(tail), *sorted(range(tail, len(weights)), key=lambda i: -weights[i])]
 
 
 def _spawned(tasks: list[Task], jobs: int, journal: Journal) -> Generator[FileOutcome, None, None]:
@@ -410,7 +413,7 @@ def parallel_facts(
         return facts_of_files(paths, settings, keep=True)
     # one Facts per task, each dropped once merged: a list of one per file (each with its
     # own set of collector names) made this process grow with the number of files
-    tasks = [(settings, part) for _first, part in _parts(paths, jobs)]
+    tasks = [(settings, part) for _first, part, _bytes in _parts(paths, jobs)]
     if hasattr(os, "fork"):
         from .forkpool import ForkPool
 

@@ -64,19 +64,15 @@ class Triggers:
             return True
         if self._ready is None:
             self._make_ready()
-        for pattern in self._unguarded:
-            if pattern.search(text) is not None:
-                return True
-        for pattern, prefix in self._guarded:  # noqa: SIM110 (as in found_in)
-            if prefix in text and pattern.search(text) is not None:
-                return True
-        return False
+        return self._pattern_in(text)
 
     def found_in(self, text: str) -> bool:
         """Whether ``text`` holds one of the substrings or matches one of the patterns."""
         ready = self._ready if self._ready is not None else self._make_ready()
-        if holds_any(text, ready):
-            return True
+        return holds_any(text, ready) or self._pattern_in(text)
+
+    def _pattern_in(self, text: str) -> bool:
+        """Whether ``text`` matches one of the patterns (the set made ready)."""
         for pattern in self._unguarded:  # loops, not any(…): a generator per file cost as much as a search
             if pattern.search(text) is not None:
                 return True

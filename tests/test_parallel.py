@@ -87,11 +87,12 @@ def test_workers_get_tasks_of_about_equal_bytes_in_input_order(tmp_path: Path) -
     heavy = _files(tmp_path / "crds", 4, 10_000)  # each over an eighth of a worker's share
     paths = [*light, *heavy, tmp_path / "missing.yaml"]
     parts = list(_parts(paths, 2))
-    assert [p for _first, part in parts for p in part] == paths
-    assert [first for first, _part in parts] == [0, 32, 64, 96, 97, 98, 99, 100]  # each task's first index
-    assert [len(part) for _first, part in parts] == [CHUNK_FILES] * 3 + [1, 1, 1, 1, 1]  # a heavy file alone
+    assert [p for _first, part, _bytes in parts for p in part] == paths
+    assert [first for first, _part, _bytes in parts] == [0, 32, 64, 96, 97, 98, 99, 100]  # each task's first index
+    assert [len(part) for _first, part, _bytes in parts] == [CHUNK_FILES] * 3 + [1, 1, 1, 1, 1]  # a heavy file alone
+    assert [held for _first, _part, held in parts] == [320] * 3 + [10_000] * 4 + [0]  # each task's bytes
     gone = [tmp_path / f"gone{i}.yaml" for i in range(CHUNK_FILES + 1)]  # no bytes: cut by count only
-    assert [len(part) for _first, part in _parts(gone, 2)] == [CHUNK_FILES, 1]
+    assert [len(part) for _first, part, _bytes in _parts(gone, 2)] == [CHUNK_FILES, 1]
 
 
 def test_a_task_gives_each_file_its_index_in_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -239,21 +240,14 @@ def test_a_worker_asks_to_be_sent_sigterm_when_its_parent_dies(
     assert answer == str(int(signal.SIGTERM)).encode()
 
 
-def test_the_last_tasks_of_a_run_are_claimed_heaviest_first(tmp_path: Path) -> None:
-    sizes = [10, 3000, 10, 500, 3000]
-    for n, size in enumerate(sizes):
-        (tmp_path / f"{n}.yaml").write_text("#" * size)
-    tasks = [(None, None, "", None, n, [str(tmp_path / f"{n}.yaml")]) for n in range(len(sizes))]
-    assert parallel._claim_order(tasks, 1) == [1, 4, 3, 0, 2]  # equal weights keep their order
+def test_the_last_tasks_of_a_run_are_claimed_heaviest_first() -> None:
+    assert parallel._claim_order([10, 3000, 10, 500, 3000], 1) == [1, 4, 3, 0, 2]  # equal weights keep their order
 
 
-def test_only_the_tail_is_reordered_so_the_results_kept_stay_bounded(tmp_path: Path) -> None:
-    (tmp_path / "light.yaml").write_text("a: 1\n")
-    (tmp_path / "heavy.yaml").write_text("#" * 5000)
-    files = ["heavy.yaml" if n % 3 == 0 else "light.yaml" for n in range(200)]
-    tasks = [(None, None, "", None, n, [str(tmp_path / name)]) for n, name in enumerate(files)]
+def test_only_the_tail_is_reordered_so_the_results_kept_stay_bounded() -> None:
+    weights = [5000 if n % 3 == 0 else 5 for n in range(200)]
     tail = parallel.TAIL_TASKS * 2
-    order = parallel._claim_order(tasks, 2)
+    order = parallel._claim_order(weights, 2)
     assert order[: 200 - tail] == list(range(200 - tail))  # in their order: results stream
     assert sorted(order[200 - tail :]) == list(range(200 - tail, 200))
-    assert [files[i] for i in order[200 - tail :]] == sorted(files[200 - tail :])  # heavy ones first
+    assert [weights[i] for i in order[200 - tail :]] == sorted(weights[200 - tail :], reverse=True)  # heavy first

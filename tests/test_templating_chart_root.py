@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from k8smigrate.templating import chart as chart_module
 from k8smigrate.templating.chart import chart_root
 
 
@@ -60,13 +59,17 @@ def test_a_relative_path_is_read_from_the_working_folder_of_the_moment(
     assert chart_root(Path("plain.yaml")) is None
 
 
-def test_a_file_of_an_ordinary_folder_is_answered_from_its_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (tmp_path / "plain.yaml").write_text("kind: ConfigMap\n", encoding="utf-8")
+def test_the_files_of_a_folder_resolve_it_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "plain").mkdir()
+    for name in ("a.yaml", "b.yaml", "c.yaml"):
+        (tmp_path / "plain" / name).write_text("kind: ConfigMap\n", encoding="utf-8")
+    resolved: list[Path] = []
+    resolve = Path.resolve
 
-    def not_per_file(path: Path) -> Path:
-        raise AssertionError(f"resolved {path}")
+    def counted(self: Path, strict: bool = False) -> Path:
+        resolved.append(self)
+        return resolve(self, strict=strict)
 
-    monkeypatch.setattr(chart_module, "_resolved", not_per_file)
-    assert chart_root(tmp_path / "plain.yaml") is None
+    monkeypatch.setattr(Path, "resolve", counted)
+    assert [chart_root(tmp_path / "plain" / n) for n in ("a.yaml", "b.yaml", "c.yaml")] == [None, None, None]
+    assert resolved == [tmp_path / "plain"]  # the folder, once: not each file

@@ -34,20 +34,10 @@ def is_chart(folder: Path) -> bool:
 def chart_root(path: Path) -> Path | None:
     """The chart a file belongs to: one under its templates/ or crds/, its values.yaml, or a
     values file of its ci/."""
-    if (
-        path.name != "values.yaml"
-        and not _may_hold_chart_files(_absolute(os.path.dirname(path)))
-        and not os.path.islink(path)
-    ):
-        return None  # the common case, answered from its folder's text: a run asks for every file
-    resolved = _resolved(path)
-    if (
-        resolved.name != "values.yaml"
-        and resolved.parent.name != "ci"
-        and not any(part in MANIFEST_FOLDERS for part in resolved.parts[:-1])
-    ):
+    here, name = _where(path)
+    if name != "values.yaml" and not _may_hold_chart_files(here):
         return None  # no folder of it can be a chart's templates/ or crds/: spare a stat per folder up to /
-    here = resolved.parent
+    resolved = here / name
     for folder in (here, *here.parents):
         if is_chart(folder):
             parts = resolved.relative_to(folder).parts
@@ -62,12 +52,19 @@ def _ci_values(parts: tuple[str, ...]) -> bool:
 
 
 def _resolved(path: Path) -> Path:
-    """``path.resolve()``, with its folder's resolution remembered: a run asks for every file,
-    several times, and ``resolve`` stats each folder up to the root each time. A file that is
-    itself a link is resolved in full."""
+    """``path.resolve()``, from ``_where``."""
+    here, name = _where(path)
+    return here / name
+
+
+def _where(path: Path) -> tuple[Path, str]:
+    """The folder a file stands in, resolved, and its name there. The folder's resolution is
+    remembered: a run asks for every file, several times, and ``resolve`` stats each folder up
+    to the root each time. A file that is itself a link is resolved in full."""
     if os.path.islink(path):
-        return path.resolve()
-    return _resolved_folder(_absolute(str(path.parent))) / path.name
+        resolved = path.resolve()
+        return resolved.parent, resolved.name
+    return _resolved_folder(_absolute(os.path.dirname(path))), path.name
 
 
 def _absolute(folder: str) -> str:
@@ -77,11 +74,10 @@ def _absolute(folder: str) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _may_hold_chart_files(folder: str) -> bool:
-    """Whether a file of ``folder`` (not a link itself) may be a chart's: the folder, resolved, is a
-    ci/ or has a templates/ or crds/ among its parts (``chart_root``'s first test, per folder)."""
-    resolved = _resolved_folder(folder)
-    return resolved.name == "ci" or any(part in MANIFEST_FOLDERS for part in resolved.parts)
+def _may_hold_chart_files(folder: Path) -> bool:
+    """Whether a file of ``folder`` (resolved) may be a chart's: the folder is a ci/ or has a
+    templates/ or crds/ among its parts."""
+    return folder.name == "ci" or any(part in MANIFEST_FOLDERS for part in folder.parts)
 
 
 @lru_cache(maxsize=1024)
