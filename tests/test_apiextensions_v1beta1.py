@@ -13,8 +13,9 @@ import pytest
 import yaml
 
 import k8smigrate
-from k8smigrate.kube.crd_schema import data_of
+from k8smigrate.kube.crd_schema import PRESERVE, check, data_of, preserve_everywhere, repair, structural_nodes
 from k8smigrate.settings import SettingsError
+from k8smigrate.tree import Mapping, Node
 from k8smigrate.yamlio import read_stream
 from tests.crd_pruning import pruned
 from tests.helpers import check_noop, check_transformed, codes, dedent, run, validate
@@ -1357,3 +1358,86 @@ def test_an_existing_versions_list_stays_in_place_and_its_entry_gets_the_moved_b
     assert out.splitlines()[-4:] == kept[-4:]  # status as it was
     assert codes(result, "error") == []
     validate(out)
+
+
+# Every kind of node the passes touch: a typeless object and array (repaired), an int-or-string
+# anyOf (rewritten), additionalProperties: true alone (made a preserving schema) and beside
+# properties (dropped), a map, an embedded resource, and metadata.
+PASSES_SCHEMA = """
+type: object
+properties:
+  metadata: {type: object}
+  spec:
+    properties:
+      port: {anyOf: [{type: string}, {type: integer}]}
+      list: {items: {type: string}}
+      free: {type: object, additionalProperties: true}
+      both: {type: object, properties: {a: {type: string}}, additionalProperties: true}
+      map: {type: object, additionalProperties: {type: object, properties: {b: {type: string}}}}
+      thing: {type: object, x-kubernetes-embedded-resource: true, x-kubernetes-preserve-unknown-fields: true}
+"""
+
+
+def _walked(schema: Node) -> list[tuple[str, int, str, bool]]:
+    return [(v.path, id(v.node), v.level, v.resource_meta) for v in structural_nodes(schema, "s")]
+
+
+NO_SCHEMA = {  # the corpus CRDs without an openAPIV3Schema
+    "kube-no-trouble-2366d92__fixtures_customresourcedefinition-v1beta1.yaml",
+    "tekton-pipeline-221c057__config_300-condition.yaml",
+}
+
+
+@pytest.mark.parametrize("name", ["passes", *(name for name in CRD_FILES if name not in NO_SCHEMA)])
+def test_the_schema_passes_share_one_walk(name: str, request: pytest.FixtureRequest) -> None:
+    """``repair``, ``check`` and ``preserve_everywhere`` go over one list of the schema's nodes:
+    what one pass changes must not change what a new walk would give the next."""
+    if name == "passes":
+        schemas = [read_stream(PASSES_SCHEMA).documents[0].root]
+    else:
+        text = (request.getfixturevalue("corpus") / name).read_text(encoding="utf-8")
+        roots = [d.root for d in read_stream(text).documents if isinstance(d.root, Mapping)]
+        schemas = [schema for r in roots for schema in _schemas(r)]
+    assert schemas
+    for schema in schemas:
+        assert schema is not None
+        visits = structural_nodes(schema, "s")
+        listed = _walked(schema)
+        repair(visits)
+        assert _walked(schema) == listed
+        assert check(visits).violations == []
+        assert _walked(schema) == listed
+        preserve_everywhere(visits)
+        added = [
+            v for v in structural_nodes(schema, "s") if (v.path, id(v.node), v.level, v.resource_meta) not in listed
+        ]
+        # only the schemas that stand for additionalProperties: true, which preserve already
+        assert all(v.path.endswith(".additionalProperties") and data_of(v.node) == {PRESERVE: True} for v in added)
+        again = preserve_everywhere(structural_nodes(schema, "s"))
+        assert again.preserved == again.dropped_true == []
+    if name == "passes":
+        assert len(added) == 1
+
+
+def _schemas(crd: Mapping) -> list[Node]:
+    """The ``openAPIV3Schema`` of ``spec.validation`` and of each version."""
+    spec = crd.mapping("spec")
+    holders = [spec.mapping("validation")] if spec is not None else []
+    versions = spec.sequence("versions") if spec is not None else None
+    holders += [v.mapping("schema") for v in versions or () if isinstance(v, Mapping)]
+    return [s for s in (h.get("openAPIV3Schema") for h in holders if h is not None) if s is not None]
+
+
+def test_a_block_moved_into_one_version_is_not_read_for_copies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The data of a moved block (a schema: thousands of nodes) is read only to write copies of it."""
+    import k8smigrate.migrations.steps.apiextensions_v1beta1 as step
+
+    def unread(node: Node) -> object:
+        raise AssertionError("the block was read")
+
+    monkeypatch.setattr(step, "data_of", unread)
+    schema = "  validation:\n    openAPIV3Schema: {type: object, properties: {a: {type: string}}}\n"
+    assert codes(run(crd("  version: v1\n" + schema)), "error") == []
+    two = "  versions:\n  - {name: v1, served: true, storage: true}\n  - {name: v2, served: true, storage: false}\n"
+    with pytest.raises(AssertionError, match="the block was read"):
+        run(crd(two + schema))

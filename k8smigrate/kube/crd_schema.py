@@ -1,8 +1,9 @@
 """CRD ``openAPIV3Schema`` helpers: structural repairs, structural checks, preservation.
 
 Used by ``apiextensions_v1beta1``.
-Everything here works on the editable tree in one linear pass over the *structural* part of
-a schema (``properties``, ``items``, ``additionalProperties``); value validations
+Everything here works on the editable tree, over the *structural* part of a schema
+(``properties``, ``items``, ``additionalProperties``), listed once by ``structural_nodes`` for
+the repairs, the checks and the preservation to go through in turn; value validations
 (``allOf``/``anyOf``/``oneOf``/``not``) are only read by the checks. The engine hands
 migrations trees whose aliases are expanded (``k8smigrate.sharing``); ``get`` and ``data_of``
 still follow an alias to its anchored node for a tree read without the engine.
@@ -22,7 +23,6 @@ Upstream rules followed (kubernetes/kubernetes, staging/src/k8s.io/apiextensions
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import field
 
 from k8smigrate.scalars import Data
@@ -83,17 +83,24 @@ class SchemaResult:
         self.dropped_true += other.dropped_true
 
 
-def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
-    """Every node of the structural part, parents first, iteratively (schemas can be deep)."""
+def structural_nodes(root: Node, path: str) -> list[Visit]:
+    """Every node of the structural part, parents first, iteratively (schemas can be deep).
+
+    One list serves every pass over a schema (a walk was a third of each): none of them adds or
+    removes a node that another pass acts on. ``repair`` adds only ``type`` and the
+    int-or-string extension; the ``additionalProperties`` schema ``preserve_everywhere`` writes
+    preserves unknown fields already, and what it removes is a scalar.
+    """
+    out: list[Visit] = []
     stack = [Visit(path, resolve(root), "root")]
     while stack:
         visit = stack.pop()
-        yield visit
+        out.append(visit)
         node = visit.node
         if not isinstance(node, Mapping):
             continue
         children: list[Visit] = []
-        fields = fields_of(node)  # read after the consumer's edits of this node, as before
+        fields = fields_of(node)
         props = _mapping(fields, "properties")
         resource = visit.level == "root" or _truthy(fields, EMBEDDED)
         if props is not None:
@@ -107,6 +114,7 @@ def structural_nodes(root: Node, path: str) -> Iterator[Visit]:
         if isinstance(extra, Mapping):
             children.append(Visit(f"{visit.path}.additionalProperties", extra, "field", visit.resource_meta))
         stack.extend(reversed(children))
+    return out
 
 
 def get(node: Mapping, key: str) -> Node | None:
@@ -204,10 +212,10 @@ def exempt_from_type(node: Mapping) -> bool:
 # ------------------------------------------------------------------ repairs
 
 
-def repair(root: Node, path: str) -> SchemaResult:
+def repair(visits: list[Visit]) -> SchemaResult:
     """Add the ``type`` that structural schemas need where it can be inferred (K8SM-CRD-003)."""
     result = SchemaResult()
-    for visit in structural_nodes(root, path):
+    for visit in visits:
         node = visit.node
         if not isinstance(node, Mapping) or type_of(node) is not None or "type" in node:
             continue
@@ -249,7 +257,7 @@ def int_or_string(node: Mapping) -> bool:
 # ------------------------------------------------------------------ preservation
 
 
-def preserve_everywhere(root: Node, path: str) -> SchemaResult:
+def preserve_everywhere(visits: list[Visit]) -> SchemaResult:
     """Reproduce ``preserveUnknownFields: true``: nothing may be pruned anywhere.
 
     The pruning algorithm keeps unknown keys only on nodes that carry the extension, still
@@ -262,7 +270,7 @@ def preserve_everywhere(root: Node, path: str) -> SchemaResult:
     every key goes to that schema whether the node preserves or not.
     """
     result = SchemaResult()
-    for visit in structural_nodes(root, path):
+    for visit in visits:
         node = visit.node
         if not isinstance(node, Mapping) or (visit.resource_meta and visit.level == "field"):
             # the root's (and embedded resources') metadata is pruned as ObjectMeta, never by
@@ -298,11 +306,11 @@ def preserve_root(root: Node, path: str) -> SchemaResult:
 # ------------------------------------------------------------------ checks
 
 
-def check(root: Node, path: str) -> SchemaResult:
+def check(visits: list[Visit]) -> SchemaResult:
     """Every reason the API server would refuse this schema in apiextensions.k8s.io/v1."""
     result = SchemaResult()
     out = result.violations
-    for visit in structural_nodes(root, path):
+    for visit in visits:
         node = visit.node
         where = visit.path
         if isinstance(node, Alias):  # an alias whose anchor the parser did not find

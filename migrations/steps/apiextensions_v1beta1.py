@@ -68,11 +68,13 @@ from k8smigrate.decisions import Decision
 from k8smigrate.kube.crd_schema import (
     PRESERVE,
     SchemaResult,
+    Visit,
     check,
     data_of,
     preserve_everywhere,
     preserve_root,
     repair,
+    structural_nodes,
 )
 from k8smigrate.model import Step
 from k8smigrate.regexcode import regex
@@ -215,10 +217,11 @@ def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Cont
         holder = schema_holder(v, "schema")
         if holder is not None:
             schemas.append((f"spec.versions[{i}].schema.openAPIV3Schema", schema_root(holder)))
+    walks = [structural_nodes(schema, path) for path, schema in schemas]  # one walk each, for every pass
     total = SchemaResult()
-    for path, schema in schemas:
-        total.extend(repair(schema, path))
-        total.extend(check(schema, path))
+    for visits in walks:
+        total.extend(repair(visits))
+        total.extend(check(visits))
     if total.violations:
         ctx.error(
             "K8SM-CRD-004",
@@ -230,7 +233,7 @@ def convert_schemas(spec: Mapping, versions: list[Mapping], mode: str, ctx: Cont
     if total.repairs:
         ctx.warn("K8SM-CRD-003", "structural schema repaired: " + "; ".join(total.repairs), spec)
     if preserve:
-        inject(schemas, mode, ctx, spec)
+        inject(schemas, walks, mode, ctx, spec)
         if entry is not None:
             spec.pop("preserveUnknownFields")
             carry_comments(entry, schemas[0][1] if schemas else None)
@@ -260,7 +263,7 @@ def schema_root(holder: Mapping) -> Node:
     return node
 
 
-def inject(schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mapping) -> None:
+def inject(schemas: list[tuple[str, Node]], walks: list[list[Visit]], mode: str, ctx: Context, spec: Mapping) -> None:
     if ctx.adopt_new_defaults:
         ctx.info(
             "K8SM-GEN-002",
@@ -269,8 +272,8 @@ def inject(schemas: list[tuple[str, Node]], mode: str, ctx: Context, spec: Mappi
         )
         return
     done = SchemaResult()
-    for path, schema in schemas:
-        done.extend(preserve_everywhere(schema, path) if mode == "all" else preserve_root(schema, path))
+    for (path, schema), visits in zip(schemas, walks, strict=True):
+        done.extend(preserve_everywhere(visits) if mode == "all" else preserve_root(schema, path))
     if not done.preserved and not done.dropped_true:
         return
     shown = ", ".join(done.preserved[:LISTED]) + (
@@ -348,9 +351,10 @@ def copy_into_versions(
             v.set(new_key, Alias(shared.anchor, shared))
         ctx.note(f"spec.{key} → spec.versions[0].{new_key} (&{shared.anchor}), aliased in the other versions")
         return
-    data = data_of(entry.value)  # aliases inside are written out in the copies
-    for v in versions[1:]:
-        v.set(new_key, from_data(data))
+    if len(versions) > 1:  # the block's data is read (a schema: thousands of nodes) only for copies
+        data = data_of(entry.value)  # aliases inside are written out in the copies
+        for v in versions[1:]:
+            v.set(new_key, from_data(data))
     ctx.note(f"spec.{key} → spec.versions[*].{new_key}")
 
 
