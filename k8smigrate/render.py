@@ -17,6 +17,7 @@ from .dataclasscode import dataclass
 from .scalars import render_data_scalar, render_string
 from .textsearch import pair_in
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
+from .yamlio.fastbuild import reindent as fast_reindent
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,11 @@ def detect_style(text: str, root: Node) -> Style:
     return Style("\r\n" if pair_in(text, "\r", "\n", start, end) else "\n", step, max(offset, 0), quote, is_json)
 
 
-def reindent(chunk: str, delta: int) -> str:
-    """Shift every line after the first by ``delta`` columns; blank lines stay as they are."""
+def python_reindent(chunk: str, delta: int) -> str:
+    """Shift every line after the first by ``delta`` columns; blank lines stay as they are.
+
+    ``reindent`` is this, in C where the C module is installed (the same, a test checks).
+    """
     if delta == 0 or "\n" not in chunk:
         return chunk
     lines = chunk.split("\n")
@@ -79,6 +83,9 @@ def reindent(chunk: str, delta: int) -> str:
             strip = min(-delta, len(line) - len(line.lstrip(" ")))
             out.append(line[strip:])
     return "\n".join(out)
+
+
+reindent = fast_reindent or python_reindent
 
 
 def _reindent_lines(lines: str, delta: int) -> str:

@@ -131,7 +131,7 @@ def needs_quotes(text: str) -> bool:
     if ": " in text or " #" in text or text.endswith(":"):
         return True
     # Flow indicators end a plain scalar inside {…} and […]: quote them wherever the string lands.
-    if any(c in _FLOW_INDICATORS for c in text):
+    if not _FLOW_INDICATORS.isdisjoint(text):
         return True
     # YAML's printable set has the private-use area (Python's has not): a masked template action
     # (a chart's skeleton) is written plain where a migration writes it unquoted

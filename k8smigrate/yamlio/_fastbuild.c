@@ -60,6 +60,7 @@ static PyObject *STYLE_SQ, *STYLE_DQ, *STYLE_LIT, *STYLE_FOLD;
 static PyObject *nl_text = NULL;
 static Py_ssize_t *nl = NULL;
 static Py_ssize_t nl_count = 0;
+static Py_ssize_t nl_hint = 0; /* newlines_before's last answer: 0 <= nl_hint <= nl_count */
 
 /* ------------------------------------------------------------------ building state */
 
@@ -157,6 +158,7 @@ static int ensure_newlines(PyObject *text, const Text *t, Py_ssize_t size) {
     PyMem_Free(nl);
     nl = NULL;
     nl_count = 0;
+    nl_hint = 0;
     Py_ssize_t cap = 64;
     nl = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)cap);
     if (!nl) return -1;
@@ -175,7 +177,12 @@ static int ensure_newlines(PyObject *text, const Text *t, Py_ssize_t size) {
     return 0;
 }
 
-static Py_ssize_t newlines_before(Py_ssize_t index) { /* bisect_left(newlines, index) */
+/* bisect_left(newlines, index). The builder asks about positions in the order it reads them,
+ * mostly on the line of the last answer or the next: those two are tried before bisecting. */
+static Py_ssize_t newlines_before(Py_ssize_t index) {
+    Py_ssize_t h = nl_hint; /* the answer is h when nl[h - 1] < index <= nl[h] */
+    if ((h == 0 || nl[h - 1] < index) && (h == nl_count || nl[h] >= index)) return h;
+    if (h < nl_count && nl[h] < index && (h + 1 == nl_count || nl[h + 1] >= index)) return nl_hint = h + 1;
     Py_ssize_t lo = 0, hi = nl_count;
     while (lo < hi) {
         Py_ssize_t mid = (lo + hi) / 2;
@@ -184,7 +191,7 @@ static Py_ssize_t newlines_before(Py_ssize_t index) { /* bisect_left(newlines, i
         else
             hi = mid;
     }
-    return lo;
+    return nl_hint = lo;
 }
 
 static long line_of(Py_ssize_t index) { return (long)newlines_before(index) + 1; }
@@ -204,25 +211,52 @@ static Py_ssize_t column_of(const Text *t, Py_ssize_t index) { return index - (r
 
 static PyObject *new_of(PyTypeObject *type) { return type->tp_new(type, empty_tuple, NULL); }
 
-/* o.name = value. The tree's classes have __slots__: a slot is stored straight into the object,
- * where PyObject_SetAttr would look the name up twice more (generic setattr, then the slot's
- * descriptor). Anything else (another class, a __setattr__ of its own) takes the generic way. */
-static int set_obj(PyObject *o, PyObject *name, PyObject *value) {
-    PyTypeObject *type = Py_TYPE(o);
+/* The slot an attribute of one of the tree's classes is stored in, remembered per (type, name).
+ * The tree's classes have __slots__: a slot is stored straight into the object, where
+ * PyObject_SetAttr would look the name up twice more (generic setattr, then the slot's
+ * descriptor). Looking the descriptor up once per attribute set (_PyType_Lookup) was still a
+ * tenth of building a tree, so the answer is kept, with the type's version tag: a type changed
+ * since (or another type at the same address) has another tag and is looked up again.
+ * -1: not a plain writable slot, so the generic way is taken. */
+typedef struct {
+    PyTypeObject *type;
+    PyObject *name;
+    unsigned int version;
+    Py_ssize_t offset;
+} SlotMemo;
+
+#define SLOT_MEMOS 1024
+static SlotMemo slot_memos[SLOT_MEMOS];
+
+static Py_ssize_t slot_offset(PyTypeObject *type, PyObject *name) {
+    SlotMemo *m = &slot_memos[(((uintptr_t)type >> 4) ^ ((uintptr_t)name >> 4)) & (SLOT_MEMOS - 1)];
+    if (m->type == type && m->name == name && m->version == type->tp_version_tag &&
+        PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG))
+        return m->offset;
+    Py_ssize_t offset = -1;
     if (type->tp_setattro == PyObject_GenericSetAttr) {
-        PyObject *descr = _PyType_Lookup(type, name); /* borrowed; the type's attribute cache answers */
+        PyObject *descr = _PyType_Lookup(type, name); /* borrowed; gives the type a version tag */
         if (descr && Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
             PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
-            if (member->type == T_OBJECT_EX && !(member->flags & READONLY)) {
-                PyObject **slot = (PyObject **)((char *)o + member->offset);
-                PyObject *old = *slot;
-                *slot = Py_NewRef(value);
-                Py_XDECREF(old);
-                return 0;
-            }
+            if (member->type == T_OBJECT_EX && !(member->flags & READONLY)) offset = member->offset;
         }
     }
-    return PyObject_SetAttr(o, name, value);
+    m->type = type;
+    m->name = name;
+    m->version = type->tp_version_tag;
+    m->offset = offset;
+    return offset;
+}
+
+/* o.name = value: into its slot when it has one (above), else the generic way. */
+static int set_obj(PyObject *o, PyObject *name, PyObject *value) {
+    Py_ssize_t offset = slot_offset(Py_TYPE(o), name);
+    if (offset < 0) return PyObject_SetAttr(o, name, value);
+    PyObject **slot = (PyObject **)((char *)o + offset);
+    PyObject *old = *slot;
+    *slot = Py_NewRef(value);
+    Py_XDECREF(old);
+    return 0;
 }
 
 static int set_int(PyObject *o, PyObject *name, Py_ssize_t v) {
@@ -1592,6 +1626,77 @@ static PyObject *die_with_parent(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* reindent(chunk, delta) -> render.reindent(chunk, delta): every line after the first shifted by
+ * ``delta`` columns (spaces added, or up to -delta leading spaces taken off), a blank line (only
+ * str.isspace() characters) left as it is unless it is the last line and not empty. Rendering a
+ * moved CRD schema shifts each of its entries' pieces: some fourteen thousand calls, and in
+ * Python each split, looped over and joined its lines, a quarter of the rendering. The output has
+ * the characters of the chunk, spaces aside, so its kind is the chunk's. */
+static PyObject *reindent(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "reindent(chunk: str, delta: int)");
+        return NULL;
+    }
+    PyObject *chunk = args[0];
+    Py_ssize_t delta = PyLong_AsSsize_t(args[1]);
+    if (delta == -1 && PyErr_Occurred()) return NULL;
+    int kind = PyUnicode_KIND(chunk);
+    const void *data = PyUnicode_DATA(chunk);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
+    Py_ssize_t first = n;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyUnicode_READ(kind, data, i) == '\n') {
+            first = i;
+            break;
+        }
+    if (delta == 0 || first == n) return Py_NewRef(chunk);
+    /* Two passes over the lines after the first: the length, then the characters. */
+    PyObject *out = NULL;
+    void *odata = NULL;
+    Py_ssize_t size = first; /* the first line, copied as it is */
+    for (int pass = 0; pass < 2; pass++) {
+        Py_ssize_t at = first; /* the newline before the line */
+        Py_ssize_t o = first;
+        if (pass) memcpy(odata, data, (size_t)first * (size_t)kind);
+        while (at < n) {
+            Py_ssize_t start = at + 1, end = start;
+            int blank = 1;
+            while (end < n) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, end);
+                if (c == '\n') break;
+                if (blank && !Py_UNICODE_ISSPACE(c)) blank = 0;
+                end++;
+            }
+            int last = end == n;
+            Py_ssize_t cut = 0, add = 0;
+            if (!(blank && (!last || end == start))) {
+                if (delta > 0)
+                    add = delta;
+                else
+                    while (cut < -delta && start + cut < end && PyUnicode_READ(kind, data, start + cut) == ' ') cut++;
+            }
+            Py_ssize_t len = end - start - cut;
+            if (!pass) {
+                size += 1 + add + len;
+            } else {
+                PyUnicode_WRITE(kind, odata, o, '\n');
+                o++;
+                for (Py_ssize_t k = 0; k < add; k++) PyUnicode_WRITE(kind, odata, o + k, ' ');
+                o += add;
+                memcpy((char *)odata + o * kind, (const char *)data + (start + cut) * kind, (size_t)len * (size_t)kind);
+                o += len;
+            }
+            at = end;
+        }
+        if (!pass) {
+            out = PyUnicode_New(size, PyUnicode_MAX_CHAR_VALUE(chunk));
+            if (out == NULL) return NULL;
+            odata = PyUnicode_DATA(out);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS,
      "build(text, offset, end) -> list of (start, end, line, root, shares), or None: the documents of "
@@ -1614,6 +1719,8 @@ static PyMethodDef methods[] = {
     {"holds_which", holds_which, METH_VARARGS,
      "holds_which(text, needle_set) -> the needles of the set that text holds, in the set's order."},
     {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
+    {"reindent", (PyCFunction)(void (*)(void))reindent, METH_FASTCALL,
+     "reindent(chunk, delta) -> render.reindent(chunk, delta): the lines after the first shifted by delta columns."},
     {NULL, NULL, 0, NULL},
 };
 

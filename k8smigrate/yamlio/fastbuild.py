@@ -70,8 +70,9 @@ def _load() -> tuple[
     Callable[[tuple[str, ...]], object],
     Callable[[str, object], bool],
     Callable[[str, object], list[str]],
+    Callable[[str, int], str] | None,
 ]:
-    off = _no_build, _no_data, _no_accepts, _no_accepts_each, None, _needle_set, _holds_any, _holds_which
+    off = _no_build, _no_data, _no_accepts, _no_accepts_each, None, _needle_set, _holds_any, _holds_which, None
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
     try:
@@ -85,13 +86,14 @@ def _load() -> tuple[
             holds_which,
             needle_set,
             read_data,
+            reindent,
         )
     except ImportError:
         return off
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:5], needle_set, holds_any, holds_which
+        return *off[:5], needle_set, holds_any, holds_which, reindent
     configure(
         Scalar,
         Mapping,
@@ -106,10 +108,10 @@ def _load() -> tuple[
         resolve_plain,
         RESOLVE_MAP,
     )
-    return build, read_data, accepts, accepts_each, version, needle_set, holds_any, holds_which
+    return build, read_data, accepts, accepts_each, version, needle_set, holds_any, holds_which, reindent
 
 
-build, read_data, accepts, accepts_each, LIBYAML_VERSION, needle_set, holds_any, holds_which = _load()
+build, read_data, accepts, accepts_each, LIBYAML_VERSION, needle_set, holds_any, holds_which, reindent = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
 it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
@@ -118,7 +120,8 @@ UTF-8 ``bytes`` with the GIL released (``prechecked``); ``LIBYAML_VERSION``: the
 module is not installed, is turned off, or found no libyaml it can use); ``holds_any(text,
 needle_set(needles))``: ``any(n in text for n in needles)``, in one pass in C (which needs no
 libyaml), the needles made ready once by ``needle_set``; ``holds_which(text, needle_set(needles))``:
-``[n for n in needles if n in text]``, in one pass too."""
+``[n for n in needles if n in text]``, in one pass too; ``reindent``: ``render.reindent`` in C, or
+None (the C module is not installed or is turned off: ``render`` uses its own)."""
 
 ACTIVE = LIBYAML_VERSION is not None
 
