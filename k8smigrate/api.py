@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -367,22 +367,31 @@ def skipped_outcome(skipped: Skipped) -> FileOutcome:
     return FileOutcome(skipped.path, error=input_error(skipped.path, skipped.reason))
 
 
-def facts_of_files(paths: Iterable[Path | str], settings: Settings, keep: bool = False) -> Facts:
+def facts_of_files(
+    paths: Iterable[Path | str], settings: Settings, keep: bool = False, read: Callable[[], None] | None = None
+) -> Facts:
     """The facts the files hold for the checks of ``settings``, in order (an unreadable file
     holds none).
 
     ``keep``: each text is kept for the run's next read of its file (``files.read_ahead``).
+    ``read``: called once every file is read, before the facts are gathered (the files are then
+    all read first, instead of each just before it is looked at).
     """
-    read = read_ahead if keep else read_manifest
+    reader = read_ahead if keep else read_manifest
 
     def texts() -> Iterator[tuple[str, str]]:
         for path in paths:
             try:
-                yield str(path), read(path).text
+                yield str(path), reader(path).text
             except InputError:
                 yield str(path), ""  # reading it again reports why
 
-    return gather_each(texts(), collectors_for(settings, default_registry()))
+    collectors = collectors_for(settings, default_registry())
+    if read is None:
+        return gather_each(texts(), collectors)
+    every = list(texts())
+    read()
+    return gather_each(every, collectors)
 
 
 def run_facts(files: Iterable[Path], settings: Settings) -> Facts | None:

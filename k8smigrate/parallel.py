@@ -307,8 +307,9 @@ def parallel_map(
     journal = journal if journal is not None else Journal()
     serial = in_process(paths, jobs, serial_bytes)
     if jobs > 1 and (serial or hasattr(os, "fork")):  # one job is one core: then it stays on this thread
-        # another core checks the texts read ahead, for this process or for the workers forked from it
-        prechecked.precheck([(loaded.text, loaded.raw) for loaded in kept_ahead()])
+        _precheck_kept(jobs)  # for this process or for the workers forked from it
+    else:
+        prechecked.stop()  # workers started afresh would not see what it found
     if serial:
         try:
             for index, path in enumerate(paths):
@@ -323,6 +324,13 @@ def parallel_map(
         yield from _forked(tasks, [held for _first, _part, held in parts], jobs, journal, main_works)
     else:
         yield from _spawned(tasks, jobs, journal)
+
+
+def _precheck_kept(jobs: int) -> None:
+    """Another core checks the texts read ahead with libyaml (``yamlio.prechecked``), unless it
+    checks them already: the facts pass starts it once it has read every file."""
+    if jobs > 1 and not prechecked.started():
+        prechecked.precheck([(loaded.text, loaded.raw) for loaded in kept_ahead()])
 
 
 def _forked(
@@ -410,7 +418,8 @@ def parallel_facts(
     written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
     the run's main pass (by default ``FACTS_SERIAL_BYTES``). ``main_works``: as ``parallel_map``'s."""
     if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
-        return facts_of_files(paths, settings, keep=True)
+        # every file is read first, so that the precheck has the facts' time on another core
+        return facts_of_files(paths, settings, keep=True, read=partial(_precheck_kept, jobs))
     # one Facts per task, each dropped once merged: a list of one per file (each with its
     # own set of collector names) made this process grow with the number of files
     tasks = [(settings, part) for _first, part, _bytes in _parts(paths, jobs)]

@@ -232,6 +232,29 @@ def test_a_run_in_process_on_two_cores_takes_the_verdicts(
     assert "b.yaml" in asked.stdout + asked.stderr
 
 
+def test_the_facts_pass_starts_it_once_every_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The thread works while the facts are gathered (another core is idle then), and the
+    main pass keeps it running, with what it found, instead of starting it again."""
+    from k8smigrate import api, files
+
+    repo = _repo(tmp_path)
+    handed: list[int] = []
+    precheck = prechecked.precheck
+    monkeypatch.setattr(prechecked, "precheck", lambda texts: handed.append(len(texts)) or precheck(texts))
+    at_gathering: list[tuple[bool, int]] = []
+    gather = api.gather_each
+
+    def gathering(*args: Any) -> Any:
+        at_gathering.append((prechecked.started(), len(files.kept_ahead())))
+        return gather(*args)
+
+    monkeypatch.setattr(api, "gather_each", gathering)
+    result = CliRunner().invoke(app, ["scan", str(repo), "--target-version", "1.29", "--jobs", "2"])
+    assert "b.yaml" in result.stdout + result.stderr
+    assert at_gathering == [(True, 4)]  # every file read, the thread started, before the facts
+    assert handed == [4]
+
+
 def test_a_pool_is_started_after_the_thread_ended(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from k8smigrate import forkpool, parallel
 

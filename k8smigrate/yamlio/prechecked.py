@@ -54,6 +54,11 @@ def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
     _thread.start()
 
 
+def started() -> bool:
+    """Whether a batch is being checked, or was, with verdicts not asked about yet."""
+    return bool(_asked)
+
+
 def verdict(text: str) -> bool | None:
     """Whether libyaml accepts ``text``, when the thread has found it; None: not known (ask libyaml)."""
     if not _asked:
