@@ -56,6 +56,7 @@ from .tree import Mapping, Node, Scalar, TreeError
 from .verify import RenderCheckError, dropped_comments, read_back, render
 from .versions import Window
 from .yamlio import EVERY, Document, Stream, read_again, read_data, read_stream
+from .yamlio.fastbuild import pristine
 
 if TYPE_CHECKING:
     from .sharing import Expansion
@@ -280,7 +281,7 @@ def _migrate_document(run: _Run, stream: Stream, status: _Status) -> None:
         if isinstance(api, Scalar):
             api.set(list_plan.final_api)
         status.applied += [s.name for s in list_plan.steps if s.name not in status.applied]
-    if root.pristine():
+    if pristine(root):
         return  # only checks ran
     if run.report_only:
         status.result.applied, status.result.summary = status.applied, status.notes
@@ -360,7 +361,7 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
                 continue  # the document holds nothing this check looks for (it is here for another one)
             ctx = _context(run, status, root, m, final_api, stream.text)
             if isinstance(m, Check) and (m.edits or run.checking):
-                untouched = obj.pristine() if untouched is None else untouched
+                untouched = pristine(obj) if untouched is None else untouched
             was_untouched = untouched
             if m.body is not None:
                 m.body(obj, ctx)
@@ -369,9 +370,9 @@ def _apply(run: _Run, stream: Stream, status: _Status, root: Mapping, objects: l
             if ctx.failed:
                 return False
             if isinstance(m, Check):
-                if not m.edits and run.checking and was_untouched and not obj.pristine():
+                if not m.edits and run.checking and was_untouched and not pristine(obj):
                     raise DeclarationError(f"{m.name} changed a document but does not declare edits=True")
-                if not ctx.notes and (not m.edits or not was_untouched or obj.pristine()):
+                if not ctx.notes and (not m.edits or not was_untouched or pristine(obj)):
                     continue  # a check that found nothing to fix: not "applied"
                 untouched = None
             else:

@@ -17,6 +17,7 @@ from .dataclasscode import dataclass
 from .scalars import render_data_scalar, render_string
 from .textsearch import pair_in
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
+from .yamlio.fastbuild import pristine
 from .yamlio.fastbuild import reindent as fast_reindent
 
 
@@ -109,7 +110,7 @@ class Renderer:
     # ------------------------------------------------------------------ dispatch
 
     def node(self, node: Node, col: int, delta: int) -> str:
-        if node.pristine():
+        if pristine(node):
             assert node.src is not None
             return self._added_anchor(node) + reindent(self.text[node.src.start : node.src.end], delta)
         if isinstance(node, Scalar):
@@ -174,7 +175,7 @@ class Renderer:
 
     def flow(self, node: Node, col: int = 0) -> str:
         """A collection written inline: original separators kept, new entries in the same style."""
-        if node.pristine() and node.src is not None:
+        if pristine(node) and node.src is not None:
             return self._added_anchor(node) + self.text[node.src.start : node.src.end]
         if isinstance(node, Alias):
             return f"*{node.name}"
@@ -423,7 +424,7 @@ class Renderer:
 
     def _moved_block_scalar(self, value: Node) -> bool:
         """A parsed ``|``/``>`` scalar written under a new key or item: its text is copied, re-indented."""
-        return isinstance(value, Scalar) and value.style in ("|", ">") and value.pristine() and value.src is not None
+        return isinstance(value, Scalar) and value.style in ("|", ">") and pristine(value) and value.src is not None
 
     def _block_scalar(self, value: Node, col: int) -> str:
         """A block scalar's own text (header, content lines and the blank lines after them) under a
@@ -455,7 +456,7 @@ class Renderer:
         return self._props(value) + "|" + chomp, body
 
     def _body(self, value: Node, col: int, delta: int) -> str:
-        if value.pristine():
+        if pristine(value):
             assert value.src is not None
             return reindent(self.text[value.src.start : value.src.end], delta)
         if isinstance(value, Mapping):

@@ -17,6 +17,7 @@ from .scalars import Data, same_data
 from .textsearch import lines_with
 from .tree import Mapping, TreeError
 from .yamlio import directives, read_data
+from .yamlio.fastbuild import tree_data
 
 
 class RenderCheckError(AssertionError):
@@ -34,7 +35,7 @@ def read_back(root: Mapping, new_text: str, lead: str = "", libyaml: bool = True
     """The data of the spliced text, and "" when it is the edited tree's, else what is wrong."""
     assert root.src is not None
     try:
-        want = root.to_data()
+        want = tree_data(root)
         reread = read_data(lead + " " * root.src.col + new_text, libyaml)
     except (TreeError, RecursionError, ValueError) as exc:
         return None, f"the edited document does not parse: {exc}"

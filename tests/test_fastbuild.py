@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from k8smigrate.tree import Alias, Entry, EntrySource, Item, Mapping, Node, Sequence, Source
+from k8smigrate.tree import Alias, Entry, EntrySource, Item, Mapping, Node, Sequence, Source, nodes
 from k8smigrate.yamlio import fastbuild, read_stream
 from k8smigrate.yamlio.build import parse_documents
 from k8smigrate.yamlio.documents import Document
@@ -334,3 +334,113 @@ def test_a_needle_set_outlives_the_tuple_it_was_made_from() -> None:
     ready = fastbuild.needle_set(tuple(["".join(("tri", "gger"))]))  # the only reference to the tuple
     gc.collect()
     assert fastbuild.holds_any("a trigger", ready) and not fastbuild.holds_any("a trig", ready)
+
+
+# ------------------------------------------------------------------ a tree's data and pristine()
+
+
+def _roots(text: str) -> list[Node]:
+    try:
+        stream = read_stream(text)
+    except Exception:  # what the corpus cannot read has no tree to compare
+        return []
+    return [d.root for d in stream.documents if d.root is not None]
+
+
+def _same_data(root: Node) -> bool:
+    """``tree_data`` gives ``to_data``'s answer, types included (``1``, ``1.0`` and ``True`` are equal)."""
+    try:
+        want = root.to_data()
+    except Exception:  # the C walk declines what to_data refuses
+        assert fastbuild._tree_data(root, 1_000_000) is None
+        return False
+    found = fastbuild._tree_data(root, 1_000_000)
+    assert fastbuild.tree_data(root) == want
+    if found is None:
+        return False
+    assert repr(found[0]) == repr(want)
+    return True
+
+
+def test_tree_data_is_to_data_on_the_corpus(corpus: Path) -> None:
+    answered = 0
+    for path in sorted(corpus.iterdir()):
+        if path.suffix in (".yaml", ".yml", ".json"):
+            answered += sum(map(_same_data, _roots(path.read_text(encoding="utf-8", errors="replace"))))
+    assert answered > 100
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\nb: 1.5\nc: yes\nd: ~\ne: '1'\nf: !!str 2\ng: !!int x\nh: !!int 010\ni: [.inf, 0x1F, 1_000]\n",
+        "true: a\nnull: b\n1.5: c\n0o10: d\n'x': e\n",  # keys as to_data writes them
+        "a: &x {b: 1}\nc: 2\n",  # an anchor no alias asks for
+        "- a\n- [b, {c: ''}]\n",
+    ],
+)
+def test_tree_data_answers_like_to_data(text: str) -> None:
+    roots = _roots(text)
+    assert roots and all(map(_same_data, roots))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x {b: 1}\nc: *x\n",  # an alias
+        "base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n",  # a merge key
+        "a: " + "[" * 210 + "]" * 210 + "\n",  # nested deeper than the C walk goes
+    ],
+)
+def test_tree_data_leaves_aliases_merges_and_deep_nesting_to_to_data(text: str) -> None:
+    (root,) = [d.root for d in parse_documents(text, 0, 0, fast=False) if d.root is not None]
+    assert fastbuild._tree_data(root, 1_000_000) is None
+    assert fastbuild.tree_data(root) == root.to_data()
+
+
+def test_tree_data_declines_more_nodes_than_its_budget() -> None:
+    root = _roots("a: [1, 2, 3]\n")[0]
+    assert fastbuild._tree_data(root, 5) == [{"a": [1, 2, 3]}]
+    assert fastbuild._tree_data(root, 4) is None  # to_data refuses a tree past its budget itself
+
+
+def test_tree_data_of_edited_scalars_is_their_new_data() -> None:
+    root = _roots("a: x\nb: 'y'\nnum: 1\n")[0]
+    assert isinstance(root, Mapping)
+    root.set("a", 5)
+    root.set("c", "new")
+    scalar = root.get("num")
+    assert scalar is not None and isinstance(scalar, type(root.get("a")))
+    assert _same_data(root) and fastbuild.tree_data(root) == {"a": 5, "b": "y", "num": 1, "c": "new"}
+
+
+def test_tree_pristine_is_pristine_as_a_tree_is_edited(corpus: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    compared = 0
+    for path in sorted(corpus.iterdir())[::7]:
+        for root in _roots(path.read_text(encoding="utf-8", errors="replace")) if path.suffix == ".yaml" else []:
+            every = list(nodes(root))
+            for _ in range(3):
+                for node in every:
+                    assert fastbuild._tree_pristine(node) is node.pristine()
+                    compared += 1
+                touched = rng.choice(every)
+                if isinstance(touched, Mapping) and touched.entries and rng.random() < 0.5:
+                    rng.choice(touched.entries).renamed = True
+                else:
+                    touched.dirty = True
+    assert compared > 1000
+
+
+def test_tree_pristine_leaves_other_classes_to_pristine() -> None:
+    class Odd(Mapping):
+        __slots__ = ("extra",)
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.dirty = 1  # type: ignore[assignment] # truthy, not a bool: declined
+
+    assert fastbuild._tree_pristine(Odd()) is None
+    assert fastbuild.pristine(Odd()) is False

@@ -1626,6 +1626,163 @@ static PyObject *die_with_parent(PyObject *self, PyObject *args) {
     Py_RETURN_FALSE;
 }
 
+/* ------------------------------------------------------------------ a tree's data */
+
+/* The object in slot ``name`` of ``o`` (borrowed), or NULL without an exception where ``o`` does
+ * not keep it in a plain slot, or has not set it: ``tree_data`` then declines. */
+static PyObject *slot_of(PyObject *o, PyObject *name) {
+    Py_ssize_t offset = slot_offset(Py_TYPE(o), name);
+    return offset < 0 ? NULL : *(PyObject **)((char *)o + offset);
+}
+
+static int ends_with(PyObject *text, const char *suffix) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), k = (Py_ssize_t)strlen(suffix);
+    if (n < k) return 0;
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (PyUnicode_READ_CHAR(text, n - k + i) != (Py_UCS4)(unsigned char)suffix[i]) return 0;
+    return 1;
+}
+
+/* Scalar.data: a new reference, or NULL where it declines (an exception may be set). */
+static PyObject *scalar_value(PyObject *node) {
+    PyObject *has_new = slot_of(node, S_has_new_data), *value = slot_of(node, S_value);
+    PyObject *style = slot_of(node, S_style), *tag = slot_of(node, S_tag);
+    if (!has_new || !value || !style || !tag || !PyUnicode_Check(value) || (tag != Py_None && !PyUnicode_Check(tag)))
+        return NULL;
+    if (has_new == Py_True) {
+        PyObject *data = slot_of(node, S_new_data);
+        return data ? Py_NewRef(data) : NULL;
+    }
+    if (has_new != Py_False) return NULL;
+    if (style != Py_None || (tag != Py_None && ends_with(tag, ":str"))) return Py_NewRef(value);
+    int as_is = plain_string(value); /* a string resolves to itself (readback's rule, as above) */
+    if (as_is < 0) return NULL;
+    if (as_is) return Py_NewRef(value);
+    PyObject *resolved = PyObject_CallOneArg(resolve_plain_fn, value);
+    if (!resolved || tag == Py_None || !ends_with(tag, ":int") || PyLong_Check(resolved)) return resolved;
+    Py_DECREF(resolved);
+    return Py_NewRef(value);
+}
+
+#define DATA_DEPTH 200 /* deeper: declined, so that how deep a document may nest stays to_data's */
+
+/* Node.to_data() of one node, for trees without aliases or merge keys (the anchors to_data
+ * records serve only aliases): a new reference, or NULL where it declines (an exception may be
+ * set). ``budget``: the nodes it may still read (to_data refuses more). */
+static PyObject *node_data(PyObject *node, int depth, Py_ssize_t *budget) {
+    if (depth > DATA_DEPTH || --*budget < 0) return NULL;
+    if (PyObject_TypeCheck(node, ScalarT)) return scalar_value(node);
+    if (PyObject_TypeCheck(node, SequenceT)) {
+        PyObject *items = slot_of(node, S_items);
+        if (items == NULL || !PyList_CheckExact(items)) return NULL;
+        Py_ssize_t n = PyList_GET_SIZE(items);
+        PyObject *out = PyList_New(n);
+        for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+            PyObject *value = slot_of(PyList_GET_ITEM(items, i), S_value);
+            PyObject *data = value ? node_data(value, depth + 1, budget) : NULL;
+            if (data == NULL)
+                Py_CLEAR(out);
+            else
+                PyList_SET_ITEM(out, i, data);
+        }
+        return out;
+    }
+    if (!PyObject_TypeCheck(node, MappingT)) return NULL; /* an Alias, or not a tree node */
+    PyObject *entries = slot_of(node, S_entries);
+    if (entries == NULL || !PyList_CheckExact(entries)) return NULL;
+    PyObject *out = PyDict_New();
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(entries); i++) {
+        PyObject *e = PyList_GET_ITEM(entries, i);
+        PyObject *key = slot_of(e, S_key), *value = slot_of(e, S_value);
+        PyObject *kv = key && PyObject_TypeCheck(key, ScalarT) ? slot_of(key, S_value) : NULL;
+        PyObject *kstyle = kv ? slot_of(key, S_style) : NULL;
+        if (value == NULL || kstyle == NULL || !PyUnicode_Check(kv) ||
+            (kstyle == Py_None && PyUnicode_CompareWithASCIIString(kv, "<<") == 0)) { /* a merge key */
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *data = node_data(value, depth + 1, budget);
+        PyObject *kdata = data ? scalar_value(key) : NULL, *text = NULL; /* _key_text */
+        if (kdata == Py_True || kdata == Py_False || kdata == Py_None)
+            text = PyUnicode_FromString(kdata == Py_True ? "true" : kdata == Py_False ? "false" : "null");
+        else if (kdata != NULL)
+            text = PyUnicode_CheckExact(kdata) ? Py_NewRef(kdata) : PyObject_Str(kdata);
+        if (text == NULL || PyDict_SetItem(out, text, data) < 0) Py_CLEAR(out);
+        Py_XDECREF(text);
+        Py_XDECREF(kdata);
+        Py_XDECREF(data);
+    }
+    return out;
+}
+
+/* tree_data(node, budget) -> [node.to_data()], or None: declined (to_data then answers, or raises
+ * what it raises). Reading a changed document back compares the new text's data with the tree's:
+ * one Python call per node, most of the read-back of a moved CRD schema. Declined where to_data
+ * does more than read: aliases, merge keys, more than ``budget`` nodes (it refuses them), deep
+ * nesting (its recursion limit is part of the output), a node of another class, an error. */
+static PyObject *tree_data(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "tree_data(node, budget: int)");
+        return NULL;
+    }
+    if (ScalarT == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
+        return NULL;
+    }
+    Py_ssize_t budget = PyLong_AsSsize_t(args[1]);
+    if (budget == -1 && PyErr_Occurred()) return NULL;
+    PyObject *data = node_data(args[0], 0, &budget);
+    if (data == NULL) {
+        PyErr_Clear(); /* whatever went wrong, to_data meets it again and says it its way */
+        Py_RETURN_NONE;
+    }
+    /* None is data too (a null document): a one-element list tells it from declining */
+    PyObject *out = PyList_New(1);
+    if (out == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, data);
+    return out;
+}
+
+/* Node.pristine() of one node: 1, 0, or -1 where it declines (a node of another class, an
+ * attribute not in a plain slot, a flag that is not a bool, deep nesting). */
+static int node_pristine(PyObject *node, int depth) {
+    if (depth > DATA_DEPTH) return -1;
+    PyObject *src = slot_of(node, S_src), *dirty = slot_of(node, S_dirty);
+    if (src == NULL || dirty == NULL || (dirty != Py_True && dirty != Py_False)) return -1;
+    if (src == Py_None || dirty == Py_True) return 0;
+    int map = PyObject_TypeCheck(node, MappingT);
+    if (!map && !PyObject_TypeCheck(node, SequenceT)) return 1;
+    PyObject *children = slot_of(node, map ? S_entries : S_items);
+    if (children == NULL || !PyList_CheckExact(children)) return -1;
+    int answer = 1;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(children); i++) { /* every child's own flags first, as pristine() */
+        PyObject *child = PyList_GET_ITEM(children, i);
+        PyObject *csrc = slot_of(child, S_src), *renamed = map ? slot_of(child, S_renamed) : Py_False;
+        if (csrc == NULL || renamed == NULL || (renamed != Py_True && renamed != Py_False)) return -1;
+        if (csrc == Py_None || renamed == Py_True) answer = 0;
+    }
+    for (Py_ssize_t i = 0; answer == 1 && i < PyList_GET_SIZE(children); i++) {
+        PyObject *value = slot_of(PyList_GET_ITEM(children, i), S_value);
+        answer = value == NULL ? -1 : node_pristine(value, depth + 1);
+    }
+    return answer;
+}
+
+/* tree_pristine(node) -> node.pristine(), or None where it declines (pristine() then answers).
+ * The renderer asks it of every node it writes, to copy what is unchanged. */
+static PyObject *tree_pristine(PyObject *self, PyObject *node) {
+    if (ScalarT == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
+        return NULL;
+    }
+    int answer = node_pristine(node, 0);
+    if (answer < 0) Py_RETURN_NONE;
+    return PyBool_FromLong(answer);
+}
+
 /* reindent(chunk, delta) -> render.reindent(chunk, delta): every line after the first shifted by
  * ``delta`` columns (spaces added, or up to -delta leading spaces taken off), a blank line (only
  * str.isspace() characters) left as it is unless it is the last line and not empty. Rendering a
@@ -1719,6 +1876,10 @@ static PyMethodDef methods[] = {
     {"holds_which", holds_which, METH_VARARGS,
      "holds_which(text, needle_set) -> the needles of the set that text holds, in the set's order."},
     {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
+    {"tree_pristine", tree_pristine, METH_O,
+     "tree_pristine(node) -> node.pristine(), or None where it declines (pristine() then answers)."},
+    {"tree_data", (PyCFunction)(void (*)(void))tree_data, METH_FASTCALL,
+     "tree_data(node, budget) -> [node.to_data()], or None where it declines (to_data then answers)."},
     {"reindent", (PyCFunction)(void (*)(void))reindent, METH_FASTCALL,
      "reindent(chunk, delta) -> render.reindent(chunk, delta): the lines after the first shifted by delta columns."},
     {NULL, NULL, 0, NULL},

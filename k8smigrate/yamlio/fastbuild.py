@@ -24,7 +24,7 @@ from importlib.machinery import PathFinder
 
 from ..comments import comment_lines, eol_comment
 from ..scalars import RESOLVE_MAP, Data, resolve_plain
-from ..tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
+from ..tree import MAX_EXPANDED_NODES, Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
 from .documents import Document
 
 Built = list[tuple[int, int, int, Node | None, bool]]
@@ -36,6 +36,14 @@ def _no_build(text: str, offset: int, end: int) -> Built | None:
 
 
 def _no_data(text: str) -> list[Data] | None:
+    return None
+
+
+def _no_tree(node: Node, budget: int) -> list[Data] | None:
+    return None
+
+
+def _no_pristine(node: Node) -> bool | None:
     return None
 
 
@@ -71,8 +79,13 @@ def _load() -> tuple[
     Callable[[str, object], bool],
     Callable[[str, object], list[str]],
     Callable[[str, int], str] | None,
+    Callable[[Node, int], list[Data] | None],
+    Callable[[Node], bool | None],
 ]:
-    off = _no_build, _no_data, _no_accepts, _no_accepts_each, None, _needle_set, _holds_any, _holds_which, None
+    off = (
+        *(_no_build, _no_data, _no_accepts, _no_accepts_each, None),
+        *(_needle_set, _holds_any, _holds_which, None, _no_tree, _no_pristine),
+    )
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
     try:
@@ -87,13 +100,15 @@ def _load() -> tuple[
             needle_set,
             read_data,
             reindent,
+            tree_data,
+            tree_pristine,
         )
     except ImportError:
         return off
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:5], needle_set, holds_any, holds_which, reindent
+        return *off[:5], needle_set, holds_any, holds_which, reindent, _no_tree, _no_pristine
     configure(
         Scalar,
         Mapping,
@@ -108,10 +123,25 @@ def _load() -> tuple[
         resolve_plain,
         RESOLVE_MAP,
     )
-    return build, read_data, accepts, accepts_each, version, needle_set, holds_any, holds_which, reindent
+    return (
+        *(build, read_data, accepts, accepts_each, version),
+        *(needle_set, holds_any, holds_which, reindent, tree_data, tree_pristine),
+    )
 
 
-build, read_data, accepts, accepts_each, LIBYAML_VERSION, needle_set, holds_any, holds_which, reindent = _load()
+(
+    build,
+    read_data,
+    accepts,
+    accepts_each,
+    LIBYAML_VERSION,
+    needle_set,
+    holds_any,
+    holds_which,
+    reindent,
+    _tree_data,
+    _tree_pristine,
+) = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
 it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
@@ -132,3 +162,17 @@ def built_documents(built: Built, first_index: int) -> list[Document]:
         Document(first_index + i, start, end, line, root=root, shares=shares)
         for i, (start, end, line, root, shares) in enumerate(built)
     ]
+
+
+def tree_data(node: Node) -> Data:
+    """``node.to_data()``: in C for a tree without aliases or merge keys (``_fastbuild.tree_data``
+    declines the rest, and ``to_data`` answers; a test compares both on the corpus)."""
+    found = _tree_data(node, MAX_EXPANDED_NODES)
+    return node.to_data() if found is None else found[0]
+
+
+def pristine(node: Node) -> bool:
+    """``node.pristine()``: in C for the tree's own classes (``_fastbuild.tree_pristine`` declines
+    anything else, and ``pristine`` answers; a test compares both)."""
+    found = _tree_pristine(node)
+    return node.pristine() if found is None else found
