@@ -17,7 +17,7 @@ from .dataclasscode import dataclass
 from .scalars import render_data_scalar, render_string
 from .textsearch import pair_in
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
-from .yamlio.fastbuild import pristine
+from .yamlio.fastbuild import pristine, style_tallies
 from .yamlio.fastbuild import reindent as fast_reindent
 
 
@@ -38,11 +38,28 @@ STYLE_SAMPLE = 400
 
 def detect_style(text: str, root: Node) -> Style:
     """Read the layout conventions of a document from its own tree."""
+    found = style_tallies(text, root, STYLE_SAMPLE)  # in C where it can (the same, a test checks)
+    if found is None:
+        steps, offsets, quotes = tallies(text, root)
+    else:
+        steps, offsets, quotes = Counter(found[0]), Counter(found[1]), Counter(found[2])
+    step = max(steps.most_common(1)[0][0], 1) if steps else 2
+    offset = offsets.most_common(1)[0][0] if offsets else 0
+    quote = quotes.most_common(1)[0][0] if quotes else '"'
+    is_json = isinstance(root, Mapping) and root.flow and all(e.key.style == '"' for e in root.entries)
+    start, end = (root.src.start, root.src.end) if root.src is not None else (0, len(text))
+    return Style("\r\n" if pair_in(text, "\r", "\n", start, end) else "\n", step, max(offset, 0), quote, is_json)
+
+
+def tallies(text: str, root: Node, sample: int = STYLE_SAMPLE) -> tuple[Counter[int], Counter[int], Counter[str]]:
+    """What a document's layout is read from, over its first ``sample`` nodes: how far
+    each block collection stands in from its key (mappings, then sequences), and the quotes
+    of its quoted scalars."""
     steps: Counter[int] = Counter()
     offsets: Counter[int] = Counter()
     quotes: Counter[str] = Counter()
     for seen, node in enumerate(nodes(root)):
-        if seen >= STYLE_SAMPLE:
+        if seen >= sample:
             break
         if isinstance(node, Mapping) and not node.flow and node.src is not None:
             for e in node.entries:
@@ -57,12 +74,7 @@ def detect_style(text: str, root: Node) -> Style:
                     offsets[child.src.col - e.key.src.col] += 1
         elif isinstance(node, Scalar) and node.style in ("'", '"'):
             quotes[node.style] += 1
-    step = max(steps.most_common(1)[0][0], 1) if steps else 2
-    offset = offsets.most_common(1)[0][0] if offsets else 0
-    quote = quotes.most_common(1)[0][0] if quotes else '"'
-    is_json = isinstance(root, Mapping) and root.flow and all(e.key.style == '"' for e in root.entries)
-    start, end = (root.src.start, root.src.end) if root.src is not None else (0, len(text))
-    return Style("\r\n" if pair_in(text, "\r", "\n", start, end) else "\n", step, max(offset, 0), quote, is_json)
+    return steps, offsets, quotes
 
 
 def python_reindent(chunk: str, delta: int) -> str:

@@ -444,3 +444,26 @@ def test_tree_pristine_leaves_other_classes_to_pristine() -> None:
 
     assert fastbuild._tree_pristine(Odd()) is None
     assert fastbuild.pristine(Odd()) is False
+
+
+def test_style_tallies_are_render_tallies_of_every_rendered_tree(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the trees the renderer gets (edited: moved, new and flow-turned-block nodes), for the
+    sample ``detect_style`` takes and for a few nodes and every node."""
+    import k8smigrate
+    from k8smigrate import render
+
+    compared: list[int] = []
+
+    def both(text: str, root: Node, sample: int) -> Any:
+        for n in (sample, 3, 10**6):
+            found = fastbuild.style_tallies(text, root, n)
+            assert found is not None
+            assert [list(t.items()) for t in found] == [list(t.items()) for t in render.tallies(text, root, n)]
+        compared.append(1)
+        return fastbuild.style_tallies(text, root, sample)
+
+    monkeypatch.setattr(render, "style_tallies", both)
+    for path in sorted(corpus.iterdir())[::3]:
+        if path.suffix in (".yaml", ".yml", ".json"):
+            k8smigrate.migrate_text(path.read_text(encoding="utf-8", errors="replace"), target_version="1.29")
+    assert len(compared) > 30

@@ -1783,6 +1783,119 @@ static PyObject *tree_pristine(PyObject *self, PyObject *node) {
     return PyBool_FromLong(answer);
 }
 
+/* ------------------------------------------------------------------ a document's layout */
+
+/* ``counts[key] += 1`` for an int or str key; -1 with an exception. */
+static int tally(PyObject *counts, PyObject *key) {
+    PyObject *old = PyDict_GetItemWithError(counts, key);
+    if (old == NULL && PyErr_Occurred()) return -1;
+    PyObject *count = PyLong_FromLong(old ? PyLong_AsLong(old) + 1 : 1);
+    int bad = count == NULL || PyDict_SetItem(counts, key, count) < 0;
+    Py_XDECREF(count);
+    return bad ? -1 : 0;
+}
+
+/* An int slot of ``o`` as a C value: 0, or -1 where it is not an int in a plain slot. */
+static int int_slot(PyObject *o, PyObject *name, Py_ssize_t *out) {
+    PyObject *v = o ? slot_of(o, name) : NULL;
+    if (v == NULL || !PyLong_CheckExact(v)) return -1;
+    *out = PyLong_AsSsize_t(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* What ``render._tallies`` counts in one block mapping: each child collection's indentation
+ * under its key. 1: done, 0: declined, -1: an exception. */
+static int tally_mapping(PyObject *text, PyObject *node, PyObject *steps, PyObject *offsets) {
+    PyObject *entries = slot_of(node, S_entries);
+    if (entries == NULL || !PyList_CheckExact(entries)) return 0;
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(entries); i++) {
+        PyObject *e = PyList_GET_ITEM(entries, i);
+        PyObject *child = slot_of(e, S_value), *key = slot_of(e, S_key);
+        PyObject *csrc = child ? slot_of(child, S_src) : NULL, *ksrc = key ? slot_of(key, S_src) : NULL;
+        if (csrc == NULL || ksrc == NULL) return 0;
+        if (csrc == Py_None) continue;
+        Py_ssize_t start, col, kcol;
+        if (int_slot(csrc, S_start, &start) < 0) return PyErr_Occurred() ? -1 : 0;
+        if (start < 0 || ksrc == Py_None) continue;
+        if (start < size) {
+            Py_UCS4 c = PyUnicode_READ_CHAR(text, start);
+            if (c == '{' || c == '[') continue; /* written in flow style (and only now, maybe, as a block) */
+        }
+        int map = PyObject_TypeCheck(child, MappingT), seq = !map && PyObject_TypeCheck(child, SequenceT);
+        if (!map && !seq) continue;
+        PyObject *flow = slot_of(child, S_flow), *kids = slot_of(child, map ? S_entries : S_items);
+        if (flow == NULL || kids == NULL || (flow != Py_True && flow != Py_False) || !PyList_CheckExact(kids)) return 0;
+        if (flow == Py_True || PyList_GET_SIZE(kids) == 0) continue;
+        if (int_slot(csrc, S_col, &col) < 0 || int_slot(ksrc, S_col, &kcol) < 0) return PyErr_Occurred() ? -1 : 0;
+        PyObject *delta = PyLong_FromSsize_t(col - kcol);
+        int bad = delta == NULL || tally(map ? steps : offsets, delta) < 0;
+        Py_XDECREF(delta);
+        if (bad) return -1;
+    }
+    return 1;
+}
+
+/* style_tallies(text, root, sample) -> (steps, offsets, quotes), or None where it declines:
+ * render._tallies, the counts ``detect_style`` reads a document's layout from, over the first
+ * ``sample`` nodes in ``tree.nodes`` order. Each rendered document asks it, over some hundreds
+ * of nodes. */
+static PyObject *style_tallies(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "style_tallies(text: str, root, sample: int)");
+        return NULL;
+    }
+    if (ScalarT == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    Py_ssize_t sample = PyLong_AsSsize_t(args[2]);
+    if (sample == -1 && PyErr_Occurred()) return NULL;
+    PyObject *steps = PyDict_New(), *offsets = PyDict_New(), *quotes = PyDict_New();
+    PyObject *stack = PyList_New(0); /* borrowed nodes would do (nothing runs that edits the tree) */
+    int ok = steps && offsets && quotes && stack && PyList_Append(stack, args[1]) == 0;
+    for (Py_ssize_t seen = 0; ok == 1 && seen < sample && PyList_GET_SIZE(stack) > 0; seen++) {
+        Py_ssize_t top = PyList_GET_SIZE(stack) - 1;
+        PyObject *node = Py_NewRef(PyList_GET_ITEM(stack, top));
+        ok = PyList_SetSlice(stack, top, top + 1, NULL) == 0;
+        int map = PyObject_TypeCheck(node, MappingT), seq = !map && PyObject_TypeCheck(node, SequenceT);
+        if (ok && map) {
+            PyObject *flow = slot_of(node, S_flow), *src = slot_of(node, S_src);
+            if (flow == NULL || src == NULL || (flow != Py_True && flow != Py_False))
+                ok = 0;
+            else if (flow == Py_False && src != Py_None)
+                ok = tally_mapping(text, node, steps, offsets);
+        } else if (ok && PyObject_TypeCheck(node, ScalarT)) {
+            PyObject *style = slot_of(node, S_style);
+            if (style == NULL)
+                ok = 0;
+            else if (PyUnicode_Check(style) && (PyUnicode_CompareWithASCIIString(style, "'") == 0 ||
+                                                PyUnicode_CompareWithASCIIString(style, "\"") == 0))
+                ok = tally(quotes, style) == 0 ? 1 : -1;
+        }
+        if (ok == 1 && (map || seq)) { /* children, last first: popped in order */
+            PyObject *kids = slot_of(node, map ? S_entries : S_items);
+            if (kids == NULL || !PyList_CheckExact(kids)) ok = 0;
+            for (Py_ssize_t i = ok == 1 ? PyList_GET_SIZE(kids) - 1 : -1; ok == 1 && i >= 0; i--) {
+                PyObject *value = slot_of(PyList_GET_ITEM(kids, i), S_value);
+                ok = value == NULL ? 0 : PyList_Append(stack, value) == 0 ? 1 : -1;
+            }
+        }
+        Py_DECREF(node);
+    }
+    Py_XDECREF(stack);
+    PyObject *out = ok == 1 ? PyTuple_Pack(3, steps, offsets, quotes) : NULL;
+    Py_XDECREF(steps);
+    Py_XDECREF(offsets);
+    Py_XDECREF(quotes);
+    if (out == NULL) {
+        PyErr_Clear(); /* declined, or it went wrong: _tallies reads it, and says what is wrong its way */
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
 /* reindent(chunk, delta) -> render.reindent(chunk, delta): every line after the first shifted by
  * ``delta`` columns (spaces added, or up to -delta leading spaces taken off), a blank line (only
  * str.isspace() characters) left as it is unless it is the last line and not empty. Rendering a
@@ -1876,6 +1989,8 @@ static PyMethodDef methods[] = {
     {"holds_which", holds_which, METH_VARARGS,
      "holds_which(text, needle_set) -> the needles of the set that text holds, in the set's order."},
     {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
+    {"style_tallies", (PyCFunction)(void (*)(void))style_tallies, METH_FASTCALL,
+     "style_tallies(text, root, sample) -> (steps, offsets, quotes): render._tallies, or None where it declines."},
     {"tree_pristine", tree_pristine, METH_O,
      "tree_pristine(node) -> node.pristine(), or None where it declines (pristine() then answers)."},
     {"tree_data", (PyCFunction)(void (*)(void))tree_data, METH_FASTCALL,

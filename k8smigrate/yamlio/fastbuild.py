@@ -47,6 +47,10 @@ def _no_pristine(node: Node) -> bool | None:
     return None
 
 
+def _no_tallies(text: str, root: Node, sample: int) -> None:
+    return None
+
+
 def _no_accepts(text: str) -> bool:
     return False
 
@@ -81,10 +85,11 @@ def _load() -> tuple[
     Callable[[str, int], str] | None,
     Callable[[Node, int], list[Data] | None],
     Callable[[Node], bool | None],
+    Callable[[str, Node, int], tuple[dict[int, int], dict[int, int], dict[str, int]] | None],
 ]:
     off = (
         *(_no_build, _no_data, _no_accepts, _no_accepts_each, None),
-        *(_needle_set, _holds_any, _holds_which, None, _no_tree, _no_pristine),
+        *(_needle_set, _holds_any, _holds_which, None, _no_tree, _no_pristine, _no_tallies),
     )
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
@@ -100,6 +105,7 @@ def _load() -> tuple[
             needle_set,
             read_data,
             reindent,
+            style_tallies,
             tree_data,
             tree_pristine,
         )
@@ -108,7 +114,7 @@ def _load() -> tuple[
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:5], needle_set, holds_any, holds_which, reindent, _no_tree, _no_pristine
+        return *off[:5], needle_set, holds_any, holds_which, reindent, *off[9:]
     configure(
         Scalar,
         Mapping,
@@ -125,7 +131,7 @@ def _load() -> tuple[
     )
     return (
         *(build, read_data, accepts, accepts_each, version),
-        *(needle_set, holds_any, holds_which, reindent, tree_data, tree_pristine),
+        *(needle_set, holds_any, holds_which, reindent, tree_data, tree_pristine, style_tallies),
     )
 
 
@@ -141,6 +147,7 @@ def _load() -> tuple[
     reindent,
     _tree_data,
     _tree_pristine,
+    style_tallies,
 ) = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
