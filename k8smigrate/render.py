@@ -17,7 +17,7 @@ from .dataclasscode import dataclass
 from .scalars import render_data_scalar, render_string
 from .textsearch import pair_in
 from .tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, nodes
-from .yamlio.fastbuild import pristine, style_tallies
+from .yamlio.fastbuild import original_entry, pristine, style_tallies
 from .yamlio.fastbuild import reindent as fast_reindent
 
 
@@ -261,7 +261,8 @@ class Renderer:
         for i, e in enumerate(node.entries):
             s = e.src
             if s is not None and s.parent_id == id(node) and s.head_start >= 0:
-                chunk = self._original_entry(e, col, delta, first=i == 0)
+                # an entry as parsed is written in C (the same, a test checks), the others here
+                chunk = original_entry(self.text, e, col, delta, i == 0) or self._original_entry(e, col, delta, i == 0)
             else:
                 chunk = self._fresh_entry(self.key(e.key), e, e.value, col, first=i == 0)
             self._append(parts, chunk)

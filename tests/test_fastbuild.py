@@ -467,3 +467,74 @@ def test_style_tallies_are_render_tallies_of_every_rendered_tree(corpus: Path, m
         if path.suffix in (".yaml", ".yml", ".json"):
             k8smigrate.migrate_text(path.read_text(encoding="utf-8", errors="replace"), target_version="1.29")
     assert len(compared) > 30
+
+
+def test_entries_written_in_c_are_the_renderers(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``original_entry`` writes an entry kept as parsed as ``Renderer._original_entry`` does:
+    the corpus migrates to the same text with it and without it."""
+    import k8smigrate
+    from k8smigrate import render
+
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(corpus.iterdir()) if p.suffix == ".yaml"]
+    written: list[int] = []
+
+    def counted(*args: Any) -> str | None:
+        chunk = fastbuild.original_entry(*args)
+        written.append(chunk is not None)
+        return chunk
+
+    monkeypatch.setattr(render, "original_entry", counted)
+    with_c = [k8smigrate.migrate_text(text, target_version="1.29").text for text in texts]
+    monkeypatch.setattr(render, "original_entry", lambda *args: None)
+    assert [k8smigrate.migrate_text(text, target_version="1.29").text for text in texts] == with_c
+    assert sum(written) > 1000 and not all(written)  # most entries, not every one
+
+
+_MOVED = """apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: ws.example.com}
+spec:
+  group: example.com
+  names: {kind: W, plural: ws}
+  version: v1
+  validation:
+    openAPIV3Schema:
+{schema}
+"""
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        "      # above the first key\n      type: object\n      properties:\n        a: {type: string}\n",
+        "      type: object\n\n      # between keys, after a blank line\n      properties:\n        a:\n          type: string\n",
+        "      type: object\n      # right above a key\n      properties:\n        a: {type: string}\n",
+        "      type: object\n      description: |\n        two lines\n        of text\n\n\n      properties: {}\n",
+        "      type: object\n      properties:\n        ? a\n        : {type: string}\n        b: &x {type: integer}\n",
+        "      type: object\n      required:\n      - a\n      - b\n      properties:\n        a: {type: string}  # eol\n",
+        "      type: object\r\n      properties:\r\n        a:\r\n          type: string\r\n",
+        "      type: object\n      x-kubernetes-preserve-unknown-fields: true\n      properties:\n        a: {type: string}\n",
+        "      type: object\n      properties:\n        m:\n          # the first key's comment\n          type: object\n",
+    ],
+    ids=["lead", "gap", "above", "block-scalar", "explicit-anchor", "seq-eol", "crlf", "preserved", "carried"],
+)
+def test_entries_written_in_c_in_a_moved_schema(schema: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import k8smigrate
+    from k8smigrate import render
+
+    text = _MOVED.replace("{schema}", schema.rstrip("\n"))
+    if "\r\n" in schema:
+        text = text.replace("\n", "\r\n").replace("\r\r\n", "\r\n")
+    written: list[str | None] = []
+
+    def counted(*args: Any) -> str | None:
+        written.append(fastbuild.original_entry(*args))
+        return written[-1]
+
+    monkeypatch.setattr(render, "original_entry", counted)
+    with_c = k8smigrate.migrate_text(text, target_version="1.29")
+    monkeypatch.setattr(render, "original_entry", lambda *args: None)
+    without = k8smigrate.migrate_text(text, target_version="1.29")
+    assert [f.code for f in with_c.findings if f.level == "error"] == []
+    assert with_c.text == without.text != text
+    assert any(chunk is not None for chunk in written)

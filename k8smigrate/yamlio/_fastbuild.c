@@ -1902,14 +1902,7 @@ static PyObject *style_tallies(PyObject *self, PyObject *const *args, Py_ssize_t
  * moved CRD schema shifts each of its entries' pieces: some fourteen thousand calls, and in
  * Python each split, looped over and joined its lines, a quarter of the rendering. The output has
  * the characters of the chunk, spaces aside, so its kind is the chunk's. */
-static PyObject *reindent(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "reindent(chunk: str, delta: int)");
-        return NULL;
-    }
-    PyObject *chunk = args[0];
-    Py_ssize_t delta = PyLong_AsSsize_t(args[1]);
-    if (delta == -1 && PyErr_Occurred()) return NULL;
+static PyObject *shifted(PyObject *chunk, Py_ssize_t delta) {
     int kind = PyUnicode_KIND(chunk);
     const void *data = PyUnicode_DATA(chunk);
     Py_ssize_t n = PyUnicode_GET_LENGTH(chunk);
@@ -1967,6 +1960,152 @@ static PyObject *reindent(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return out;
 }
 
+static PyObject *reindent(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "reindent(chunk: str, delta: int)");
+        return NULL;
+    }
+    Py_ssize_t delta = PyLong_AsSsize_t(args[1]);
+    if (delta == -1 && PyErr_Occurred()) return NULL;
+    return shifted(args[0], delta);
+}
+
+/* ------------------------------------------------------------------ an unchanged entry */
+
+/* The lines above an entry (Renderer._head): a new reference, or NULL with an exception. */
+static PyObject *entry_head(PyObject *text, Py_ssize_t hs, Py_ssize_t ls, Py_ssize_t col, Py_ssize_t delta,
+                            int first) {
+    PyObject *head = PyUnicode_Substring(text, hs, ls), *out = NULL;
+    if (head == NULL) return NULL;
+    if (first) { /* stripped of the whitespace before it; nothing at all when that is all it is */
+        Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(head);
+        while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ_CHAR(head, i))) i++;
+        if (i == n) {
+            Py_DECREF(head);
+            return PyUnicode_New(0, 0);
+        }
+        Py_SETREF(head, PyUnicode_Substring(head, i, n));
+        out = head ? shifted(head, delta) : NULL;
+    } else if (delta && hs > 0 && PyUnicode_READ_CHAR(text, hs - 1) == '\n') {
+        /* it starts a line: its first line moves with the block too (_reindent_lines) */
+        PyObject *lined = PyUnicode_Substring(text, hs - 1, ls), *moved = lined ? shifted(lined, delta) : NULL;
+        out = moved ? PyUnicode_Substring(moved, 1, PyUnicode_GET_LENGTH(moved)) : NULL;
+        Py_XDECREF(lined);
+        Py_XDECREF(moved);
+    } else {
+        out = shifted(head, delta);
+    }
+    Py_XDECREF(head);
+    if (out == NULL || col <= 0) return out;
+    PyObject *pad = PyUnicode_New(col, 127);
+    if (pad == NULL) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    memset(PyUnicode_DATA(pad), ' ', (size_t)col);
+    PyObject *joined = PyUnicode_Concat(out, pad);
+    Py_DECREF(out);
+    Py_DECREF(pad);
+    return joined;
+}
+
+/* original_entry(text, entry, col, delta, first) -> Renderer._original_entry(entry, col, delta,
+ * first), for an entry whose key and value are as parsed (the value pristine, with no anchor,
+ * written where it stood and in the shape it had); None for any other entry (the renderer then
+ * writes it). A moved CRD schema is thousands of such entries, each a dozen Python calls. */
+static PyObject *original_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[2]) || !PyLong_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "original_entry(text: str, entry, col: int, delta: int, first: bool)");
+        return NULL;
+    }
+    if (ScalarT == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
+        return NULL;
+    }
+    PyObject *text = args[0], *e = args[1];
+    Py_ssize_t col = PyLong_AsSsize_t(args[2]), delta = PyLong_AsSsize_t(args[3]);
+    int first = PyObject_IsTrue(args[4]);
+    if (PyErr_Occurred() || first < 0) return NULL;
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    PyObject *s = slot_of(e, S_src), *key = slot_of(e, S_key), *value = slot_of(e, S_value);
+    if (s == NULL || s == Py_None || key == NULL || value == NULL) Py_RETURN_NONE;
+    Py_ssize_t hs, ls, ks, ke, vs, ve, end, kstart, kend, start, stop;
+    if (int_slot(s, S_head_start, &hs) || int_slot(s, S_line_start, &ls) || int_slot(s, S_key_start, &ks) ||
+        int_slot(s, S_key_end, &ke) || int_slot(s, S_value_start, &vs) || int_slot(s, S_value_end, &ve) ||
+        int_slot(s, S_end, &end))
+        goto declined;
+    /* the key as parsed (Renderer.key) */
+    PyObject *kdirty = PyObject_TypeCheck(key, ScalarT) ? slot_of(key, S_dirty) : NULL, *ksrc = slot_of(key, S_src);
+    if (kdirty != Py_False || ksrc == NULL || ksrc == Py_None || int_slot(ksrc, S_start, &kstart) ||
+        int_slot(ksrc, S_end, &kend))
+        goto declined;
+    /* the value as parsed, where it stood (_same_value, not _made_block), nothing to add to it */
+    int scalar = PyObject_TypeCheck(value, ScalarT), map = PyObject_TypeCheck(value, MappingT);
+    int seq = !map && PyObject_TypeCheck(value, SequenceT);
+    PyObject *anchor = slot_of(value, S_anchor), *vsrc = slot_of(value, S_src);
+    if ((!scalar && !map && !seq) || anchor != Py_None || vsrc == NULL || vsrc == Py_None ||
+        int_slot(vsrc, S_start, &start) || int_slot(vsrc, S_end, &stop) || start != vs || start < 0)
+        goto declined;
+    int flow = 0;
+    if (scalar) {
+        if (slot_of(value, S_has_new_data) != Py_False) goto declined; /* its separator may change */
+    } else {
+        PyObject *f = slot_of(value, S_flow), *kids = slot_of(value, map ? S_entries : S_items);
+        if ((f != Py_True && f != Py_False) || kids == NULL || !PyList_CheckExact(kids)) goto declined;
+        flow = f == Py_True;
+        if (!flow && (PyList_GET_SIZE(kids) == 0 || (start < size && (PyUnicode_READ_CHAR(text, start) == '{' ||
+                                                                        PyUnicode_READ_CHAR(text, start) == '['))))
+            goto declined; /* written afresh, or a flow collection now a block */
+        if (map) { /* _without_carried_lead: left to the renderer where a first key's comments may move */
+            PyObject *firstkey = slot_of(value, S_first);
+            PyObject *comments = firstkey && firstkey != Py_None ? slot_of(firstkey, S_head_comments) : NULL;
+            if (firstkey == NULL || (firstkey != Py_None && (comments == NULL || !PyList_CheckExact(comments) ||
+                                                             PyList_GET_SIZE(comments) > 0)))
+                goto declined;
+        }
+    }
+    if (node_pristine(value, 0) != 1) goto declined;
+    if (!(0 <= hs && hs <= ls && ls <= ks && ks <= ke && ke <= vs && vs <= stop && ve <= size && end <= size &&
+          kstart <= kend && kend <= size && stop <= size))
+        goto declined;
+    PyObject *parts[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    parts[0] = entry_head(text, hs, ls, col, delta, first);
+    Py_ssize_t m = ls; /* "? " before an explicit key, its indentation taken off */
+    while (m < ks && PyUnicode_READ_CHAR(text, m) == ' ') m++;
+    parts[1] = PyUnicode_Substring(text, m, ks);
+    parts[2] = PyUnicode_Substring(text, kstart, kend);
+    PyObject *sep = PyUnicode_Substring(text, ke, vs), *copied = PyUnicode_Substring(text, start, stop);
+    parts[3] = sep ? shifted(sep, delta) : NULL;
+    parts[4] = copied ? shifted(copied, delta) : NULL;
+    Py_XDECREF(sep);
+    Py_XDECREF(copied);
+    if (parts[4] != NULL && ve > end) { /* _within_entry: a block scalar's blank lines, once */
+        PyObject *overlap = PyUnicode_Substring(text, end, ve);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(parts[4]), k = ve - end;
+        int tailmatch = overlap ? (int)PyUnicode_Tailmatch(parts[4], overlap, 0, n, 1) : -1;
+        Py_XDECREF(overlap);
+        if (tailmatch < 0)
+            Py_CLEAR(parts[4]);
+        else if (tailmatch)
+            Py_SETREF(parts[4], PyUnicode_Substring(parts[4], 0, n - k));
+    }
+    parts[5] = scalar || flow ? PyUnicode_Substring(text, ve, end > ve ? end : ve) : PyUnicode_New(0, 0);
+    PyObject *out = NULL;
+    if (parts[0] && parts[1] && parts[2] && parts[3] && parts[4] && parts[5]) {
+        PyObject *list = PyList_New(6);
+        if (list != NULL) {
+            for (int i = 0; i < 6; i++) PyList_SET_ITEM(list, i, Py_NewRef(parts[i]));
+            out = PyUnicode_Join(empty_str, list);
+            Py_DECREF(list);
+        }
+    }
+    for (int i = 0; i < 6; i++) Py_XDECREF(parts[i]);
+    return out;
+declined:
+    PyErr_Clear(); /* a position past what a Py_ssize_t holds: the renderer's to write */
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS,
      "build(text, offset, end) -> list of (start, end, line, root, shares), or None: the documents of "
@@ -1991,6 +2130,8 @@ static PyMethodDef methods[] = {
     {"holds_any", holds_any, METH_VARARGS, "holds_any(text, needle_set) -> whether text holds any of the set's needles."},
     {"style_tallies", (PyCFunction)(void (*)(void))style_tallies, METH_FASTCALL,
      "style_tallies(text, root, sample) -> (steps, offsets, quotes): render._tallies, or None where it declines."},
+    {"original_entry", (PyCFunction)(void (*)(void))original_entry, METH_FASTCALL,
+     "original_entry(text, entry, col, delta, first) -> Renderer._original_entry of an unchanged entry, or None."},
     {"tree_pristine", tree_pristine, METH_O,
      "tree_pristine(node) -> node.pristine(), or None where it declines (pristine() then answers)."},
     {"tree_data", (PyCFunction)(void (*)(void))tree_data, METH_FASTCALL,

@@ -51,6 +51,10 @@ def _no_tallies(text: str, root: Node, sample: int) -> None:
     return None
 
 
+def _no_entry(text: str, entry: Entry, col: int, delta: int, first: bool) -> None:
+    return None
+
+
 def _no_accepts(text: str) -> bool:
     return False
 
@@ -86,10 +90,11 @@ def _load() -> tuple[
     Callable[[Node, int], list[Data] | None],
     Callable[[Node], bool | None],
     Callable[[str, Node, int], tuple[dict[int, int], dict[int, int], dict[str, int]] | None],
+    Callable[[str, Entry, int, int, bool], str | None],
 ]:
     off = (
         *(_no_build, _no_data, _no_accepts, _no_accepts_each, None),
-        *(_needle_set, _holds_any, _holds_which, None, _no_tree, _no_pristine, _no_tallies),
+        *(_needle_set, _holds_any, _holds_which, None, _no_tree, _no_pristine, _no_tallies, _no_entry),
     )
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
         return off
@@ -103,6 +108,7 @@ def _load() -> tuple[
             holds_any,
             holds_which,
             needle_set,
+            original_entry,
             read_data,
             reindent,
             style_tallies,
@@ -131,7 +137,7 @@ def _load() -> tuple[
     )
     return (
         *(build, read_data, accepts, accepts_each, version),
-        *(needle_set, holds_any, holds_which, reindent, tree_data, tree_pristine, style_tallies),
+        *(needle_set, holds_any, holds_which, reindent, tree_data, tree_pristine, style_tallies, original_entry),
     )
 
 
@@ -148,6 +154,7 @@ def _load() -> tuple[
     _tree_data,
     _tree_pristine,
     style_tallies,
+    original_entry,
 ) = _load()
 """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
 ``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
