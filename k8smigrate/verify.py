@@ -67,6 +67,10 @@ def dropped_comments(old: str, new: str) -> list[tuple[str, int]]:
     """The comments of ``old`` that ``new`` no longer has, each with its 0-based line in ``old``."""
     if "#" not in old:
         return []
+    # A line's comments depend on its text without the whitespace around it: when every such
+    # line of ``old`` with a # is in ``new`` too, no comment went (most edits, read at C speed).
+    if not Counter(map(str.strip, lines_with(old, "#"))) - Counter(map(str.strip, lines_with(new, "#"))):
+        return []
     lost = comments(old) - comments(new)
     if not lost:
         return []

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from k8smigrate.render import detect_style
 from k8smigrate.tree import Mapping
-from k8smigrate.verify import dropped_comments, read_back
+from k8smigrate.verify import comments, dropped_comments, read_back
 from k8smigrate.yamlio import EVERY, read_stream
 
 
@@ -43,3 +46,15 @@ def test_a_document_written_with_crlf_gets_new_lines_with_crlf() -> None:
     assert detect_style(text, tree(text)).newline == "\r\n"
     assert detect_style("a: 1\nb: 2\r\n", tree("a: 1\nb: 2\r\n")).newline == "\r\n"
     assert detect_style("a: 1\n", tree("a: 1\n")).newline == "\n"
+
+
+_LINE = st.text(alphabet=st.sampled_from(list(" \t#:'\"ab-")), max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LINE, max_size=8), st.lists(_LINE, max_size=8), st.integers(min_value=0, max_value=4))
+def test_a_comment_is_found_dropped_exactly_when_comments_say_so(old: list[str], added: list[str], shift: int) -> None:
+    """The look that answers most edits at once (every line with a # kept) never hides a drop."""
+    old_text = "\n".join(old) + "\n"
+    new_text = "\n".join([" " * shift + line for line in old[::2]] + added) + "\n"
+    assert bool(dropped_comments(old_text, new_text)) == bool(comments(old_text) - comments(new_text))

@@ -36,7 +36,9 @@ EMBEDDED = "x-kubernetes-embedded-resource"
 
 # Fields that NewStructural refuses (convert.go) or v3 validation forbids.
 _UNSUPPORTED = ("id", "$schema", "$ref", "patternProperties", "dependencies", "additionalItems", "definitions")
+_UNSUPPORTED_SET = frozenset(_UNSUPPORTED)
 _JUNCTORS = ("allOf", "anyOf", "oneOf")
+_VALIDATIONS = frozenset((*_JUNCTORS, "not"))
 # Inside allOf/anyOf/oneOf/not these make a schema non-structural (validateNestedValueValidation).
 _NESTED_FORBIDDEN = (
     "type",
@@ -217,7 +219,7 @@ def repair(visits: list[Visit]) -> SchemaResult:
     result = SchemaResult()
     for visit in visits:
         node = visit.node
-        if not isinstance(node, Mapping) or type_of(node) is not None or "type" in node:
+        if not isinstance(node, Mapping) or "type" in node:  # typed, or with a type to be checked
             continue
         if exempt_from_type(node) or truthy(node, EMBEDDED):
             continue
@@ -276,20 +278,24 @@ def preserve_everywhere(visits: list[Visit]) -> SchemaResult:
             # the root's (and embedded resources') metadata is pruned as ObjectMeta, never by
             # the schema, and a root metadata schema may not carry extensions
             continue
-        extra = get(node, "additionalProperties")
+        fields = fields_of(node)  # read before the edits below, which the flags follow
+        extra = fields.get("additionalProperties")
+        has_extra = extra is not None
         if isinstance(extra, Scalar) and extra.data is True:
-            if "properties" in node:
+            if "properties" in fields:
                 node.pop("additionalProperties")
+                has_extra = False
                 result.dropped_true.append(f"{visit.path}.additionalProperties")
             else:
                 node.set("additionalProperties", Mapping.of({PRESERVE: True}))
                 result.preserved.append(f"{visit.path}.additionalProperties")
-        if truthy(node, PRESERVE) or "additionalProperties" in node:
+        if has_extra or _truthy(fields, PRESERVE):
             # a node with additionalProperties hands every unknown key to that schema (or to
             # "no schema" for false): the extension would change nothing there
             continue
-        if type_of(node) == "object" or (visit.level == "root" and type_of(node) is None):
-            node.set(PRESERVE, True, after="type" if "type" in node else None)
+        kind = _type(fields)
+        if kind == "object" or (visit.level == "root" and kind is None):
+            node.set(PRESERVE, True, after="type" if "type" in fields else None)
             result.preserved.append(visit.path)
     return result
 
@@ -320,43 +326,45 @@ def check(visits: list[Visit]) -> SchemaResult:
             out.append(f"{where}: must be a schema object")
             continue
         fields = fields_of(node)
-        _check_fields(fields, where, out)
         kind = _type(fields)
+        _check_fields(fields, kind, where, out)
         if isinstance(fields.get("items"), Sequence):
             out.append(f"{where}.items: must be a schema object and not an array")
         if kind == "array" and "items" not in fields:
             out.append(f"{where}.items: must be specified for type: array")
         _check_additional_properties(fields, visit, out)
         embedded = _truthy(fields, EMBEDDED)
+        int_or_string, preserves = _truthy(fields, INT_OR_STRING), _truthy(fields, PRESERVE)
         if embedded and kind != "object":
             out.append(f"{where}.type: must be object if {EMBEDDED} is true")
-        elif kind is None and not (_truthy(fields, INT_OR_STRING) or _truthy(fields, PRESERVE)):
+        elif kind is None and not (int_or_string or preserves):
             scope = {"root": "at the root", "item": "for array items", "field": "for object fields"}
             out.append(f"{where}.type: must not be empty {scope[visit.level]}")
         if visit.level == "root" and kind not in (None, "object"):
             out.append(f"{where}.type: must be object at the root")
         if visit.level == "root" and _truthy(fields, "nullable"):
             out.append(f"{where}.nullable: cannot be true at the root")
-        if _truthy(fields, INT_OR_STRING) and (_truthy(fields, PRESERVE) or embedded):
+        if int_or_string and (preserves or embedded):
             out.append(f"{where}: {INT_OR_STRING} cannot be combined with {PRESERVE} or {EMBEDDED}")
-        if embedded and not _truthy(fields, PRESERVE) and not _mapping(fields, "properties"):
+        if embedded and not preserves and not _mapping(fields, "properties"):
             out.append(f"{where}.properties: must not be empty if {EMBEDDED} is true without {PRESERVE}")
         if visit.level == "root" or embedded:
             _check_resource_meta(fields, where, visit.level == "root", out)
-        _check_value_validations(node, fields, where, out)
+        if not _VALIDATIONS.isdisjoint(fields):
+            _check_value_validations(node, fields, where, out)
     return result
 
 
-def _check_fields(fields: dict[str, Node], where: str, out: list[str]) -> None:
-    for key in _UNSUPPORTED:
-        if key in fields:
-            out.append(f"{where}.{key}: is not supported")
+def _check_fields(fields: dict[str, Node], kind: str | None, where: str, out: list[str]) -> None:
+    """What no schema node may hold; ``kind``: its ``_type``."""
+    if not _UNSUPPORTED_SET.isdisjoint(fields):
+        out.extend(f"{where}.{key}: is not supported" for key in _UNSUPPORTED if key in fields)
     if _truthy(fields, "uniqueItems"):
         out.append(f"{where}.uniqueItems: cannot be true")
     value = fields.get(PRESERVE)
     if value is not None and not (isinstance(value, Scalar) and value.data is True):
         out.append(f"{where}.{PRESERVE}: must be true or undefined")
-    if _type(fields) == "null":
+    if kind == "null":
         out.append(f"{where}.type: cannot be null (use nullable)")
 
 
@@ -438,7 +446,7 @@ def _check_nested(clause: Node, where: str, out: list[str], skip_any_of: bool = 
             out.append(f"{path}: must be a schema object")
             continue
         fields = fields_of(node)
-        _check_fields(fields, path, out)
+        _check_fields(fields, _type(fields), path, out)
         out.extend(f"{path}.{key}: must be undefined to be structural" for key in _NESTED_FORBIDDEN if key in fields)
         if _truthy(fields, "nullable"):
             out.append(f"{path}.nullable: must be false to be structural")
