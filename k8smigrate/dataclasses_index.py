@@ -705,10 +705,10 @@ CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is se
 def __create_fn__():
  def __eq__(self,other):
   if other.__class__ is self.__class__:
-   return (self.path,self.node,self.level,self.resource_meta,)==(other.path,other.node,other.level,other.resource_meta,)
+   return (self.path,self.node,self.level,self.resource_meta,self.fields,)==(other.path,other.node,other.level,other.resource_meta,other.fields,)
   return NotImplemented
  return __eq__
-CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.path,self.node,self.level,self.resource_meta,)==(other.path,other.node,other.level,other.resource_meta,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __eq__(self,other):\n  if other.__class__ is self.__class__:\n   return (self.path,self.node,self.level,self.resource_meta,self.fields,)==(other.path,other.node,other.level,other.resource_meta,other.fields,)\n  return NotImplemented\n return __eq__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __eq__(self,other):
@@ -2132,9 +2132,9 @@ CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qual
 
 def __create_fn__():
  def __repr__(self):
-  return self.__class__.__qualname__ + f"(path={self.path!r}, node={self.node!r}, level={self.level!r}, resource_meta={self.resource_meta!r})"
+  return self.__class__.__qualname__ + f"(path={self.path!r}, node={self.node!r}, level={self.level!r}, resource_meta={self.resource_meta!r}, fields={self.fields!r})"
  return __repr__
-CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(path={self.path!r}, node={self.node!r}, level={self.level!r}, resource_meta={self.resource_meta!r})"\n return __repr__'] = __create_fn__.__code__
+CODE['def __create_fn__():\n def __repr__(self):\n  return self.__class__.__qualname__ + f"(path={self.path!r}, node={self.node!r}, level={self.level!r}, resource_meta={self.resource_meta!r}, fields={self.fields!r})"\n return __repr__'] = __create_fn__.__code__
 
 def __create_fn__():
  def __repr__(self):
@@ -3345,14 +3345,15 @@ def __create_fn__(_type_path, _type_loaded, _type_stream, MISSING, _HAS_DEFAULT_
  return __init__
 CODE['def __create_fn__(_type_path, _type_loaded, _type_stream, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):\n def __init__(self,path:_type_path,loaded:_type_loaded,stream:_type_stream)->_return_type:\n  self.path=path\n  self.loaded=loaded\n  self.stream=stream\n return __init__'] = __create_fn__.__code__
 
-def __create_fn__(_type_path, _type_node, _type_level, _type_resource_meta, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_resource_meta, _return_type):
- def __init__(self,path:_type_path,node:_type_node,level:_type_level,resource_meta:_type_resource_meta=_dflt_resource_meta)->_return_type:
+def __create_fn__(_type_path, _type_node, _type_level, _type_resource_meta, _type_fields, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_resource_meta, _dflt_fields, _return_type):
+ def __init__(self,path:_type_path,node:_type_node,level:_type_level,resource_meta:_type_resource_meta=_dflt_resource_meta,fields:_type_fields=_dflt_fields)->_return_type:
   self.path=path
   self.node=node
   self.level=level
   self.resource_meta=resource_meta
+  self.fields=fields
  return __init__
-CODE['def __create_fn__(_type_path, _type_node, _type_level, _type_resource_meta, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_resource_meta, _return_type):\n def __init__(self,path:_type_path,node:_type_node,level:_type_level,resource_meta:_type_resource_meta=_dflt_resource_meta)->_return_type:\n  self.path=path\n  self.node=node\n  self.level=level\n  self.resource_meta=resource_meta\n return __init__'] = __create_fn__.__code__
+CODE['def __create_fn__(_type_path, _type_node, _type_level, _type_resource_meta, _type_fields, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _dflt_resource_meta, _dflt_fields, _return_type):\n def __init__(self,path:_type_path,node:_type_node,level:_type_level,resource_meta:_type_resource_meta=_dflt_resource_meta,fields:_type_fields=_dflt_fields)->_return_type:\n  self.path=path\n  self.node=node\n  self.level=level\n  self.resource_meta=resource_meta\n  self.fields=fields\n return __init__'] = __create_fn__.__code__
 
 def __create_fn__(_type_path, _type_reason, MISSING, _HAS_DEFAULT_FACTORY, __dataclass_builtins_object__, _return_type):
  def __init__(self,path:_type_path,reason:_type_reason)->_return_type:

@@ -13,7 +13,15 @@ import pytest
 import yaml
 
 import k8smigrate
-from k8smigrate.kube.crd_schema import PRESERVE, check, data_of, preserve_everywhere, repair, structural_nodes
+from k8smigrate.kube.crd_schema import (
+    PRESERVE,
+    check,
+    data_of,
+    fields_of,
+    preserve_everywhere,
+    repair,
+    structural_nodes,
+)
 from k8smigrate.settings import SettingsError
 from k8smigrate.tree import Mapping, Node
 from k8smigrate.yamlio import read_stream
@@ -1405,6 +1413,8 @@ def test_the_schema_passes_share_one_walk(name: str, request: pytest.FixtureRequ
         listed = _walked(schema)
         repair(visits)
         assert _walked(schema) == listed
+        # what check reads of each node is kept current through repair's edits
+        assert all(v.fields == fields_of(v.node) for v in visits if isinstance(v.node, Mapping))
         assert check(visits).violations == []
         assert _walked(schema) == listed
         preserve_everywhere(visits)

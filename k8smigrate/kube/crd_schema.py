@@ -67,6 +67,7 @@ class Visit:
     node: Node
     level: str  # "root", "item" or "field" (as in validation.go)
     resource_meta: bool = False  # metadata/kind/apiVersion of the root or of an embedded resource
+    fields: dict[str, Node] | None = None  # a mapping's ``fields_of``, kept current by ``repair``
 
 
 @dataclass
@@ -91,7 +92,9 @@ def structural_nodes(root: Node, path: str) -> list[Visit]:
     One list serves every pass over a schema (a walk was a third of each): none of them adds or
     removes a node that another pass acts on. ``repair`` adds only ``type`` and the
     int-or-string extension; the ``additionalProperties`` schema ``preserve_everywhere`` writes
-    preserves unknown fields already, and what it removes is a scalar.
+    preserves unknown fields already, and what it removes is a scalar. Each mapping's fields are
+    read once, here (``Visit.fields``); ``repair`` writes its two edits into them, so that
+    ``check`` reads what it left.
     """
     out: list[Visit] = []
     stack = [Visit(path, resolve(root), "root")]
@@ -102,7 +105,7 @@ def structural_nodes(root: Node, path: str) -> list[Visit]:
         if not isinstance(node, Mapping):
             continue
         children: list[Visit] = []
-        fields = fields_of(node)
+        fields = visit.fields = fields_of(node)
         props = _mapping(fields, "properties")
         resource = visit.level == "root" or _truthy(fields, EMBEDDED)
         if props is not None:
@@ -206,11 +209,6 @@ def _mapping(fields: dict[str, Node], key: str) -> Mapping | None:
     return value if isinstance(value, Mapping) else None
 
 
-def exempt_from_type(node: Mapping) -> bool:
-    """A node may go without ``type`` when it is int-or-string or preserves unknown fields."""
-    return truthy(node, INT_OR_STRING) or truthy(node, PRESERVE)
-
-
 # ------------------------------------------------------------------ repairs
 
 
@@ -218,42 +216,43 @@ def repair(visits: list[Visit]) -> SchemaResult:
     """Add the ``type`` that structural schemas need where it can be inferred (K8SM-CRD-003)."""
     result = SchemaResult()
     for visit in visits:
-        node = visit.node
-        if not isinstance(node, Mapping) or "type" in node:  # typed, or with a type to be checked
+        node, fields = visit.node, visit.fields
+        if not isinstance(node, Mapping) or fields is None or "type" in fields:  # typed, or a type to check
             continue
-        if exempt_from_type(node) or truthy(node, EMBEDDED):
-            continue
-        if int_or_string(node):
+        if _truthy(fields, INT_OR_STRING) or _truthy(fields, PRESERVE) or _truthy(fields, EMBEDDED):
+            continue  # may go without a type (int-or-string, preserving), or an embedded resource
+        extension = int_or_string(node)
+        if extension is not None:
+            fields[INT_OR_STRING] = extension
             result.repairs.append(f"{visit.path}: anyOf [string, integer] → {INT_OR_STRING}: true")
             continue
-        if visit.level == "root" or "properties" in node:
+        if visit.level == "root" or "properties" in fields:
             guess = "object"
-        elif "items" in node and isinstance(get(node, "items"), Mapping):
+        elif isinstance(fields.get("items"), Mapping):
             guess = "array"
         else:
             continue
-        before = next((k for k in ("properties", "items") if k in node), None)
-        node.set("type", guess, before=before)
+        before = next((k for k in ("properties", "items") if k in fields), None)
+        fields["type"] = node.set("type", guess, before=before)
         result.repairs.append(f"{visit.path}: type: {guess} added")
     return result
 
 
-def int_or_string(node: Mapping) -> bool:
+def int_or_string(node: Mapping) -> Node | None:
     """Turn a typeless ``anyOf: [{type: string}, {type: integer}]`` into the int-or-string form.
 
     The same values validate, and neither is pruned, but only ``x-kubernetes-int-or-string``
     with exactly ``[{type: integer}, {type: string}]`` (in that order: validation.go compares
-    the list) is structural. Returns True when the node was rewritten.
+    the list) is structural. Returns the extension's value when the node was rewritten, else None.
     """
     any_of = get(node, "anyOf")
     if not isinstance(any_of, Sequence) or len(any_of) != 2:
-        return False
+        return None
     if sorted(map(str, (data_of(c) for c in any_of))) != sorted(map(str, _INT_OR_STRING)):
-        return False
+        return None
     if data_of(any_of[0]) != _INT_OR_STRING[0]:
         any_of.move(1, 0)  # two items: swapped
-    node.set(INT_OR_STRING, True, after="anyOf")
-    return True
+    return node.set(INT_OR_STRING, True, after="anyOf")
 
 
 # ------------------------------------------------------------------ preservation
@@ -278,7 +277,7 @@ def preserve_everywhere(visits: list[Visit]) -> SchemaResult:
             # the root's (and embedded resources') metadata is pruned as ObjectMeta, never by
             # the schema, and a root metadata schema may not carry extensions
             continue
-        fields = fields_of(node)  # read before the edits below, which the flags follow
+        fields = visit.fields or fields_of(node)  # as before the edits below, which the flags follow
         extra = fields.get("additionalProperties")
         has_extra = extra is not None
         if isinstance(extra, Scalar) and extra.data is True:
@@ -325,7 +324,7 @@ def check(visits: list[Visit]) -> SchemaResult:
         if not isinstance(node, Mapping):
             out.append(f"{where}: must be a schema object")
             continue
-        fields = fields_of(node)
+        fields = visit.fields or fields_of(node)
         kind = _type(fields)
         _check_fields(fields, kind, where, out)
         if isinstance(fields.get("items"), Sequence):
