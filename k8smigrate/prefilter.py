@@ -199,14 +199,23 @@ _WANTED: dict[tuple[object, ...], tuple[Registry, Callable[[str], bool]]] = {}
 registry can get its id."""
 
 
+_LAST: list[tuple[Registry, Settings, Window, Callable[[str], bool]]] = []
+"""``prefilter``'s last answer, for the same objects: a run asks with one registry, settings and
+window for every file (building and hashing the key of ``_WANTED`` cost as much as the look)."""
+
+
 def prefilter(registry: Registry, settings: Settings, window: Window) -> Callable[[str], bool]:
     """The pre-filter for these settings (built once: a run asks for it per file)."""
+    if _LAST and _LAST[0][0] is registry and _LAST[0][1] is settings and _LAST[0][2] is window:
+        return _LAST[0][3]
     key = (id(registry), settings.only, settings.skip, window, tuple(sorted(settings.components.items())))
     if key not in _WANTED:
         if len(_WANTED) > 16:
             _WANTED.clear()
         _WANTED[key] = (registry, wanted_by(registry, runs_in(settings, window)))
-    return _WANTED[key][1]
+    wanted = _WANTED[key][1]
+    _LAST[:] = [(registry, settings, window, wanted)]
+    return wanted
 
 
 _COLLECTORS: dict[tuple[int, tuple[str, ...], tuple[str, ...], Window], tuple[Registry, list[Collector[Any]]]] = {}

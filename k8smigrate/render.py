@@ -113,6 +113,7 @@ class Renderer:
         self.text = text
         self.style = style
         self.nl = style.newline
+        self.new_keys: dict[tuple[str, str | None], str] = {}  # a migration adds one key to many mappings
 
     def document(self, root: Node) -> str:
         """The new text of the root node's span."""
@@ -183,7 +184,11 @@ class Renderer:
     def key(self, key: Scalar) -> str:
         if key.src is not None and not key.dirty:
             return self.text[key.src.start : key.src.end]
-        return render_string(key.value, key.style if key.style in ("'", '"') else None)
+        wanted = (key.value, key.style if key.style in ("'", '"') else None)
+        written = self.new_keys.get(wanted)
+        if written is None:
+            written = self.new_keys[wanted] = render_string(*wanted)
+        return written
 
     def flow(self, node: Node, col: int = 0) -> str:
         """A collection written inline: original separators kept, new entries in the same style."""

@@ -438,7 +438,7 @@ def _check_settings(registry: Registry, settings: Settings) -> tuple[dict[str, C
             _CHECKS.clear()
         enabled = {c.name: c for c in registry.checks if settings.enabled(c.name, c.opt_in)}
         cached = _CHECKS[key] = (registry, enabled, tuple(sorted(enabled)))
-    if not _ONLY or _ONLY[0][0] != settings or _ONLY[0][1] != cached[2]:
+    if not _ONLY or (_ONLY[0][0] is not settings and _ONLY[0][0] != settings) or _ONLY[0][1] != cached[2]:
         _ONLY[:] = [(settings, cached[2], replace(settings, only=cached[2], raise_errors=False))]
     return cached[1], _ONLY[0][2]
 
