@@ -146,3 +146,18 @@ def test_after_apply_a_rescan_agrees() -> None:
 @example([dedent(LIST).replace("apiVersion: v1\n", "apiVersion:\n  v1\n", 1)])
 def test_the_prefilter_never_skips_what_the_full_reader_would_migrate(docs: list[str]) -> None:
     check_prefilter(docs)
+
+
+def test_the_prefilter_is_built_once_per_settings_and_window() -> None:
+    """A run asks for it per file with the same objects: it is the one built for them, and
+    other settings (or another window) get theirs."""
+    registry = default_registry()
+    plain = Settings(target_version="1.29")
+    wanted = prefilter(registry, plain, plain.window)
+    assert prefilter(registry, plain, plain.window) is wanted
+    only_crd = Settings(target_version="1.29", only=("apiextensions_v1beta1",))
+    crd_only = prefilter(registry, only_crd, only_crd.window)
+    ingress = "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: a}\n"
+    assert wanted(ingress) and not crd_only(ingress)
+    assert prefilter(registry, plain, Settings(target_version="1.15").window) is not wanted
+    assert prefilter(registry, plain, plain.window) is wanted
