@@ -13,6 +13,11 @@ importing it (``_fastbuild.bind``): the C builder, the C reader, ``accepts`` and
 CParser are one parser, so what a file means does not depend on the libyaml a system has.
 Where that object cannot be found or used, the module stays off and the Python builder runs.
 
+The same module holds the substring searches of the pre-filter and the facts, and the
+renderer's and the read-back's work per node (``reindent``, ``pristine``, ``tree_data``, the
+layout tallies, an entry kept as parsed): each has a Python original that says what it does,
+runs without the extension, and which a test holds the C one equal to.
+
 ``K8SMIGRATE_PURE=1`` in the environment turns it off (to compare, or to rule it out).
 """
 
@@ -21,6 +26,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from importlib.machinery import PathFinder
+from typing import NamedTuple
 
 from ..comments import comment_lines, eol_comment
 from ..scalars import RESOLVE_MAP, Data, resolve_plain
@@ -77,27 +83,42 @@ def _holds_which(text: str, needles: object) -> list[str]:
     return [needle for needle in needles if needle in text]
 
 
-def _load() -> tuple[
-    Callable[[str, int, int], Built | None],
-    Callable[[str], list[Data] | None],
-    Callable[[str], bool],
-    Callable[[list[bytes], bytearray], None],
-    str | None,
-    Callable[[tuple[str, ...]], object],
-    Callable[[str, object], bool],
-    Callable[[str, object], list[str]],
-    Callable[[str, int], str] | None,
-    Callable[[Node, int], list[Data] | None],
-    Callable[[Node], bool | None],
-    Callable[[str, Node, int], tuple[dict[int, int], dict[int, int], dict[str, int]] | None],
-    Callable[[str, Entry, int, int, bool], str | None],
-]:
-    off = (
-        *(_no_build, _no_data, _no_accepts, _no_accepts_each, None),
-        *(_needle_set, _holds_any, _holds_which, None, _no_tree, _no_pristine, _no_tallies, _no_entry),
+class _InC(NamedTuple):
+    """What the C module gives, each field's default standing in without it (or where it is off)."""
+
+    build: Callable[[str, int, int], Built | None] = _no_build
+    """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to ``pybuild.py``)."""
+    read_data: Callable[[str], list[Data] | None] = _no_data
+    """``read_data(text)``: every document's data as ``readback.read_data`` reads it, or None (left to it)."""
+    accepts: Callable[[str], bool] = _no_accepts
+    """``accepts(text)``: whether libyaml reads all of ``text`` (``events.libyaml_accepts``)."""
+    accepts_each: Callable[[list[bytes], bytearray], None] = _no_accepts_each
+    """``accepts_each(texts, verdicts)``: ``accepts`` of each UTF-8 ``bytes``, the GIL released (``prechecked``)."""
+    libyaml_version: str | None = None
+    """The libyaml they read with; None: the C module is not installed, is off, or found none it can use."""
+    needle_set: Callable[[tuple[str, ...]], object] = _needle_set
+    """The needles of ``holds_any`` and ``holds_which``, made ready once (these need no libyaml)."""
+    holds_any: Callable[[str, object], bool] = _holds_any
+    """``holds_any(text, needle_set(needles))``: ``any(n in text for n in needles)``, in one pass."""
+    holds_which: Callable[[str, object], list[str]] = _holds_which
+    """``holds_which(text, needle_set(needles))``: ``[n for n in needles if n in text]``, in one pass."""
+    reindent: Callable[[str, int], str] | None = None
+    """``render.python_reindent`` in C, or None (``render`` uses its own)."""
+    tree_data: Callable[[Node, int], list[Data] | None] = _no_tree
+    """Behind ``tree_data`` below: ``[node.to_data()]``, or None where it declines."""
+    tree_pristine: Callable[[Node], bool | None] = _no_pristine
+    """Behind ``pristine`` below: ``node.pristine()``, or None where it declines."""
+    style_tallies: Callable[[str, Node, int], tuple[dict[int, int], dict[int, int], dict[str, int]] | None] = (
+        _no_tallies
     )
+    """``render.tallies`` (as dicts), or None where it declines."""
+    original_entry: Callable[[str, Entry, int, int, bool], str | None] = _no_entry
+    """``Renderer._original_entry`` of an entry kept as parsed, or None for any other entry."""
+
+
+def _load() -> _InC:
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
-        return off
+        return _InC()
     try:
         from ._fastbuild import (
             accepts,
@@ -116,11 +137,12 @@ def _load() -> tuple[
             tree_pristine,
         )
     except ImportError:
-        return off
+        return _InC()
+    on_text = _InC(needle_set=needle_set, holds_any=holds_any, holds_which=holds_which, reindent=reindent)
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
-    if version is None:  # no libyaml to read with; the substring search needs none
-        return *off[:5], needle_set, holds_any, holds_which, reindent, *off[9:]
+    if version is None:  # no libyaml to read with; what works on text alone needs none
+        return on_text
     configure(
         Scalar,
         Mapping,
@@ -135,37 +157,26 @@ def _load() -> tuple[
         resolve_plain,
         RESOLVE_MAP,
     )
-    return (
-        *(build, read_data, accepts, accepts_each, version),
-        *(needle_set, holds_any, holds_which, reindent, tree_data, tree_pristine, style_tallies, original_entry),
+    return on_text._replace(
+        build=build,
+        read_data=read_data,
+        accepts=accepts,
+        accepts_each=accepts_each,
+        libyaml_version=version,
+        tree_data=tree_data,
+        tree_pristine=tree_pristine,
+        style_tallies=style_tallies,
+        original_entry=original_entry,
     )
 
 
-(
-    build,
-    read_data,
-    accepts,
-    accepts_each,
-    LIBYAML_VERSION,
-    needle_set,
-    holds_any,
-    holds_which,
-    reindent,
-    _tree_data,
-    _tree_pristine,
-    style_tallies,
-    original_entry,
-) = _load()
-"""``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to
-``pybuild.py``); ``read_data(text)``: the data of every document as ``readback.read_data`` reads
-it with libyaml, or None (left to it); ``accepts(text)``: whether libyaml reads all of
-``text`` (``events.libyaml_accepts``); ``accepts_each(texts, verdicts)``: ``accepts`` of each
-UTF-8 ``bytes`` with the GIL released (``prechecked``); ``LIBYAML_VERSION``: the libyaml they use (None: the C
-module is not installed, is turned off, or found no libyaml it can use); ``holds_any(text,
-needle_set(needles))``: ``any(n in text for n in needles)``, in one pass in C (which needs no
-libyaml), the needles made ready once by ``needle_set``; ``holds_which(text, needle_set(needles))``:
-``[n for n in needles if n in text]``, in one pass too; ``reindent``: ``render.reindent`` in C, or
-None (the C module is not installed or is turned off: ``render`` uses its own)."""
+_IN_C = _load()
+build, read_data, accepts, accepts_each = _IN_C.build, _IN_C.read_data, _IN_C.accepts, _IN_C.accepts_each
+LIBYAML_VERSION = _IN_C.libyaml_version
+needle_set, holds_any, holds_which, reindent = _IN_C.needle_set, _IN_C.holds_any, _IN_C.holds_which, _IN_C.reindent
+style_tallies, original_entry = _IN_C.style_tallies, _IN_C.original_entry
+_tree_data, _tree_pristine = _IN_C.tree_data, _IN_C.tree_pristine
+"""Each as ``_InC`` says."""
 
 ACTIVE = LIBYAML_VERSION is not None
 
