@@ -26,7 +26,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from importlib.machinery import PathFinder
-from typing import NamedTuple
 
 from ..comments import comment_lines, eol_comment
 from ..scalars import RESOLVE_MAP, Data, resolve_plain
@@ -35,6 +34,9 @@ from .documents import Document
 
 Built = list[tuple[int, int, int, Node | None, bool]]
 """What the C builder returns: (start, end, line, root, shares) per document."""
+
+Tallies = tuple[dict[int, int], dict[int, int], dict[str, int]]
+"""``render.tallies``' counts as the C module gives them (steps, sequence offsets, quotes)."""
 
 
 def _no_build(text: str, offset: int, end: int) -> Built | None:
@@ -53,7 +55,7 @@ def _no_pristine(node: Node) -> bool | None:
     return None
 
 
-def _no_tallies(text: str, root: Node, sample: int) -> None:
+def _no_tallies(text: str, root: Node, sample: int) -> Tallies | None:
     return None
 
 
@@ -83,42 +85,43 @@ def _holds_which(text: str, needles: object) -> list[str]:
     return [needle for needle in needles if needle in text]
 
 
-class _InC(NamedTuple):
-    """What the C module gives, each field's default standing in without it (or where it is off)."""
+class _InC:
+    """What the C module gives: each attribute starts as what stands in without it (or where it
+    is off), and ``_load`` puts in what the module has. A plain class: a ``NamedTuple`` of these
+    cost a millisecond of every start."""
 
-    build: Callable[[str, int, int], Built | None] = _no_build
-    """``build(text, offset, end)``: the documents of ``text[offset:end]``, or None (left to ``pybuild.py``)."""
-    read_data: Callable[[str], list[Data] | None] = _no_data
-    """``read_data(text)``: every document's data as ``readback.read_data`` reads it, or None (left to it)."""
-    accepts: Callable[[str], bool] = _no_accepts
-    """``accepts(text)``: whether libyaml reads all of ``text`` (``events.libyaml_accepts``)."""
-    accepts_each: Callable[[list[bytes], bytearray], None] = _no_accepts_each
-    """``accepts_each(texts, verdicts)``: ``accepts`` of each UTF-8 ``bytes``, the GIL released (``prechecked``)."""
-    libyaml_version: str | None = None
-    """The libyaml they read with; None: the C module is not installed, is off, or found none it can use."""
-    needle_set: Callable[[tuple[str, ...]], object] = _needle_set
-    """The needles of ``holds_any`` and ``holds_which``, made ready once (these need no libyaml)."""
-    holds_any: Callable[[str, object], bool] = _holds_any
-    """``holds_any(text, needle_set(needles))``: ``any(n in text for n in needles)``, in one pass."""
-    holds_which: Callable[[str, object], list[str]] = _holds_which
-    """``holds_which(text, needle_set(needles))``: ``[n for n in needles if n in text]``, in one pass."""
-    reindent: Callable[[str, int], str] | None = None
-    """``render.python_reindent`` in C, or None (``render`` uses its own)."""
-    tree_data: Callable[[Node, int], list[Data] | None] = _no_tree
-    """Behind ``tree_data`` below: ``[node.to_data()]``, or None where it declines."""
-    tree_pristine: Callable[[Node], bool | None] = _no_pristine
-    """Behind ``pristine`` below: ``node.pristine()``, or None where it declines."""
-    style_tallies: Callable[[str, Node, int], tuple[dict[int, int], dict[int, int], dict[str, int]] | None] = (
-        _no_tallies
-    )
-    """``render.tallies`` (as dicts), or None where it declines."""
-    original_entry: Callable[[str, Entry, int, int, bool], str | None] = _no_entry
-    """``Renderer._original_entry`` of an entry kept as parsed, or None for any other entry."""
+    def __init__(self) -> None:
+        # build(text, offset, end): the documents of text[offset:end], or None (left to pybuild.py)
+        self.build: Callable[[str, int, int], Built | None] = _no_build
+        # read_data(text): every document's data as readback.read_data reads it, or None (left to it)
+        self.read_data: Callable[[str], list[Data] | None] = _no_data
+        # accepts(text): whether libyaml reads all of text (events.libyaml_accepts)
+        self.accepts: Callable[[str], bool] = _no_accepts
+        # accepts_each(texts, verdicts): accepts of each UTF-8 bytes, the GIL released (prechecked)
+        self.accepts_each: Callable[[list[bytes], bytearray], None] = _no_accepts_each
+        # the libyaml they read with; None: the C module is not installed, is off, or found none
+        self.libyaml_version: str | None = None
+        # the needles of holds_any and holds_which, made ready once (these need no libyaml)
+        self.needle_set: Callable[[tuple[str, ...]], object] = _needle_set
+        # holds_any(text, needle_set(needles)): any(n in text for n in needles), in one pass
+        self.holds_any: Callable[[str, object], bool] = _holds_any
+        # holds_which(text, needle_set(needles)): [n for n in needles if n in text], in one pass
+        self.holds_which: Callable[[str, object], list[str]] = _holds_which
+        # render.python_reindent in C, or None (render uses its own)
+        self.reindent: Callable[[str, int], str] | None = None
+        # behind tree_data and pristine below: [node.to_data()] / node.pristine(), or None (declined)
+        self.tree_data: Callable[[Node, int], list[Data] | None] = _no_tree
+        self.tree_pristine: Callable[[Node], bool | None] = _no_pristine
+        # render.tallies (as dicts), or None where it declines
+        self.style_tallies: Callable[[str, Node, int], Tallies | None] = _no_tallies
+        # Renderer._original_entry of an entry kept as parsed, or None for any other entry
+        self.original_entry: Callable[[str, Entry, int, int, bool], str | None] = _no_entry
 
 
 def _load() -> _InC:
+    found = _InC()
     if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
-        return _InC()
+        return found
     try:
         from ._fastbuild import (
             accepts,
@@ -137,12 +140,13 @@ def _load() -> _InC:
             tree_pristine,
         )
     except ImportError:
-        return _InC()
-    on_text = _InC(needle_set=needle_set, holds_any=holds_any, holds_which=holds_which, reindent=reindent)
+        return found
+    found.needle_set, found.holds_any, found.holds_which = needle_set, holds_any, holds_which
+    found.reindent = reindent
     spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
     version = bind(spec.origin) if spec is not None and spec.origin else None
     if version is None:  # no libyaml to read with; what works on text alone needs none
-        return on_text
+        return found
     configure(
         Scalar,
         Mapping,
@@ -157,17 +161,11 @@ def _load() -> _InC:
         resolve_plain,
         RESOLVE_MAP,
     )
-    return on_text._replace(
-        build=build,
-        read_data=read_data,
-        accepts=accepts,
-        accepts_each=accepts_each,
-        libyaml_version=version,
-        tree_data=tree_data,
-        tree_pristine=tree_pristine,
-        style_tallies=style_tallies,
-        original_entry=original_entry,
-    )
+    found.build, found.read_data, found.accepts, found.accepts_each = build, read_data, accepts, accepts_each
+    found.libyaml_version = version
+    found.tree_data, found.tree_pristine = tree_data, tree_pristine
+    found.style_tallies, found.original_entry = style_tallies, original_entry
+    return found
 
 
 _IN_C = _load()
