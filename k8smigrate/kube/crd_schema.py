@@ -67,7 +67,9 @@ class Visit:
     node: Node
     level: str  # "root", "item" or "field" (as in validation.go)
     resource_meta: bool = False  # metadata/kind/apiVersion of the root or of an embedded resource
-    fields: dict[str, Node] | None = None  # a mapping's ``fields_of``, kept current by ``repair``
+    fields: dict[str, Node] | None = (
+        None  # a mapping's ``fields_of`` (``structural_nodes``), kept current by ``repair``
+    )
 
 
 @dataclass
@@ -277,7 +279,8 @@ def preserve_everywhere(visits: list[Visit]) -> SchemaResult:
             # the root's (and embedded resources') metadata is pruned as ObjectMeta, never by
             # the schema, and a root metadata schema may not carry extensions
             continue
-        fields = visit.fields or fields_of(node)  # as before the edits below, which the flags follow
+        fields = visit.fields  # as before the edits below, which the flags follow
+        assert fields is not None  # structural_nodes reads every mapping's
         extra = fields.get("additionalProperties")
         has_extra = extra is not None
         if isinstance(extra, Scalar) and extra.data is True:
@@ -324,7 +327,8 @@ def check(visits: list[Visit]) -> SchemaResult:
         if not isinstance(node, Mapping):
             out.append(f"{where}: must be a schema object")
             continue
-        fields = visit.fields or fields_of(node)
+        fields = visit.fields
+        assert fields is not None  # structural_nodes reads every mapping's
         kind = _type(fields)
         _check_fields(fields, kind, where, out)
         if isinstance(fields.get("items"), Sequence):

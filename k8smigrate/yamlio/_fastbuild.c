@@ -1170,6 +1170,18 @@ static int plain_string(PyObject *value) {
     return special < 0 ? -1 : !special;
 }
 
+/* The data of a plain scalar's text (``resolve_plain``); with an !!int tag, a text that reads
+ * as no int stays a string. A new reference, or NULL with an exception. Both readers' rule:
+ * the events' (``scalar_data``) and the tree's (``scalar_value``). */
+static PyObject *plain_data(PyObject *value, int int_tag) {
+    int as_is = plain_string(value); /* a string resolves to itself, and an !!int tag then keeps it too */
+    if (as_is) return as_is < 0 ? NULL : Py_NewRef(value);
+    PyObject *resolved = PyObject_CallOneArg(resolve_plain_fn, value);
+    if (!resolved || !int_tag || PyLong_Check(resolved)) return resolved;
+    Py_DECREF(resolved);
+    return Py_NewRef(value);
+}
+
 /* readback._scalar_data */
 static PyObject *scalar_data(yaml_event_t *ev) {
     PyObject *value = PyUnicode_DecodeUTF8((const char *)ev->data.scalar.value, (Py_ssize_t)ev->data.scalar.length,
@@ -1180,22 +1192,9 @@ static PyObject *scalar_data(yaml_event_t *ev) {
     size_t tl = tag ? strlen(tag) : 0;
     if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || (tag && tl >= 4 && strcmp(tag + tl - 4, ":str") == 0))
         return value;
-    int as_is = plain_string(value); /* a string resolves to itself, and an !!int tag then keeps it too */
-    if (as_is) {
-        if (as_is < 0) Py_CLEAR(value);
-        return value;
-    }
-    PyObject *resolved = PyObject_CallOneArg(resolve_plain_fn, value);
-    if (!resolved || !(tag && tl >= 4 && strcmp(tag + tl - 4, ":int") == 0)) {
-        Py_DECREF(value);
-        return resolved;
-    }
-    if (PyLong_Check(resolved)) {
-        Py_DECREF(value);
-        return resolved;
-    }
-    Py_DECREF(resolved);
-    return value;
+    PyObject *data = plain_data(value, tag && tl >= 4 && strcmp(tag + tl - 4, ":int") == 0);
+    Py_DECREF(value);
+    return data;
 }
 
 typedef struct {
@@ -1655,13 +1654,7 @@ static PyObject *scalar_value(PyObject *node) {
     }
     if (has_new != Py_False) return NULL;
     if (style != Py_None || (tag != Py_None && ends_with(tag, ":str"))) return Py_NewRef(value);
-    int as_is = plain_string(value); /* a string resolves to itself (readback's rule, as above) */
-    if (as_is < 0) return NULL;
-    if (as_is) return Py_NewRef(value);
-    PyObject *resolved = PyObject_CallOneArg(resolve_plain_fn, value);
-    if (!resolved || tag == Py_None || !ends_with(tag, ":int") || PyLong_Check(resolved)) return resolved;
-    Py_DECREF(resolved);
-    return Py_NewRef(value);
+    return plain_data(value, tag != Py_None && ends_with(tag, ":int"));
 }
 
 #define DATA_DEPTH 200 /* deeper: declined, so that how deep a document may nest stays to_data's */
