@@ -23,6 +23,7 @@ from .dataclasscode import dataclass
 from .engine import migrate_stream
 from .facts import Facts
 from .lazyre import lazy
+from .lifecycles import ApiLifecycle
 from .model import Check, Step
 from .plan import element_kind, list_items, plan, window_of
 from .prefilter import prefilter, raw_api_versions, raw_kinds, unsure
@@ -36,6 +37,9 @@ from .textsearch import matches_from
 from .tree import Mapping, Scalar
 from .versions import Window
 from .yamlio import Document, Stream, read_stream
+from .yamlio.classify import raw_api_kind
+from .yamlio.libyaml import libyaml_accepts
+from .yamlio.stream import plain_lone
 
 Status = Literal["removed", "deprecated", "breaking", "warning", "info"]
 Action = Literal["apply", "human", ""]
@@ -182,12 +186,52 @@ def scan_stream(
     facts: Facts | None = None,
 ) -> list[ScanEntry]:
     """The rows of one stream; invalid YAML and duplicate keys go to ``problems``; ``facts``: a run's."""
-    stream = read_stream(text, wanted=_api_wanted(registry))
+    wanted = _api_wanted(registry)
+    if _quiet(text, settings, registry, wanted):
+        return []
+    stream = read_stream(text, wanted=wanted)
     entries = _api_entries(stream, text, settings, filename, registry, problems)
     ready = readiness_entries(text, settings, filename, registry, problems, facts, read=stream)
     if not ready:
         return entries
     return sorted([*entries, *ready], key=lambda e: (e.document, e.line, e.readiness))
+
+
+def _quiet(text: str, settings: Settings, registry: Registry, wanted: Callable[[str], bool]) -> bool:
+    """True when the text certainly gives no row and no problem, known without reading it as a
+    stream: one plain document (``plain_lone``) that the API rows do not want a tree of, whose
+    apiVersion and kind no lifecycle of the window reports, that no enabled check's pre-filter
+    wants, and that libyaml accepts. This is what ``read_stream`` and the rows would find,
+    without the objects they build to find it: most files of a repository are such a document,
+    and this is most of what a scan does for them. Anything else is read the usual way.
+    """
+    if not plain_lone(text):
+        return False
+    api, kind = raw_api_kind(text)
+    if api is not None and kind is not None and _status(api, kind, settings, registry) is not None:
+        return False
+    if wanted(text):
+        return False
+    checks, only = _check_settings(registry, settings)
+    if checks and prefilter(registry, only, only.window)(text):
+        return False
+    return libyaml_accepts(text)  # last: it takes the verdict the precheck thread found
+
+
+def _status(api: str, kind: str, settings: Settings, registry: Registry) -> tuple[ApiLifecycle, Status] | None:
+    """The lifecycle of an object of this apiVersion and kind (or of its List's items), and its
+    status at the release of its component; None when the window neither removes nor deprecates it."""
+    life = registry.lifecycle(api, kind)
+    if life is None:
+        life = registry.lifecycle(api, element_kind(kind))
+        if life is None:
+            return None
+    at = window_of(life.component, settings, settings.window).target
+    if life.removed_in is not None and life.removed_in <= at:
+        return life, "removed"
+    if life.deprecated_in is not None and life.deprecated_in <= at:
+        return life, "deprecated"
+    return None
 
 
 def api_entries(
@@ -345,20 +389,11 @@ def _api_entry(
     window = settings.window
     if api is None or kind is None:
         return None
-    life = registry.lifecycle(api, kind)
+    judged = _status(api, kind, settings, registry)
+    if judged is None:
+        return None
+    life, status = judged
     element = element_kind(kind)
-    if life is None:
-        life = registry.lifecycle(api, element)
-    if life is None:
-        return None
-    status: Status
-    at = window_of(life.component, settings, window).target
-    if life.removed_in is not None and life.removed_in <= at:
-        status = "removed"
-    elif life.deprecated_in is not None and life.deprecated_in <= at:
-        status = "deprecated"
-    else:
-        return None
     found = plan(api, element, settings, registry, window)
     steps = found.steps
     # Served across [--min-version, --target-version]: known where a migration gets there;

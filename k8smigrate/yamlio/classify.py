@@ -29,7 +29,7 @@ def classify(text: str, doc: Document) -> None:
         doc.name = text_at(meta, "name") if isinstance(meta, Mapping) else None
         doc.namespace = text_at(meta, "namespace") if isinstance(meta, Mapping) else None
     else:
-        doc.api_version, doc.kind = _regex_api_kind(body)
+        doc.api_version, doc.kind = raw_api_kind(body)
         doc.name, doc.namespace = _regex_metadata(body)
 
 
@@ -71,8 +71,9 @@ def _regex_metadata(body: str) -> tuple[str | None, str | None]:
 _API_KIND = lazy(r"^(apiVersion|kind):[ \t]*['\"]?([\w./-]+)['\"]?[ \t]*(?:#.*)?\r?$", re.M)
 
 
-def _regex_api_kind(body: str) -> tuple[str | None, str | None]:
-    """The first top-level ``apiVersion:`` and ``kind:`` values, in one pass over the text."""
+def raw_api_kind(body: str) -> tuple[str | None, str | None]:
+    """The first top-level ``apiVersion:`` and ``kind:`` values, in one pass over the text: what
+    a document without a tree is classified by."""
     found: dict[str, str] = {}
     for m in _API_KIND.finditer(body):
         found.setdefault(m.group(1), m.group(2))

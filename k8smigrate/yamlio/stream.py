@@ -78,6 +78,29 @@ def read_stream(text: str, wanted: Callable[[str], bool] | None = None) -> Strea
     return Stream(body, bom, documents, whole, boms=boms)
 
 
+def plain_lone(text: str) -> bool:
+    """Whether ``read_stream`` reads ``text`` as one piece, from its first character to its last,
+    known from a look at it: no BOM, no document marker (but a ``---`` that opens it), no
+    template marker, no flow nesting deeper than the tree holds.
+
+    When such a text is not wanted and libyaml accepts it, ``read_stream`` gives it one document
+    with no tree and no problem, classified by its text alone (``classify.raw_api_kind``): what
+    most files of a repository are, and what ``scan`` answers without reading them as a stream.
+    A text this look is not sure of gets False (it is read the usual way).
+    """
+    if text.startswith(("---", "...")):
+        if text.startswith("...") or text[3:4] not in MARKER_ENDS:
+            return False
+    elif text.startswith(BOM):
+        return False
+    return (
+        "\n---" not in text
+        and "\n..." not in text
+        and TEMPLATE_MARKERS.search(text) is None
+        and _too_deep(text) is None
+    )
+
+
 def read_again(stream: Stream, wanted: Callable[[str], bool]) -> Stream | None:
     """What ``read_stream(text, wanted)`` gives, from ``stream``, read from the same text with
     another predicate: trees built only for the documents now wanted and not built then, and
