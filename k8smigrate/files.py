@@ -235,6 +235,8 @@ def _entry(file: str, child: os.DirEntry[str] | None, root: Path) -> Found | Non
     it, a loop, or anything but a regular file (``child``: its listing entry, when listed here)."""
     if not (child.is_symlink() if child is not None else os.path.islink(file)):
         try:
+            if child is not None and child.is_file(follow_symlinks=False):
+                return file  # known from the listing (no ``stat`` per file where the system says what each entry is)
             mode = child.stat(follow_symlinks=False).st_mode if child is not None else os.lstat(file).st_mode
             kind = _kind(mode)
         except OSError:
