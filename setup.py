@@ -1,4 +1,5 @@
-"""The optional C tree builder (``k8smigrate/yamlio/_fastbuild.c``, on ruamel.yaml.clib's libyaml).
+"""The optional C module ``k8smigrate._fastbuild`` (``k8smigrate/yamlio/_fastbuild.c``, the tree builder
+on ruamel.yaml.clib's libyaml, and ``_prefetch.c``).
 
 Everything else is declared in pyproject.toml. The extension needs only a C compiler: it is not
 linked with a libyaml and needs no libyaml headers (``libyaml_abi.h`` declares the types it
@@ -16,10 +17,11 @@ extensions = []
 if os.environ.get("K8SMIGRATE_BUILD_FASTBUILD", "1") != "0":
     extensions.append(
         Extension(
-            "k8smigrate.yamlio._fastbuild",
-            ["k8smigrate/yamlio/_fastbuild.c"],
-            depends=["k8smigrate/yamlio/libyaml_abi.h"],
-            libraries=["dl"] if sys.platform.startswith("linux") else [],  # dlopen: in libc since glibc 2.34
+            "k8smigrate._fastbuild",  # at the top: the console loads it first (prefetch)
+            ["k8smigrate/yamlio/_fastbuild.c", "k8smigrate/yamlio/_prefetch.c"],
+            depends=["k8smigrate/yamlio/libyaml_abi.h", "k8smigrate/yamlio/_prefetch.h"],
+            # dlopen and threads: in libc since glibc 2.34
+            libraries=["dl", "pthread"] if sys.platform.startswith("linux") else [],
             optional=True,  # a failed build warns; the pure-Python builder takes over
         )
     )

@@ -321,8 +321,9 @@ def flag_unwritten_chart_edits(outcomes: list[FileOutcome]) -> None:
 
 def new_run() -> None:
     """A run starts: chart files that an earlier run of this process wrote are read as changed
-    (``chartplan.note_written``), and no text an earlier run read ahead is used."""
-    forget_read_ahead()
+    (``chartplan.note_written``), and no text an earlier run read ahead is used (what the console
+    started reading for this run is kept: ``prefetch``)."""
+    forget_read_ahead(prefetched=False)
     chartplan = sys.modules.get("k8smigrate.templating.chartplan")
     if chartplan is not None:
         chartplan.forget_written()

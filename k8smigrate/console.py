@@ -43,6 +43,11 @@ def main(prog_name: str = "k8smigrate") -> None:
         if parsed is None:
             from .cli import main as run
         else:
+            from . import prefetch
+
+            reading = prefetch.wanted(*parsed)
+            if reading:
+                prefetch.start(reading)  # the files are read on another core while the rest loads
             from .argv import typed
             from .commands import guarded, run_parsed
     except ModuleNotFoundError as exc:
@@ -57,7 +62,10 @@ def main(prog_name: str = "k8smigrate") -> None:
         run(prog_name)
         return
     command, given = parsed
-    guarded(lambda: run_parsed(command, typed(command, given)))
+    try:
+        guarded(lambda: run_parsed(command, typed(command, given)))
+    finally:
+        prefetch.drop()  # a run that ended before reading its files leaves nothing for another
 
 
 def kubectl_plugin() -> None:

@@ -47,17 +47,17 @@ from typing import BinaryIO
 
 from .dataclasscode import dataclass
 from .interrupt import critical
+from .prefetch import checked, take
+from .prefetch import drop as drop_prefetched
 from .quoting import quote_path
+from .readlimits import MAX_DEPTH as MAX_DEPTH
+from .readlimits import MAX_FILE_BYTES as _LIMIT
+from .readlimits import SUFFIXES as SUFFIXES
 from .regexcode import regex
 from .templating.chart import CHART_FILE, manifest_files
 
-SUFFIXES = (".yaml", ".yml", ".json", ".yaml.j2", ".yml.j2", ".json.j2")
-
-MAX_FILE_BYTES = 64 * 1024 * 1024
-"""The largest file (or stdin) read: 64 MiB, far above any real manifest bundle."""
-
-MAX_DEPTH = 256
-"""Folders nested deeper than this below a given folder are reported, not searched."""
+MAX_FILE_BYTES = _LIMIT
+"""The largest file (or stdin) read (``readlimits``; tests lower it here)."""
 
 TEMP_SUFFIX = ".k8smigrate"
 STALE_AFTER = 3600.0
@@ -335,11 +335,19 @@ def read_manifest(path: Path | str) -> Loaded:
     A file ``read_ahead`` kept is not read again: it is the text the run's first pass saw (an
     in-place write still re-reads the file first, and writes nothing when it changed since).
     """
-    kept = _read_ahead.pop(os.fspath(path), None)
+    text_path = os.fspath(path)
+    kept = _read_ahead.pop(text_path, None)
     if kept is not None:
         if isinstance(path, Path):
             kept._path = path  # the caller's, not another made from the text of it
         return kept
+    prefetched = take(text_path)
+    if prefetched is not None:  # read on another core while the library loaded (``prefetch``)
+        if len(prefetched[0]) > MAX_FILE_BYTES:
+            raise InputError(_too_large(len(prefetched[0])))
+        loaded = Loaded(path, decode(prefetched[0]), prefetched[0])
+        checked(loaded.text, *prefetched)
+        return loaded
     try:
         kind = _kind(os.stat(path).st_mode)
         if kind not in (None, "a named pipe"):
@@ -402,9 +410,12 @@ def kept_size(path: Path | str) -> int | None:
     return None if kept is None else len(kept.raw)
 
 
-def forget_read_ahead() -> None:
-    """Drop what ``read_ahead`` kept and no read took (a run ends, or a new one starts)."""
+def forget_read_ahead(prefetched: bool = True) -> None:
+    """Drop what ``read_ahead`` kept and no read took (a run ends, or a new one starts), and what
+    ``prefetch`` read (unless ``prefetched`` is False: a run starts that the prefetch is for)."""
     _read_ahead.clear()
+    if prefetched:
+        drop_prefetched()
 
 
 def read_limited(stream: BinaryIO, expected: int | None = None) -> bytes:

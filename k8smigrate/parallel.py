@@ -46,6 +46,7 @@ from .api import FileOutcome, facts_of_files
 from .facts import Facts, merge
 from .files import forget_read_ahead, kept_ahead, kept_size, recording, remove_live_temps
 from .interrupt import deferrable
+from .prefetch import settle as settle_prefetch
 from .registry import default_registry
 from .settings import Settings
 from .yamlio import prechecked
@@ -261,7 +262,7 @@ def _die_with_parent(signum: int) -> None:
     """Ask Linux to send ``signum`` when the parent dies (PR_SET_PDEATHSIG); where it cannot,
     the watchdog still notices."""
     try:
-        from .yamlio._fastbuild import die_with_parent  # loaded already where the C builder is
+        from ._fastbuild import die_with_parent  # loaded already where the C builder is
     except ImportError:
         import ctypes
 
@@ -343,6 +344,7 @@ def _forked(
 
     default_registry()  # built once here: forked workers inherit it instead of each importing every module
     prechecked.settle()  # forked workers inherit what it found, not it
+    settle_prefetch()  # and what the prefetch read
     journal_fd = journal.open_pipe()
     pool: ForkPool[Task, list[FileOutcome]] | None = None
     try:
@@ -427,6 +429,7 @@ def parallel_facts(
         from .forkpool import ForkPool
 
         default_registry()
+        settle_prefetch()  # no thread of ours is copied into a forked worker
         forked: ForkPool[tuple[Settings, Sequence[Path | str]], Facts] = ForkPool(
             _facts_chunk,
             tasks,

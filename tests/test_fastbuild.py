@@ -44,7 +44,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def test_it_is_built_where_ci_requires_it() -> None:
-    assert fastbuild.ACTIVE, "K8SMIGRATE_REQUIRE_FASTBUILD=1 but k8smigrate.yamlio._fastbuild is not in use"
+    assert fastbuild.ACTIVE, "K8SMIGRATE_REQUIRE_FASTBUILD=1 but k8smigrate._fastbuild is not in use"
 
 
 def snapshot(root: Node | None) -> Any:
@@ -239,7 +239,7 @@ def test_it_reads_with_ruamels_own_libyaml() -> None:
 
 @pytest.mark.parametrize("path", ["/nonexistent/libyaml.so", "libc.so.6"])
 def test_binds_to_no_library_that_is_not_a_libyaml(path: str) -> None:
-    from k8smigrate.yamlio import _fastbuild
+    from k8smigrate import _fastbuild
 
     assert _fastbuild.bind(path) is None
     assert fastbuild.accepts("a: 1\n") and not fastbuild.accepts("a: [\n")  # still bound to ruamel's

@@ -222,7 +222,7 @@ def test_a_worker_asks_to_be_sent_sigterm_when_its_parent_dies(
     import ctypes
 
     if not c_builder:  # the C module is optional: without it, ctypes asks
-        monkeypatch.setitem(sys.modules, "k8smigrate.yamlio._fastbuild", None)
+        monkeypatch.setitem(sys.modules, "k8smigrate._fastbuild", None)
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child)

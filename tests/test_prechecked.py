@@ -165,17 +165,30 @@ def test_settle_ends_the_thread_and_keeps_what_it_found() -> None:
     assert all(v is None or v == fastbuild.accepts(t) for v, t in zip(found, TEXTS, strict=True))
 
 
-def test_a_new_batch_replaces_the_last() -> None:
+def test_a_new_batch_ends_the_last_and_keeps_what_it_found() -> None:
     first, second = _pairs(TEXTS), _pairs(TEXTS)
     prechecked.precheck(first)
+    _wait()
     prechecked.precheck(second)
     _wait()
-    assert prechecked.verdict(first[0][0]) is None
+    assert prechecked.verdict(first[0][0]) is True  # each verdict is of the very text it names
     assert prechecked.verdict(second[0][0]) is True
 
 
+def test_a_verdict_found_elsewhere_is_taken_and_not_found_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs = _pairs(TEXTS)
+    text, raw = pairs[0]
+    prechecked.found(text, raw, bytearray([2]), 0)  # as the prefetch notes its own (2: rejected)
+    checked: list[bytes] = []
+    monkeypatch.setattr(prechecked, "accepts_each", lambda batch, verdicts: checked.extend(batch))
+    prechecked.precheck(pairs)
+    _wait()
+    assert raw not in checked and len(checked) == len(TEXTS) - 1
+    assert prechecked.verdict(text) is False
+
+
 def test_the_c_function_checks_its_arguments() -> None:
-    from k8smigrate.yamlio import _fastbuild
+    from k8smigrate import _fastbuild
 
     with pytest.raises(TypeError, match="bytes"):
         _fastbuild.accepts_each([b"a: 1\n", "a: 1\n"], bytearray(3))  # type: ignore[list-item]

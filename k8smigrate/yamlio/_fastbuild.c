@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <structmember.h>
 
+#include "_prefetch.h"
 #include "libyaml_abi.h"
 #ifndef _WIN32
 #include <dlfcn.h>
@@ -973,6 +974,10 @@ static PyObject *bind(PyObject *self, PyObject *args) {
     return PyUnicode_FromString(Y.version_string()); /* the library stays loaded for the process */
 #endif
 }
+
+int k8sm_bound(void) { return Y.parse != NULL; }
+
+int k8sm_parses(const char *input, Py_ssize_t size) { return parses(input, size); }
 
 static int unbound(void) {
     if (Y.parse) return 0;
@@ -2115,6 +2120,12 @@ static PyMethodDef methods[] = {
     {"accepts_each", accepts_each, METH_VARARGS,
      "accepts_each(texts, verdicts) -> None: accepts() of each UTF-8 bytes, the GIL released, each verdict stored "
      "at verdicts[i] when known (1 yes, 2 no); a non-zero verdicts[len(texts)] stops it."},
+    {"prefetch_start", k8sm_prefetch_start, METH_VARARGS,
+     "prefetch_start(roots, suffixes, chart_file, max_depth, max_file, limit) -> whether a thread now reads the files "
+     "below roots and checks each with libyaml (see _prefetch.c)."},
+    {"prefetch_take", k8sm_prefetch_take, METH_VARARGS,
+     "prefetch_take(hurry=True) -> (paths, raws, verdicts) of what the thread read (verdicts 0: not checked), or "
+     "None; the thread is ended first (told to check no more files unless hurry is false) and forgets it all."},
     {"needle_set", needle_set, METH_VARARGS, "needle_set(needles) -> the tuple of str needles made ready for holds_any."},
     {"die_with_parent", die_with_parent, METH_VARARGS,
      "die_with_parent(signum) -> whether the kernel sends signum to this process when its parent dies (Linux)."},

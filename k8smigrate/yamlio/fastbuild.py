@@ -1,17 +1,15 @@
 """The C tree builder, when installed: the tree ``pybuild.py`` makes, made several times faster.
 
 Building trees is most of a run's time on real repositories (a 100 KB CustomResourceDefinition
-takes about 12 ms in Python). ``_fastbuild`` (``_fastbuild.c``, compiled at install time where
-libyaml's header is there) reads libyaml's events in C and makes the same objects, attribute
+takes about 12 ms in Python). ``k8smigrate._fastbuild`` (``_fastbuild.c`` here, compiled at
+install time; ``cmodule`` loads it) reads libyaml's events in C and makes the same objects, attribute
 for attribute. It answers only when it is sure: for text libyaml rejects, or anything
 ``pybuild.py`` reports as a problem, ``build`` returns None and the Python builder builds the tree
 (and words the problem). A test builds every document of the corpus and of generated YAML both
 ways and compares the trees.
 
-Its libyaml is ruamel.yaml.clib's own, found in that extension's shared object without
-importing it (``_fastbuild.bind``): the C builder, the C reader, ``accepts`` and ruamel's
-CParser are one parser, so what a file means does not depend on the libyaml a system has.
-Where that object cannot be found or used, the module stays off and the Python builder runs.
+Its libyaml is ruamel.yaml.clib's own (``cmodule`` says how it is found). Where that cannot be
+found or used, the module stays off and the Python builder runs.
 
 The same module holds the substring searches of the pre-filter and the facts, and the
 renderer's and the read-back's work per node (``reindent``, ``pristine``, ``tree_data``, the
@@ -19,14 +17,14 @@ layout tallies, an entry kept as parsed): each has a Python original that says w
 runs without the extension, and which a test holds the C one equal to.
 
 ``K8SMIGRATE_PURE=1`` in the environment turns it off (to compare, or to rule it out).
+The same module reads a run's files on another core from its start (``prefetch``).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from importlib.machinery import PathFinder
 
+from ..cmodule import available, libyaml_version
 from ..comments import comment_lines, eol_comment
 from ..scalars import RESOLVE_MAP, Data, resolve_plain
 from ..tree import MAX_EXPANDED_NODES, Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
@@ -120,31 +118,27 @@ class _InC:
 
 def _load() -> _InC:
     found = _InC()
-    if os.environ.get("K8SMIGRATE_PURE", "") not in ("", "0"):
+    if not available():
         return found
-    try:
-        from ._fastbuild import (
-            accepts,
-            accepts_each,
-            bind,
-            build,
-            configure,
-            holds_any,
-            holds_which,
-            needle_set,
-            original_entry,
-            read_data,
-            reindent,
-            style_tallies,
-            tree_data,
-            tree_pristine,
-        )
-    except ImportError:
-        return found
+    from .._fastbuild import (
+        accepts,
+        accepts_each,
+        build,
+        configure,
+        holds_any,
+        holds_which,
+        needle_set,
+        original_entry,
+        read_data,
+        reindent,
+        style_tallies,
+        tree_data,
+        tree_pristine,
+    )
+
     found.needle_set, found.holds_any, found.holds_which = needle_set, holds_any, holds_which
     found.reindent = reindent
-    spec = PathFinder.find_spec("_ruamel_yaml")  # found, not imported: its module is not needed
-    version = bind(spec.origin) if spec is not None and spec.origin else None
+    version = libyaml_version()
     if version is None:  # no libyaml to read with; what works on text alone needs none
         return found
     configure(

@@ -40,12 +40,13 @@ it, 2: it does not), then a last byte that stops the thread when set."""
 
 def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
     """Start checking ``texts`` (each a text and the bytes it was decoded from, in the order
-    they will be asked about) on a thread; what an earlier call started is stopped."""
+    they will be asked about) on a thread, except those whose verdict is known already; what an
+    earlier call started is ended (what it found is kept)."""
     global _verdicts, _thread
-    stop()
-    if not ACTIVE or len(texts) < 2:  # a single text is asked about at once: nothing to win
+    settle()
+    kept = [(text, raw) for text, raw in texts if not raw.startswith(_UTF8_BOM) and not _known(text)]
+    if not ACTIVE or len(texts) < 2 or not kept:  # a single text is asked about at once: nothing to win
         return
-    kept = [(text, raw) for text, raw in texts if not raw.startswith(_UTF8_BOM)]
     _verdicts = verdicts = bytearray(len(kept) + 1)
     for place, (text, _raw) in enumerate(kept):
         _asked[id(text)] = (text, verdicts, place)
@@ -54,9 +55,21 @@ def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
     _thread.start()
 
 
+def found(text: str, raw: bytes, verdicts: bytearray, place: int) -> None:
+    """Note ``verdicts[place]``, found for the bytes ``text`` was decoded from by another thread
+    (``prefetch``), as this module's thread notes its own; a batch started later leaves it."""
+    if not raw.startswith(_UTF8_BOM):
+        _asked[id(text)] = (text, verdicts, place)
+
+
+def _known(text: str) -> bool:
+    found = _asked.get(id(text))
+    return found is not None and found[1][found[2]] != 0
+
+
 def started() -> bool:
-    """Whether a batch is being checked, or was, with verdicts not asked about yet."""
-    return bool(_asked)
+    """Whether a batch is being checked, or was, and was not ended since (``settle``, ``stop``)."""
+    return _thread is not None and not _verdicts[-1]
 
 
 def verdict(text: str) -> bool | None:

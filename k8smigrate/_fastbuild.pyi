@@ -1,9 +1,10 @@
-"""Types of the C tree builder (``_fastbuild.c``); ``fastbuild`` is the module to import."""
+"""Types of the C module (``yamlio/_fastbuild.c``, ``yamlio/_prefetch.c``); ``yamlio.fastbuild`` and
+``prefetch`` are the modules to import."""
 
 from typing import Any
 
-from ..scalars import Data
-from ..tree import Entry, Node
+from .scalars import Data
+from .tree import Entry, Node
 
 def build(text: str, offset: int, end: int, /) -> list[tuple[int, int, int, Node | None, bool]] | None: ...
 def read_data(text: str, /) -> list[Data] | None: ...
@@ -23,3 +24,7 @@ def style_tallies(
     text: str, root: Node, sample: int, /
 ) -> tuple[dict[int, int], dict[int, int], dict[str, int]] | None: ...
 def original_entry(text: str, entry: Entry, col: int, delta: int, first: bool, /) -> str | None: ...
+def prefetch_start(
+    roots: list[str], suffixes: tuple[str, ...], chart_file: str, max_depth: int, max_file: int, limit: int, /
+) -> bool: ...
+def prefetch_take(hurry: bool = True, /) -> tuple[list[str], list[bytes], bytearray] | None: ...
