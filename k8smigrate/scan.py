@@ -205,12 +205,10 @@ def _quiet(text: str, settings: Settings, registry: Registry, wanted: Callable[[
     without the objects they build to find it: most files of a repository are such a document,
     and this is most of what a scan does for them. Anything else is read the usual way.
     """
-    if not plain_lone(text):
-        return False
-    api, kind = raw_api_kind(text)
+    api, kind = raw_api_kind(text)  # first: a file on a removed API fails here, before a look at all of it
     if api is not None and kind is not None and _status(api, kind, settings, registry) is not None:
         return False
-    if wanted(text):
+    if not plain_lone(text) or wanted(text):
         return False
     checks, only = _check_settings(registry, settings)
     if checks and prefilter(registry, only, only.window)(text):

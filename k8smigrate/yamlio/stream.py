@@ -239,13 +239,15 @@ def _markers(text: str) -> list[tuple[int, str]]:
     and this runs on every file a run reads.
     """
     found: list[tuple[int, str]] = []
-    lines = "\n" + text  # a marker at index i of the text follows the newline at index i here
     for marker in ("---", "..."):
-        at = lines.find("\n" + marker)
+        if text.startswith(marker) and text[3:4] in MARKER_ENDS:
+            found.append((0, marker))
+        after_newline = "\n" + marker  # not a copy of the text with a newline before it: a CRD is 100 KB
+        at = text.find(after_newline)
         while at >= 0:
-            if text[at + 3 : at + 4] in MARKER_ENDS:
-                found.append((at, marker))
-            at = lines.find("\n" + marker, at + 1)
+            if text[at + 4 : at + 5] in MARKER_ENDS:
+                found.append((at + 1, marker))
+            at = text.find(after_newline, at + 1)
     found.sort()
     return found
 
