@@ -82,11 +82,31 @@ def window_of(component: str, settings: Settings, window: Window) -> Window:
     return window if not is_addon(component) else settings.windows.of(component)
 
 
+_PLANS: dict[tuple[int, int, int], tuple[Settings, Registry, Window, dict[tuple[str, str], Plan]]] = {}
+"""``plan``'s answers, by the objects asked with (held, so that no other object takes their ids): a
+run asks with one registry and window, and its settings or those of its checks alone (``scan``),
+for each document; a plan depends on nothing else, and no caller changes one."""
+
+
 def plan(api_version: str, kind: str, settings: Settings, registry: Registry, window: Window) -> Plan:
     """The enabled checks, and the chain up to the furthest step whose target every release serves.
 
     Each migration is gated by the window of its component (``window_of``).
     """
+    key = (id(settings), id(registry), id(window))
+    held = _PLANS.get(key)
+    if held is None:
+        if len(_PLANS) >= 8:
+            _PLANS.clear()
+        held = _PLANS[key] = (settings, registry, window, {})
+    plans = held[3]
+    found = plans.get((api_version, kind))
+    if found is None:
+        found = plans[(api_version, kind)] = _plan(api_version, kind, settings, registry, window)
+    return found
+
+
+def _plan(api_version: str, kind: str, settings: Settings, registry: Registry, window: Window) -> Plan:
     checks = [
         c
         for c in registry.checks_for(api_version, kind)

@@ -313,7 +313,7 @@ def _decisions_asked(
     looks like, so ``scan`` asks the step, as ``apply`` would.
     """
     steps = {s.name: s for chain in asking.values() for s in chain}
-    only = replace(settings, only=tuple(sorted(steps)), skip=(), raise_errors=False)
+    only = _steps_alone(settings, tuple(sorted(steps)))
     result = migrate_stream(text, only, filename, registry, report_only=True)
     out: dict[int, list[str]] = {}
     for f in result.findings:
@@ -325,6 +325,21 @@ def _decisions_asked(
             if declared is not None:
                 out.setdefault(f.document, []).append(f"{name}={'|'.join(declared.allowed)}")
     return {index: tuple(dict.fromkeys(found)) for index, found in out.items()}
+
+
+_STEPS_ALONE: dict[tuple[int, tuple[str, ...]], tuple[Settings, Settings]] = {}
+"""``_steps_alone``'s answers, by the settings (held, so that no other object takes their id)."""
+
+
+def _steps_alone(settings: Settings, names: tuple[str, ...]) -> Settings:
+    """``settings`` that run only the steps ``names`` (made once per run and set of steps, not per file)."""
+    key = (id(settings), names)
+    held = _STEPS_ALONE.get(key)
+    if held is None:
+        if len(_STEPS_ALONE) > 16:
+            _STEPS_ALONE.clear()
+        held = _STEPS_ALONE[key] = (settings, replace(settings, only=names, skip=(), raise_errors=False))
+    return held[1]
 
 
 _LIST = regex(r"""^["']?kind["']?[ \t]*:[ \t]*["']?\w*List\b|"kind"[ \t]*:[ \t]*"\w*List\"""", re.M)
