@@ -25,7 +25,6 @@ What a worker is told to do when it starts (signals, dying with its parent) is `
 from __future__ import annotations
 
 import os
-import pickle
 import select
 import signal
 import struct
@@ -34,10 +33,17 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import suppress
 from typing import Generic, TypeVar
 
+try:  # the C pickler itself: pickle.py around it (its Python classes, _compat_pickle) costs a start ~1 ms
+    from _pickle import dumps, loads
+except ImportError:  # pragma: no cover - a Python without the C accelerator
+    from pickle import dumps, loads
+
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
 _CLAIM = struct.Struct("<I")
+_PROTOCOL = 5
+"""``pickle.HIGHEST_PROTOCOL`` of the Pythons k8smigrate runs on (3.8 and later)."""
 _HEADER = struct.Struct("<Q")
 _CLAIMS_AT_ONCE = max(1, getattr(select, "PIPE_BUF", 512) // _CLAIM.size)
 """Claims written in one write: at most ``PIPE_BUF`` bytes, which a pipe takes whole or not at all."""
@@ -154,7 +160,7 @@ class ForkPool(Generic[Task, Result]):
             if message is None:
                 self._ended(fd)
                 continue
-            index, ok, value = pickle.loads(message)
+            index, ok, value = loads(message)
             if not ok:
                 exc, remote = value
                 raise exc from RemoteTraceback(remote)
@@ -257,9 +263,9 @@ def _serve(
         while record := os.read(claims, _CLAIM.size):
             (index,) = _CLAIM.unpack(record)
             try:
-                payload = pickle.dumps((index, True, run(tasks[index])), pickle.HIGHEST_PROTOCOL)
+                payload = dumps((index, True, run(tasks[index])), _PROTOCOL)
             except Exception as exc:
-                payload = pickle.dumps((index, False, _portable(exc)), pickle.HIGHEST_PROTOCOL)
+                payload = dumps((index, False, _portable(exc)), _PROTOCOL)
             _write_all(out, _HEADER.pack(len(payload)) + payload)
         code = 0
     finally:
@@ -272,7 +278,7 @@ def _portable(exc: Exception) -> tuple[Exception, str]:
 
     remote = f'\n"""\n{"".join(traceback.format_exception(exc))}"""'
     try:
-        pickle.loads(pickle.dumps(exc))
+        loads(dumps(exc))
     except Exception:
         exc = RuntimeError(f"{type(exc).__name__}: {exc}")
     return exc.with_traceback(None), remote
