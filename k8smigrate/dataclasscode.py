@@ -8,11 +8,11 @@ depends only on the class and on the Python version: it is the same at every sta
 
 How: the library's modules take ``dataclass`` from here. It is the standard decorator, run with
 ``dataclasses._create_fn`` replaced, for that one class, by a copy that looks the text up in
-``dataclasses_index.CODE`` (the code of every text the library's classes produce, compiled with
-that module's bytecode, i.e. once per install) and compiles only a text it does not find. A code
-object found is the one ``exec`` compiles from the same text (renamed to ``<string>`` with
-``exec``'s line numbers), so the class is the same; ``tests/test_dataclasscode.py`` compares
-every entry with a fresh compilation.
+``dataclasses_index.CODE`` (the code of every text the library's classes produce, compiled once,
+when the index is generated, and kept as ``marshal`` bytes: only the code a class needs is
+loaded) and compiles only a text it does not find. A code object found is the one ``exec``
+compiles from the same text (file ``<string>``, ``exec``'s line numbers), so the class is the
+same; ``tests/test_dataclasscode.py`` compares every entry with a fresh compilation.
 
 ``made`` and ``made_rows`` build instances of the generated tables (the migrations' index, the
 lifecycle table) without a frozen dataclass's field-by-field ``__init__``.
@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from dataclasses import MISSING, fields
+from marshal import loads
 from types import CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,7 +47,7 @@ else:
 RECORDED: list[str] | None = None
 """When a list, every text the stand-in sees is appended to it (the generator sets it)."""
 
-_CODE: dict[str, CodeType] | None = None
+_CODE: dict[str, bytes] | None = None
 _STANDARD: object = None
 """The ``dataclasses._create_fn`` the index was made for (None: the index does not apply here)."""
 
@@ -91,12 +92,11 @@ def fingerprint(code: CodeType) -> tuple[Any, ...]:
     return (code.co_code, consts, code.co_names, code.co_varnames)
 
 
-def as_exec_compiles(code: CodeType, shift: int | None = None) -> CodeType:
-    """The code object as ``exec(text)`` compiles it: file ``<string>``, the text's first line 1."""
-    if shift is None:
-        shift = code.co_firstlineno - 1
-    consts = tuple(as_exec_compiles(c, shift) if isinstance(c, CodeType) else c for c in code.co_consts)
-    return code.replace(co_filename="<string>", co_firstlineno=code.co_firstlineno - shift, co_consts=consts)
+def exec_code(text: str) -> CodeType:
+    """The code of the ``__create_fn__`` that ``text`` defines, as ``dataclasses._create_fn``'s
+    ``exec`` compiles it (what the index keeps)."""
+    compiled = compile(text, "<string>", "exec", dont_inherit=True)
+    return next(c for c in compiled.co_consts if isinstance(c, CodeType))
 
 
 def _create_fn(
@@ -128,7 +128,7 @@ def _create_fn(
         # dont_inherit: not this module's ``from __future__ import annotations`` (dataclasses has none)
         exec(compile(txt, "<string>", "exec", dont_inherit=True), globals, ns)
         return ns["__create_fn__"](**locals)
-    return FunctionType(as_exec_compiles(code), globals)(**locals)  # type: ignore[arg-type]
+    return FunctionType(loads(code), globals)(**locals)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ instances of generated tables
