@@ -49,6 +49,7 @@ from .dataclasscode import dataclass
 from .interrupt import critical
 from .prefetch import checked, take
 from .prefetch import drop as drop_prefetched
+from .prefetch import size as prefetched_size
 from .quoting import quote_path
 from .readlimits import MAX_DEPTH as MAX_DEPTH
 from .readlimits import MAX_FILE_BYTES as _LIMIT
@@ -404,10 +405,15 @@ def kept_ahead() -> list[Loaded]:
     return list(_read_ahead.values())
 
 
+def kept_count() -> int:
+    """How many files ``read_ahead`` keeps now."""
+    return len(_read_ahead)
+
+
 def kept_size(path: Path | str) -> int | None:
-    """The size of the bytes ``read_ahead`` keeps for ``path``; None when it keeps none."""
+    """The size of the bytes ``read_ahead`` (or the prefetch) keeps for ``path``; None when neither does."""
     kept = _read_ahead.get(os.fspath(path))
-    return None if kept is None else len(kept.raw)
+    return prefetched_size(os.fspath(path)) if kept is None else len(kept.raw)
 
 
 def forget_read_ahead(prefetched: bool = True) -> None:

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from .api import FileOutcome, facts_of_files
 from .facts import Facts, merge
-from .files import forget_read_ahead, kept_ahead, kept_size, recording, remove_live_temps
+from .files import forget_read_ahead, kept_ahead, kept_count, kept_size, recording, remove_live_temps
 from .interrupt import deferrable
 from .prefetch import settle as settle_prefetch
 from .registry import default_registry
@@ -330,7 +330,7 @@ def parallel_map(
 def _precheck_kept(jobs: int) -> None:
     """Another core checks the texts read ahead with libyaml (``yamlio.prechecked``), unless it
     checks them already: the facts pass starts it once it has read every file."""
-    if jobs > 1 and not prechecked.started():
+    if jobs > 1 and not prechecked.started() and prechecked.noted() < kept_count():
         prechecked.precheck([(loaded.text, loaded.raw) for loaded in kept_ahead()])
 
 

@@ -104,6 +104,14 @@ def take(path: str) -> tuple[bytes, bytearray, int] | None:
     return _taken.pop(path, None) if _taken else None
 
 
+def size(path: str) -> int | None:
+    """How many bytes the thread read at ``path`` (not taking them); None when it did not read it."""
+    if _running:
+        settle()
+    read = _taken.get(path) if _taken else None
+    return None if read is None else len(read[0])
+
+
 def drop() -> None:
     """Forget what the thread read (a run ends), ending it first."""
     settle()

@@ -170,6 +170,46 @@ def test_a_run_takes_a_file_from_it_once_with_its_verdict(tmp_path: Path) -> Non
     assert read_manifest(str(root / "a.yaml")).text == SERVICE  # taken once: the next read is the disk's
 
 
+def test_a_run_weighs_the_files_read_ahead_without_asking_the_system(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from k8smigrate import parallel
+
+    root = _tree(tmp_path / "repo")
+    paths = [f for f in found_files([root]) if isinstance(f, str)] * 4  # enough files to be weighed
+    prefetch.start([str(root)])
+    prefetch.settle()
+
+    def no_stat(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("stat")
+
+    monkeypatch.setattr(os, "stat", no_stat)
+    assert parallel.in_process(paths, 2, serial_bytes=10**6)
+    assert not parallel.in_process(paths, 2, serial_bytes=100)
+
+
+def test_files_read_ahead_with_their_verdicts_start_no_precheck(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from k8smigrate import parallel
+    from k8smigrate.files import forget_read_ahead, read_ahead
+
+    root = _tree(tmp_path / "repo")
+    (tmp_path / "outside.yaml").write_text(SERVICE)
+    paths = [f for f in found_files([root]) if isinstance(f, str)]
+    batches: list[int] = []
+    monkeypatch.setattr(prechecked, "precheck", lambda texts: batches.append(len(texts)))
+    for extra in ([], [str(tmp_path / "outside.yaml")]):  # one more file the thread did not read
+        forget_read_ahead()
+        prechecked.stop()
+        prefetch.start([str(root)])
+        prefetch.settle(hurry=False)
+        for path in paths + extra:
+            read_ahead(path)
+        parallel._precheck_kept(2)
+    assert batches == [len(paths) + 1]  # only the second run, where a text has no verdict yet
+
+
 def test_a_file_over_the_size_limit_is_refused_as_when_read_from_disk(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

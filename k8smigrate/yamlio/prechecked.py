@@ -58,8 +58,20 @@ def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
 def found(text: str, raw: bytes, verdicts: bytearray, place: int) -> None:
     """Note ``verdicts[place]``, found for the bytes ``text`` was decoded from by another thread
     (``prefetch``), as this module's thread notes its own; a batch started later leaves it."""
-    if not raw.startswith(_UTF8_BOM):
+    global _noted
+    if not raw.startswith(_UTF8_BOM) and id(text) not in _asked:
         _asked[id(text)] = (text, verdicts, place)
+        _noted += verdicts[place] != 0
+
+
+_noted = 0
+"""How many verdicts ``found`` noted (not asked about yet, or asked): when every text a run read
+ahead has one, no batch needs starting (``parallel`` asks, and spares itself a look at each)."""
+
+
+def noted() -> int:
+    """How many texts ``found`` gave a verdict since the last ``stop``."""
+    return _noted
 
 
 def _known(text: str) -> bool:
@@ -95,5 +107,7 @@ def settle() -> None:
 
 def stop() -> None:
     """Stop the thread after the text it is on, and forget what it found (a run ends)."""
+    global _noted
     _verdicts[-1] = 1
     _asked.clear()
+    _noted = 0
