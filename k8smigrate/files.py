@@ -41,7 +41,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
 
@@ -475,14 +475,24 @@ _on_written: contextvars.ContextVar[Callable[[Path], None] | None] = contextvars
 )
 
 
-@contextmanager
-def recording(callback: Callable[[Path], None] | None) -> Iterator[None]:
+def recording(callback: Callable[[Path], None] | None) -> _Recording:
     """Call ``callback(path)`` for each file written inside, in the same step as its rename."""
-    token = _on_written.set(callback)
-    try:
-        yield
-    finally:
-        _on_written.reset(token)
+    return _Recording(callback)
+
+
+class _Recording:
+    """``recording``'s context: a class, not a generator (a run enters one per file)."""
+
+    __slots__ = ("_callback", "_token")
+
+    def __init__(self, callback: Callable[[Path], None] | None) -> None:
+        self._callback = callback
+
+    def __enter__(self) -> None:
+        self._token = _on_written.set(self._callback)
+
+    def __exit__(self, *_exc: object) -> None:
+        _on_written.reset(self._token)
 
 
 def remove_live_temps() -> None:

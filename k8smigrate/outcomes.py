@@ -16,6 +16,8 @@ from .facts import Facts
 from .registry import default_registry
 from .results import FileResult, Finding
 from .settings import Settings
+from .templating.chart import chart_root, chart_values, is_values_file
+from .templating.markers import needs_masking
 
 if TYPE_CHECKING:
     from .scan import ScanEntry
@@ -57,9 +59,6 @@ def input_error(name: Path | str, message: str) -> Finding:
 def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts | None = None) -> FileOutcome:
     """The scan outcome of a text read from ``path`` (reported as ``name``); templates are read
     through their YAML skeleton, and a chart's computed apiVersions are rows too."""
-    from .templating.chart import chart_root, chart_values, is_values_file
-    from .templating.markers import needs_masking
-
     problems: list[Finding] = []
     if needs_masking(text):
         from .templating.scanning import chart_gates, computed_rows, define_errors, scan_template
@@ -90,7 +89,7 @@ def scanned(path: Path, text: str, name: str, settings: Settings, facts: Facts |
 
         entries = scan_stream(text, settings, name, default_registry(), problems, facts)
         # only a values.yaml or a ci/ file can be a chart's values: most files ask nothing more
-        maybe_values = path.name == "values.yaml" or path.parent.name == "ci"
+        maybe_values = path.name == "values.yaml" or path.parts[-2:-1] == ("ci",)
         root = chart_root(path) if maybe_values else None
         if root is not None and path.name == "values.yaml" and root == path.resolve().parent:
             from .templating import values_annotations, values_scheduling
