@@ -565,6 +565,28 @@ def walk(node: Node, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[s
             stack.extend(((*path, i), item.value) for i, item in reversed(list(enumerate(node.items))))
 
 
+def mappings_at_key(node: Node, key: str) -> list[tuple[tuple[str | int, ...], Mapping]]:
+    """Every mapping below ``node`` that is the value of an entry named ``key``, with its path,
+    in ``walk``'s order: ``[(p, n) for p, n in walk(node) if p and p[-1] == key and isinstance(n,
+    Mapping)]``, without a path for every node of the tree (each object's ``metadata`` is looked
+    for in every document of a repository exported with ``selfLink``)."""
+    found: list[tuple[tuple[str | int, ...], Mapping]] = []
+    path: list[str | int] = []
+    stack: list[tuple[int, Node | None, str | int]] = [(0, node, "")]  # (depth, node, its key)
+    while stack:
+        depth, current, name = stack.pop()
+        del path[max(depth - 1, 0) :]
+        if depth:
+            path.append(name)
+        if isinstance(current, Mapping):
+            if depth and name == key:
+                found.append((tuple(path), current))
+            stack.extend((depth + 1, e.value, e.name) for e in reversed(current.entries))
+        elif isinstance(current, Sequence):
+            stack.extend((depth + 1, item.value, i) for i, item in reversed(list(enumerate(current.items))))
+    return found
+
+
 def unique_anchor(name: str, taken: set[str]) -> str:
     """``name``, or ``name2``, ``name3``… when ``taken`` (a document's anchors) has it already
     (YAML readers refuse, or silently rebind, a repeated anchor); the one returned is taken too."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from k8smigrate import migrate_text
 from k8smigrate.scalars import resolve_plain
-from k8smigrate.tree import Mapping, Scalar, nodes, walk
+from k8smigrate.tree import Mapping, Scalar, mappings_at_key, nodes, walk
 from k8smigrate.yamlio import EVERY, read_stream
 
 TEXT = "a:\n  b: [1, {c: 2}]\n  d: x\ne: y\n"
@@ -24,6 +24,35 @@ def test_walk_yields_every_node_parents_first_with_its_path() -> None:
 def test_nodes_is_walk_without_paths() -> None:
     root = root_of(TEXT)
     assert [id(n) for n in nodes(root)] == [id(n) for _path, n in walk(root)]
+
+
+META = """\
+metadata: {name: a}
+spec:
+  metadata: [not, a, mapping]
+  template:
+    metadata: {labels: {x: y}}
+  volumeClaimTemplates:
+    - metadata: {name: v}
+      spec: {metadata: {}}
+items:
+  - metadata: {name: i}
+"""
+
+
+def test_mappings_at_key_is_the_walk_kept_to_mappings_of_that_key() -> None:
+    root = root_of(META)
+    found = [(path, id(node)) for path, node in mappings_at_key(root, "metadata")]
+    walked = [(p, id(n)) for p, n in walk(root) if p and p[-1] == "metadata" and isinstance(n, Mapping)]
+    assert found == walked
+    assert [path for path, _id in found] == [
+        ("metadata",),
+        ("spec", "template", "metadata"),
+        ("spec", "volumeClaimTemplates", 0, "metadata"),
+        ("spec", "volumeClaimTemplates", 0, "spec", "metadata"),
+        ("items", 0, "metadata"),
+    ]
+    assert mappings_at_key(root, "absent") == []
 
 
 def test_walk_survives_deep_nesting() -> None:

@@ -24,7 +24,7 @@ from k8smigrate.dataclasscode import dataclass
 from k8smigrate.model import ANY, Check
 from k8smigrate.regexcode import regex
 from k8smigrate.results import Level
-from k8smigrate.tree import Mapping, Scalar, format_path, walk
+from k8smigrate.tree import Mapping, Scalar, format_path, mappings_at_key
 
 
 @dataclass(frozen=True)
@@ -39,9 +39,7 @@ class Removal:
     def __call__(self, obj: Mapping, ctx: Context) -> None:
         # Object metadata stands at many depths (pod templates, job templates, ephemeral volume
         # claim templates, List items): every ``metadata`` mapping with a scalar field is one.
-        for path, node in list(walk(obj)):
-            if not (path and path[-1] == "metadata" and isinstance(node, Mapping)):
-                continue
+        for path, node in mappings_at_key(obj, "metadata"):
             if isinstance(node.get(self.field), Scalar):
                 ctx.report(self.level, self.code, f"metadata.{self.field} {self.why}; removed", node)
                 node.pop(self.field)
