@@ -140,6 +140,12 @@ def test_a_file_given_by_name_is_read_and_a_link_given_by_name_is_left(tmp_path:
     assert set(_taken([str(tmp_path / "one.txt"), str(tmp_path / "link.yaml")])) == {str(tmp_path / "one.txt")}
 
 
+def test_it_reads_ahead_as_much_as_a_run_reads_ahead_in_one_process() -> None:
+    from k8smigrate import parallel
+
+    assert prefetch.LIMIT == parallel.FACTS_SERIAL_BYTES  # past it, workers read the files: nothing to keep
+
+
 def test_past_the_limit_it_keeps_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _tree(tmp_path / "repo")
     monkeypatch.setattr(prefetch, "LIMIT", 100)
