@@ -85,14 +85,23 @@ class _DeferredModule(types.ModuleType):
         return getattr(real, name)
 
 
+DEFERRED = ("inspect", "ipaddress")
+"""Modules the standard library imports for what a run never does, made modules imported when
+first used (``_defer_inspect``)."""
+
+
 def _defer_inspect() -> None:
-    """Make ``inspect`` a module imported when first used. ``dataclasses`` imports it (with
-    ``ast``, ``dis`` and ``tokenize``: 6 to 10 ms, a tenth of a one-file run) and uses it only
-    to write a docstring for a class that has none; a ``scan``, ``diff`` or ``apply`` run uses
-    it nowhere. Typer's commands (help, ``list``, ``explain``) read it, and import it then.
-    The console scripts only: the library never touches ``sys.modules``."""
-    if "inspect" not in sys.modules:
-        sys.modules["inspect"] = _DeferredModule("inspect")
+    """Make ``inspect`` and ``ipaddress`` modules imported when first used.
+
+    ``dataclasses`` imports ``inspect`` (with ``ast``, ``dis`` and ``tokenize``: 6 to 10 ms, a
+    tenth of a one-file run) and uses it only to write a docstring for a class that has none;
+    ``pathlib`` imports ``urllib.parse``, which imports ``ipaddress`` (a millisecond) to check
+    the host of a URL in brackets. A ``scan``, ``diff`` or ``apply`` run uses neither. Typer's
+    commands (help, ``list``, ``explain``) read ``inspect``, and import it then. The console
+    scripts only: the library never touches ``sys.modules``."""
+    for name in DEFERRED:
+        if name not in sys.modules:
+            sys.modules[name] = _DeferredModule(name)
 
 
 class _ClosedOutput(io.TextIOBase):
