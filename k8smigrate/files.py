@@ -412,8 +412,9 @@ def kept_count() -> int:
 
 def kept_size(path: Path | str) -> int | None:
     """The size of the bytes ``read_ahead`` (or the prefetch) keeps for ``path``; None when neither does."""
-    kept = _read_ahead.get(os.fspath(path))
-    return prefetched_size(os.fspath(path)) if kept is None else len(kept.raw)
+    text_path = os.fspath(path)
+    kept = _read_ahead.get(text_path)
+    return prefetched_size(text_path) if kept is None else len(kept.raw)
 
 
 def forget_read_ahead(prefetched: bool = True) -> None:

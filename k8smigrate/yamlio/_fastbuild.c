@@ -975,11 +975,9 @@ static PyObject *bind(PyObject *self, PyObject *args) {
 #endif
 }
 
-int k8sm_bound(void) { return Y.parse != NULL; }
-
 int k8sm_parses(const char *input, Py_ssize_t size) { return parses(input, size); }
 
-static int unbound(void) {
+int k8sm_unbound(void) {
     if (Y.parse) return 0;
     PyErr_SetString(PyExc_RuntimeError, "_fastbuild.bind found no libyaml");
     return 1;
@@ -990,7 +988,7 @@ static int unbound(void) {
 static PyObject *accepts(PyObject *self, PyObject *args) {
     PyObject *text;
     if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
-    if (unbound()) return NULL;
+    if (k8sm_unbound()) return NULL;
     Py_ssize_t size;
     const char *input = PyUnicode_AsUTF8AndSize(text, &size);
     if (!input) {
@@ -1008,7 +1006,7 @@ static PyObject *accepts(PyObject *self, PyObject *args) {
 static PyObject *accepts_each(PyObject *self, PyObject *args) {
     PyObject *list, *out;
     if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &list, &PyByteArray_Type, &out)) return NULL;
-    if (unbound()) return NULL;
+    if (k8sm_unbound()) return NULL;
     Py_ssize_t n = PyList_GET_SIZE(list);
     if (PyByteArray_GET_SIZE(out) < n + 1) {
         PyErr_SetString(PyExc_ValueError, "accepts_each: verdicts must hold len(texts) + 1 bytes");
@@ -1052,7 +1050,7 @@ static PyObject *build(PyObject *self, PyObject *args) {
     PyObject *text;
     Py_ssize_t offset, stop;
     if (!PyArg_ParseTuple(args, "Unn", &text, &offset, &stop)) return NULL;
-    if (unbound()) return NULL;
+    if (k8sm_unbound()) return NULL;
     if (!ScalarT) {
         PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
         return NULL;
@@ -1213,7 +1211,7 @@ typedef struct {
 static PyObject *read_data(PyObject *self, PyObject *args) {
     PyObject *text;
     if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
-    if (unbound()) return NULL;
+    if (k8sm_unbound()) return NULL;
     if (!resolve_plain_fn) {
         PyErr_SetString(PyExc_RuntimeError, "_fastbuild.configure was not called");
         return NULL;
@@ -1408,7 +1406,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 }
 
 static PyObject *libyaml_version(PyObject *self, PyObject *noargs) {
-    if (unbound()) return NULL;
+    if (k8sm_unbound()) return NULL;
     return PyUnicode_FromString(Y.version_string());
 }
 

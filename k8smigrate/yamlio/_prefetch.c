@@ -315,10 +315,7 @@ PyObject *k8sm_prefetch_start(PyObject *self, PyObject *args) {
     int max_depth;
     Py_ssize_t max_file, limit;
     if (!PyArg_ParseTuple(args, "OOsinn", &roots, &suffixes, &chart_file, &max_depth, &max_file, &limit)) return NULL;
-    if (!k8sm_bound()) {
-        PyErr_SetString(PyExc_RuntimeError, "_fastbuild.bind found no libyaml");
-        return NULL;
-    }
+    if (k8sm_unbound()) return NULL;
     finish(1);
     drop();
     P.roots = strings(roots, &P.nroots, 1);
@@ -344,7 +341,7 @@ PyObject *k8sm_prefetch_take(PyObject *self, PyObject *args) {
     int hurry = 1;
     if (!PyArg_ParseTuple(args, "|p", &hurry)) return NULL;
     finish(hurry);
-    if (P.over || (!P.n && !P.verdicts) || !P.verdicts) {
+    if (P.over || !P.verdicts) { /* past the limit (or out of memory): nothing is kept */
         drop();
         Py_RETURN_NONE;
     }

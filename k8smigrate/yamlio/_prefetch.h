@@ -4,9 +4,9 @@
 
 #include <Python.h>
 
-/* _fastbuild.c: whether libyaml is bound, and whether it reads the UTF-8 ``input`` whole
- * (callable without the GIL). */
-int k8sm_bound(void);
+/* _fastbuild.c: whether libyaml is not bound yet (then a RuntimeError is set), and whether it
+ * reads the UTF-8 ``input`` whole (callable without the GIL). */
+int k8sm_unbound(void);
 int k8sm_parses(const char *input, Py_ssize_t size);
 
 /* _prefetch.c: the module functions ``prefetch_start`` and ``prefetch_take``. */

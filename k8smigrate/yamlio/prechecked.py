@@ -44,8 +44,10 @@ def precheck(texts: Sequence[tuple[str, bytes]]) -> None:
     earlier call started is ended (what it found is kept)."""
     global _verdicts, _thread
     settle()
+    if not ACTIVE or len(texts) < 2:  # a single text is asked about at once: nothing to win
+        return
     kept = [(text, raw) for text, raw in texts if not raw.startswith(_UTF8_BOM) and not _known(text)]
-    if not ACTIVE or len(texts) < 2 or not kept:  # a single text is asked about at once: nothing to win
+    if not kept:
         return
     _verdicts = verdicts = bytearray(len(kept) + 1)
     for place, (text, _raw) in enumerate(kept):
