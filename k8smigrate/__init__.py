@@ -19,9 +19,11 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # the package imports nothing at all (not even runtime_typing): its names come on first use
 if TYPE_CHECKING:
+    from typing import Any
+
     from .api import FileOutcome, migrate_file, migrate_paths, migrate_text, scan_file, scan_text
     from .codes import Code
     from .decisions import Decision

@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from .codes import API_REWRITTEN, FILE_ERROR, INTERNAL_ERROR, OWNER_NOT_KEPT
 from .engine import migrate_stream
@@ -40,6 +39,7 @@ from .outcomes import scanned as scanned
 from .prefilter import collectors_for
 from .registry import Registry, check_settings, default_registry
 from .results import FileResult, Finding
+from .runtime_typing import TYPE_CHECKING, Any
 from .settings import KEYWORDS, Settings, names_value
 
 if TYPE_CHECKING:

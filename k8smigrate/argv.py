@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from .argv_options import ARGUMENTS, OPTIONS
+from .runtime_typing import Any
 
 EXPANDS_WILDCARDS = os.name == "nt"
 """typer (click) expands ``*.yaml`` in the arguments on Windows, whose shells do not: left to it there."""

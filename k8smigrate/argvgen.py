@@ -18,7 +18,8 @@ from __future__ import annotations
 import inspect
 from enum import Enum
 from pathlib import Path
-from typing import Any
+
+from .runtime_typing import Any
 
 TARGET = Path(__file__).with_name("argv_options.py")
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Any
 
 from .codes import GENERAL
 from .components import is_addon
 from .model import Check, Migration, Step
 from .regexcode import regex
 from .registry import Registry
+from .runtime_typing import Any
 
 
 def step_rows(step: Step, registry: Registry) -> list[tuple[tuple[str, ...], str | None, str | None]]:

@@ -35,7 +35,6 @@ from collections.abc import Callable, Generator
 from enum import Enum
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from . import __version__, parallel
 from .api import (
@@ -84,6 +83,7 @@ from .report import (
     summary_line,
 )
 from .results import LEVELS, Finding
+from .runtime_typing import TYPE_CHECKING, Any
 from .settings import Settings, SettingsError, find_config
 from .terminal import paint, paint_diff, paint_finding, use_color
 from .versions import NEWEST_KNOWN

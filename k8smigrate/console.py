@@ -27,7 +27,8 @@ import sys
 import types
 from collections.abc import Callable
 from contextlib import suppress
-from typing import NoReturn
+
+from .runtime_typing import NoReturn
 
 
 def main(prog_name: str = "k8smigrate") -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import field
-from typing import Protocol
 
 from .codes import CONDITIONAL_DEFAULT, DECISION_NEEDED, NEW_DEFAULT, Code, CodeError, declared
 from .dataclasscode import dataclass
@@ -23,6 +22,7 @@ from .decisions import Decision
 from .facts import Collector, FactSource, Located, T
 from .lifecycles import ApiLifecycle, Lifecycles, lookup
 from .results import Finding, Level
+from .runtime_typing import Protocol
 from .scalars import Data
 from .settings import Settings
 from .templating.values import written_under

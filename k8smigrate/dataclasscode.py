@@ -29,7 +29,8 @@ import sys
 from dataclasses import MISSING, fields
 from marshal import loads
 from types import CodeType, FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar
+
+from .runtime_typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import field
 from functools import partial
-from typing import TYPE_CHECKING
 
 from .codes import (
     COMMENT_DROPPED,
@@ -50,6 +49,7 @@ from .regexcode import regex
 from .registry import Registry, default_registry
 from .removals import lifecycle_findings
 from .results import DocumentResult, FileResult, Finding
+from .runtime_typing import TYPE_CHECKING
 from .scalars import Data
 from .settings import Settings
 from .tree import Mapping, Node, Scalar, TreeError

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import field
-from typing import Any, Generic, Protocol, TypeVar
 
 from .dataclasscode import dataclass
+from .runtime_typing import Any, Generic, Protocol, TypeVar
 from .scalars import Data
 from .tree import Mapping, Scalar, Sequence, TreeError
 from .triggers import Trigger, Triggers

@@ -43,7 +43,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
-from typing import BinaryIO
 
 from .dataclasscode import dataclass
 from .interrupt import critical
@@ -55,6 +54,7 @@ from .readlimits import MAX_DEPTH as MAX_DEPTH
 from .readlimits import MAX_FILE_BYTES as _LIMIT
 from .readlimits import SUFFIXES as SUFFIXES
 from .regexcode import regex
+from .runtime_typing import BinaryIO
 from .templating.chart import CHART_FILE, manifest_files
 
 MAX_FILE_BYTES = _LIMIT

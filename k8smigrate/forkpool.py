@@ -31,7 +31,8 @@ import struct
 import time
 from collections.abc import Callable, Generator, Sequence
 from contextlib import suppress
-from typing import Generic, TypeVar
+
+from .runtime_typing import Generic, TypeVar
 
 try:  # the C pickler itself: pickle.py around it (its Python classes, _compat_pickle) costs a start ~1 ms
     from _pickle import dumps, loads

@@ -39,9 +39,9 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from .model import Check, Migration, Step
+from .runtime_typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .context import Body, Context

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import fields
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
 
 from .codes import Code
 from .facts import Collector
@@ -28,6 +27,7 @@ from .indexed import INDEX_FILE, PACKAGE, module_files, package_dir
 from .lifecycles import checksum, parse_table, rows
 from .model import Check, Migration
 from .packagedata import data_text
+from .runtime_typing import Any
 
 LIFECYCLES_FILE = INDEX_FILE.parent / "lifecycles_index.py"
 DATACLASSES_FILE = INDEX_FILE.parent / "dataclasses_index.py"

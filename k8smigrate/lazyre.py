@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from .regexcode import note, regex
+from .runtime_typing import Any
 
 
 class LazyPattern:

@@ -18,13 +18,13 @@ the ``component`` whose release gates them. A module declares ``MIGRATION`` or a
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any
 
 from .codes import Code
 from .context import Body
 from .dataclasscode import dataclass
 from .decisions import Decision
 from .facts import Collector
+from .runtime_typing import Any
 from .triggers import Trigger, Triggers
 from .versions import KubeVersion
 

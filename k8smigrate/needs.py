@@ -10,8 +10,6 @@ says what to do.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .codes import DECISION_NEEDED
 from .dataclasscode import dataclass
 from .hints import hint
@@ -20,6 +18,7 @@ from .regexcode import regex
 from .registry import Registry
 from .report import Run, document_label, outcome_findings
 from .results import Finding
+from .runtime_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .scan import ScanEntry

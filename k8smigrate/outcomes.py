@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .codes import DUPLICATE_KEY, FILE_ERROR, INTERNAL_ERROR, INVALID_YAML, UNREADABLE
 from .dataclasscode import dataclass
 from .facts import Facts
 from .registry import default_registry
 from .results import FileResult, Finding
+from .runtime_typing import TYPE_CHECKING
 from .settings import Settings
 from .templating.chart import chart_root, chart_values, is_values_file
 from .templating.markers import needs_masking

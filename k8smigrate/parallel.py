@@ -40,7 +40,6 @@ from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING
 
 from .api import FileOutcome, facts_of_files
 from .facts import Facts, merge
@@ -48,6 +47,7 @@ from .files import forget_read_ahead, kept_ahead, kept_count, kept_size, recordi
 from .interrupt import deferrable
 from .prefetch import settle as settle_prefetch
 from .registry import default_registry
+from .runtime_typing import TYPE_CHECKING
 from .settings import Settings
 from .yamlio import prechecked
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from .facts import Collector
 from .lazyre import lazy
@@ -21,6 +20,7 @@ from .model import ANY, Check, Migration
 from .plan import window_of
 from .regexcode import regex
 from .registry import Registry
+from .runtime_typing import Any
 from .settings import Settings
 from .textsearch import matches_from, pair_in
 from .triggers import Trigger, Triggers

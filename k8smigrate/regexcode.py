@@ -23,7 +23,8 @@ import importlib
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+
+from .runtime_typing import Any
 
 RECORDED: list[tuple[str, int]] | None = None
 """When a list, every pattern ``regex`` and ``lazy`` see is appended to it (the generator sets it)."""

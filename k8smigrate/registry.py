@@ -31,7 +31,6 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from types import ModuleType
-from typing import Any
 
 from .codes import GENERAL, Code
 from .components import ComponentError, check_components
@@ -43,6 +42,7 @@ from .indexed import SUBPACKAGES, declarations, load
 from .kustomize.codes import KUSTOMIZE
 from .lifecycles import ApiLifecycle, Lifecycles, builtin, builtin_is_generated, lookup
 from .model import ANY, CATEGORIES, Check, Migration, Step
+from .runtime_typing import Any
 from .settings import Settings, SettingsError
 from .versions import KubeVersion
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, Any
 
 from .api import FileOutcome
 from .dataclasscode import dataclass
@@ -19,6 +18,7 @@ from .diffs import unified_diff as unified_diff  # its home is diffs; kept impor
 from .lazyre import lazy
 from .quoting import quote_path
 from .results import LEVELS, FileResult, Finding
+from .runtime_typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .scan import ScanEntry

@@ -9,11 +9,11 @@ users' scripts read ``FileResult.text``, ``.changed``, ``.findings``, ``.documen
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Literal
 
 from .dataclasscode import dataclass
 from .diffs import unified_diff
 from .quoting import quote_path
+from .runtime_typing import Any, Literal
 
 Level = Literal["info", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "warning", "error")

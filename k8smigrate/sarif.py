@@ -11,12 +11,12 @@ map ``info`` to SARIF ``note``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from .quoting import name_bytes
 from .registry import Registry
 from .report import Run, json_text, report_findings
+from .runtime_typing import Any
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import InitVar, replace
-from typing import Any, Literal
 
 from .codes import DEPRECATED_API, INTERNAL_ERROR, REMOVED_API
 from .components import is_addon
@@ -32,6 +31,7 @@ from .quoting import quote_path
 from .regexcode import regex
 from .registry import Registry
 from .results import DocumentResult, Finding, Level
+from .runtime_typing import Any, Literal
 from .settings import Settings
 from .textsearch import matches_from
 from .tree import Mapping, Scalar

@@ -27,11 +27,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import field, fields
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn
 
 from .components import ComponentError, Windows, parse_release
 from .dataclasscode import dataclass
 from .regexcode import regex
+from .runtime_typing import Any, NoReturn
 from .versions import KubeVersion, Window
 
 

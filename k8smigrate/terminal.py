@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import IO, Any
 
 from .results import Finding
+from .runtime_typing import IO, Any
 
 LEVEL_COLORS = {"error": "red", "warning": "yellow", "info": "cyan"}
 

@@ -59,9 +59,11 @@ spec:
 """
 
 
-def loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
-    """The modules of a fresh process after ``k8smigrate ARGS``."""
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120, env=env)
+def loaded(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> set[str]:
+    """The modules of a fresh process after ``k8smigrate ARGS`` (run in ``cwd``)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120, env=env, cwd=cwd
+    )
     line = proc.stdout.rsplit("\nMODULES ", 1)[1]
     return set(line.split())
 
@@ -106,6 +108,82 @@ def test_a_run_over_valid_yaml_does_not_import_ruamel(repo: Path, command: list[
     modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never")
     assert "k8smigrate.yamlio.fastbuild" in modules and "k8smigrate.engine" in modules
     assert sorted(m for m in modules if m.startswith(RUAMEL)) == []
+
+
+# ------------------------------------------------------------------ typing: its names come from runtime_typing
+
+NEEDS_TYPING = (
+    "k8smigrate.cli",  # typer reads the commands' annotations
+    "k8smigrate.__main__",  # runs the CLI
+    "k8smigrate.templating.",  # NamedTuple classes (a chart's run reads with them)
+    *RUAMEL,  # ruamel.yaml imports typing
+)
+"""Modules that import ``typing`` at run time; any other module of the package must not."""
+
+EVERY_MODULE = """
+import os, sys
+import k8smigrate
+from k8smigrate import migrations
+names = []
+for package in (k8smigrate, migrations):
+    base = package.__path__[0]
+    for folder, subfolders, files in os.walk(base):
+        subfolders[:] = [f for f in subfolders if not f.startswith(("_", "."))]
+        for name in files:
+            if name.endswith(".py"):
+                parts = os.path.relpath(os.path.join(folder, name[:-3]), base).split(os.sep)
+                names.append(".".join([package.__name__, *parts]).removesuffix(".__init__"))
+skipped = tuple(sys.argv[1:])
+for name in sorted(names):
+    if not name.startswith(skipped) and name not in skipped:
+        __import__(name)
+        if "typing" in sys.modules:
+            print("TYPING AFTER", name)
+            break
+else:
+    print("DONE", len(names))
+"""
+
+
+@pytest.mark.parametrize("command", [["apply", "--check"], ["scan"], ["diff"]], ids=["apply-check", "scan", "diff"])
+def test_a_run_over_plain_manifests_does_not_import_typing(repo: Path, command: list[str]) -> None:
+    # run in the repository: a pyproject.toml in the working folder is read with tomllib, which imports typing
+    modules = loaded(*command, str(repo), "--target-version", "1.22", "--color", "never", cwd=repo)
+    assert "k8smigrate.engine" in modules  # the probe ran the command
+    assert "typing" not in modules
+    assert "k8smigrate.runtime_typing" in modules
+
+
+def test_no_module_a_plain_run_may_import_imports_typing(tmp_path: Path) -> None:
+    """Each migration's and check's module is imported by the first document that needs it, so
+    every module but those that need typing is looked at, not only those one run imports."""
+    proc = subprocess.run(
+        [sys.executable, "-c", EVERY_MODULE, *NEEDS_TYPING],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("DONE"), proc.stdout
+    assert int(proc.stdout.split()[1]) > 200  # the walk found the package's modules
+
+
+def test_the_stand_ins_take_what_the_library_writes() -> None:
+    """What ``runtime_typing`` gives at run time (mypy sees typing's own names)."""
+    from k8smigrate import runtime_typing as rt
+
+    assert rt.TYPE_CHECKING is False
+    T = rt.TypeVar("T")
+
+    class Box(rt.Generic[T]):
+        pass
+
+    class Shape(rt.Protocol):
+        pass
+
+    assert Box[int] is Box and issubclass(Shape, rt.Generic)
+    assert rt.Literal["a", "b"] is rt.Any and (rt.Any | None) is not None
 
 
 def test_without_the_c_builder_ruamel_reads_and_the_output_is_the_same(repo: Path) -> None:
@@ -311,7 +389,8 @@ def fresh_modules(module: str) -> list[str]:
 
 def test_the_console_module_imports_nothing_of_the_library() -> None:
     # so that cli and the library are imported inside console.main, with the collector paused
-    assert fresh_modules("k8smigrate.console") == ["k8smigrate", "k8smigrate.console"]
+    # (runtime_typing: typing's names for annotations, a module of stand-ins that builds nothing)
+    assert fresh_modules("k8smigrate.console") == ["k8smigrate", "k8smigrate.console", "k8smigrate.runtime_typing"]
 
 
 def test_the_package_imports_its_names_on_first_use() -> None:

@@ -11,11 +11,10 @@ is allowed"). Shared by the kubeadm ``extraArgs`` check and the command-line che
 
 from __future__ import annotations
 
-from typing import Literal
-
 from k8smigrate.versions import KubeVersion
 
 from ..dataclasscode import dataclass
+from ..runtime_typing import Literal
 
 Verdict = Literal["port", "no-op", "public"]
 """``port``: a non-zero insecure port (refused); ``no-op``: a zero port or a loopback address

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from k8smigrate.tree import Mapping, Scalar
+
+from ..runtime_typing import Literal
 
 Outcome = Literal["renamed", "dropped", "conflict", "absent"]
 

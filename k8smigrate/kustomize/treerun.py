@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..dataclasscode import dataclass
 from ..outcomes import FileOutcome
+from ..runtime_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..scan import ScanEntry

@@ -55,7 +55,6 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import field, replace
 from functools import partial
-from typing import Literal
 
 from ..codes import (
     API_BODY_NOT_MIGRATED,
@@ -72,6 +71,7 @@ from ..codes import (
 from ..dataclasscode import dataclass
 from ..regexcode import regex
 from ..results import Finding, Level
+from ..runtime_typing import Literal
 from ..versions import NEWEST_KNOWN, KubeVersion, Window
 from ..yamlio import line_of
 from . import valuesfile

@@ -18,9 +18,9 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from ..lazyre import lazy
+from ..runtime_typing import Any
 
 CHART_FILE = "Chart.yaml"
 MANIFEST_FOLDERS = ("templates", "crds")

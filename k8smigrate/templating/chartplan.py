@@ -26,13 +26,13 @@ from contextlib import suppress
 from dataclasses import field, replace
 from pathlib import Path
 from stat import S_ISREG
-from typing import TYPE_CHECKING, Any
 
 from ..codes import API_CONFLICT
 from ..dataclasscode import dataclass
 from ..decisions import chart_decision
 from ..regexcode import regex
 from ..results import DocumentResult, Finding
+from ..runtime_typing import TYPE_CHECKING, Any
 from ..settings import Settings
 from .chart import chart_values, is_chart, load_values
 

@@ -21,12 +21,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from ..dataclasscode import dataclass
 from ..engine import migrate_stream
 from ..registry import Registry, default_registry
 from ..results import Finding
+from ..runtime_typing import Any
 from ..settings import Settings
 from ..versions import KubeVersion
 from ..yamlio import read_data

@@ -17,8 +17,8 @@ Anything else with a function or a pipe (``| quote``) changes the value and stay
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from ..runtime_typing import Any
 from .golex import Action, ItemType, LexError, lex_actions
 from .values import ActionValue, lookup
 

@@ -10,9 +10,8 @@ mapped back to its original text (or found missing or doubled).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..lazyre import lazy
+from ..runtime_typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..tree import Entry

@@ -13,11 +13,11 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..prefilter import may_need, prefilter
 from ..registry import Registry
 from ..results import Finding
+from ..runtime_typing import TYPE_CHECKING, Any
 from ..scan import ScanEntry, scan_stream
 from ..settings import Settings
 from ..versions import Window

@@ -32,10 +32,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import field
 from functools import cached_property
-from typing import Literal as TypingLiteral
 
 from ..dataclasscode import dataclass
 from ..regexcode import regex
+from ..runtime_typing import Literal as TypingLiteral
 from ..versions import NEWEST_KNOWN
 from ..yamlio import line_of
 from . import valuesfile

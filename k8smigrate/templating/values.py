@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import field
-from typing import TYPE_CHECKING, Any
 
 from ..dataclasscode import dataclass
 from ..lazyre import lazy
+from ..runtime_typing import TYPE_CHECKING, Any
 from . import placeholders as ph
 
 if TYPE_CHECKING:

@@ -25,12 +25,11 @@ edited through the splicing tree, so comments, quotes and every other byte stay.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..codes import VALUES_POD_ANNOTATION
 from ..registry import Registry
 from ..render import Renderer, detect_style
 from ..results import DocumentResult, Finding
+from ..runtime_typing import TYPE_CHECKING
 from ..settings import Settings
 from ..tree import Mapping, Scalar, nodes
 from ..yamlio import EVERY, read_stream

@@ -19,14 +19,13 @@ splicing tree: comments, quotes and every other byte stay.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..context import Context
 from ..kube.node_roles import MASTER, fix_affinity, fix_node_selector, fix_tolerations
 from ..model import Check
 from ..registry import Registry
 from ..render import Renderer, detect_style
 from ..results import DocumentResult, Finding
+from ..runtime_typing import TYPE_CHECKING
 from ..settings import Settings
 from ..tree import Mapping, nodes
 from ..yamlio import EVERY, read_stream

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from typing import Any
 
 from ruamel.yaml import YAML
+
+from ..runtime_typing import Any
 
 try:  # libyaml through ruamel.yaml.clib: the same events and marks, at C speed
     from _ruamel_yaml import CParser

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Any
 
 from ..comments import comment_lines, eol_comment
+from ..runtime_typing import Any
 from ..scalars import Data, resolve_plain
 from ..tree import Alias, Entry, EntrySource, Item, Mapping, Node, Scalar, Sequence, Source
 from .documents import MAX_DEPTH, Document, Problem
