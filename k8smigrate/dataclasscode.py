@@ -14,12 +14,18 @@ loaded) and compiles only a text it does not find. A code object found is the on
 compiles from the same text (file ``<string>``, ``exec``'s line numbers), so the class is the
 same; ``tests/test_dataclasscode.py`` compares every entry with a fresh compilation.
 
+Faster still, a class of the library is rebuilt from its recipe (``dataclassrecipe``: what the
+decorator did to it, recorded when the index is generated, with the code of each method) when
+it is declared as it was then; the decorator, and this index of texts, are only for a class
+without one.
+
 ``made`` and ``made_rows`` build instances of the generated tables (the migrations' index, the
 lifecycle table) without a frozen dataclass's field-by-field ``__init__``.
 
 The copy stands in only for the very ``_create_fn`` it copies (the index records a fingerprint
-of its code: Python 3.11 today); on another Python the standard decorator runs unchanged. The
-index is generated with the others: ``python -m k8smigrate.indexgen --write``.
+of its code: Python 3.11 today), and the recipes only for the ``dataclasses`` they were recorded
+from; on another Python the standard decorator runs unchanged. The index and the recipes
+(``dataclass_recipes.py``) are generated with the others: ``python -m k8smigrate.indexgen --write``.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from dataclasses import MISSING, fields
 from marshal import loads
 from types import CodeType, FunctionType
 
+from .dataclassrecipe import declared, recipe_of, replay, standard_fingerprint
 from .runtime_typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -40,7 +47,7 @@ else:
         """``dataclasses.dataclass``, its methods' code taken from the index (see the module)."""
 
         def wrap(cls: Any) -> Any:
-            return decorate(dataclasses.dataclass(**options), cls)
+            return decorate(dataclasses.dataclass(**options), cls, options)
 
         return wrap if cls is None else wrap(cls)
 
@@ -48,23 +55,68 @@ else:
 RECORDED: list[str] | None = None
 """When a list, every text the stand-in sees is appended to it (the generator sets it)."""
 
+RECORDED_RECIPES: list[tuple[str, Any]] | None = None
+"""When a list, each class decorated is appended with its recipe, or None (the generator sets it)."""
+
+REPLAY = True
+"""Whether a class with a recipe is built from it (a test builds every class both ways)."""
+
 _CODE: dict[str, bytes] | None = None
 _STANDARD: object = None
 """The ``dataclasses._create_fn`` the index was made for (None: the index does not apply here)."""
 
+_RECIPES: dict[str, bytes] | None = None
+"""Each class's recipe (``dataclassrecipe``), by ``module:qualname``; empty when they do not apply here."""
 
-def decorate(decorator: Any, cls: Any) -> Any:
-    """``decorator(cls)`` with the stand-in for ``dataclasses._create_fn`` while it runs."""
+_CREATED: list[tuple[str, dict[str, Any], Any]] | None = None
+"""While a class is recorded: each function ``_create_fn`` made, with its text and its arguments."""
+
+
+def decorate(decorator: Any, cls: Any, options: dict[str, Any] | None = None) -> Any:
+    """``decorator(cls)``, ``decorator`` being ``dataclasses.dataclass(**options)``: the class
+    rebuilt from its recipe when the index has one for it as it is declared, else made by the
+    decorator with the stand-in for ``dataclasses._create_fn`` while it runs."""
+    if _RECIPES is None:
+        _load_recipes()
+    if _RECIPES and options is not None and REPLAY and RECORDED_RECIPES is None:
+        blob = _RECIPES.get(f"{cls.__module__}:{cls.__qualname__}")
+        if blob is not None:
+            replayed = replay(cls, options, loads(blob))
+            if replayed is not None:
+                return replayed
     if _CODE is None:
         _load()
     standard = getattr(dataclasses, "_create_fn", None)  # Python 3.13 has none: it builds all methods at once
     if standard is None or (standard is not _STANDARD and RECORDED is None):
         return decorator(cls)
+    if RECORDED_RECIPES is None:
+        return _with_stand_in(decorator, cls, standard)
+    return _recorded(decorator, cls, standard, options)
+
+
+def _with_stand_in(decorator: Any, cls: Any, standard: Any) -> Any:
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
     try:
         return decorator(cls)
     finally:
         dataclasses._create_fn = standard  # type: ignore[attr-defined]
+
+
+def _recorded(decorator: Any, cls: Any, standard: Any, options: dict[str, Any] | None) -> Any:
+    """The class made by the decorator, its recipe noted in ``RECORDED_RECIPES``."""
+    global _CREATED
+    before = dict(cls.__dict__)
+    declared_as = declared(cls, options) if options is not None else None
+    _CREATED = []
+    try:
+        made = _with_stand_in(decorator, cls, standard)
+        created = _CREATED
+    finally:
+        _CREATED = None
+    recipe = None if declared_as is None else recipe_of(made, cls, before, declared_as, created)
+    if RECORDED_RECIPES is not None:
+        RECORDED_RECIPES.append((f"{cls.__module__}:{cls.__qualname__}", recipe))
+    return made
 
 
 INDEX_PYTHON = (3, 11)
@@ -85,6 +137,21 @@ def _load() -> None:
     if standard is not None and fingerprint(standard.__code__) == CREATE_FN:
         _CODE = CODE
         _STANDARD = standard
+
+
+def _load_recipes() -> None:
+    """The recipes, when they were recorded from this Python's ``dataclasses`` (its texts' index,
+    ``_load``, is then only loaded for a class without one)."""
+    global _RECIPES
+    _RECIPES = {}
+    if sys.version_info[:2] != INDEX_PYTHON:
+        return
+    try:
+        from .dataclass_recipes import RECIPES, STANDARD
+    except ImportError:
+        return
+    if standard_fingerprint() == STANDARD:
+        _RECIPES = RECIPES
 
 
 def fingerprint(code: CodeType) -> tuple[Any, ...]:
@@ -128,8 +195,12 @@ def _create_fn(
         ns: dict[str, Any] = {}
         # dont_inherit: not this module's ``from __future__ import annotations`` (dataclasses has none)
         exec(compile(txt, "<string>", "exec", dont_inherit=True), globals, ns)
-        return ns["__create_fn__"](**locals)
-    return FunctionType(loads(code), globals)(**locals)  # type: ignore[arg-type]
+        made = ns["__create_fn__"](**locals)
+    else:
+        made = FunctionType(loads(code), globals)(**locals)  # type: ignore[arg-type]
+    if _CREATED is not None:
+        _CREATED.append((txt, dict(locals), made))
+    return made
 
 
 # ------------------------------------------------------------------ instances of generated tables

@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import json
 import marshal
 import re
+import subprocess
 import sys
+from collections.abc import Callable
 from types import CodeType
+from typing import Any
 
 import pytest
 
-from k8smigrate import dataclasscode, dataclasses_index
+from k8smigrate import dataclasscode, dataclasses_index, dataclassrecipe
 from k8smigrate.dataclasscode import fingerprint
-from k8smigrate.indexgen import DATACLASSES_FILE, generate_dataclasses
+from k8smigrate.indexgen import DATACLASSES_FILE, RECIPES_FILE, generate_dataclasses
 from tests.library_sources import modules_matching
 
 SAME_PYTHON = tuple(sys.version_info[:2]) == dataclasses_index.PYTHON
@@ -53,8 +57,12 @@ def counting(compiled: list[str]):  # type: ignore[no-untyped-def]
 
 @needs_same_python
 def test_the_checked_in_index_is_generated_from_the_library() -> None:
-    assert DATACLASSES_FILE.read_text(encoding="utf-8") == generate_dataclasses(), (
+    code, recipes = generate_dataclasses()
+    assert DATACLASSES_FILE.read_text(encoding="utf-8") == code, (
         "k8smigrate/dataclasses_index.py is stale: run python -m k8smigrate.indexgen --write"
+    )
+    assert RECIPES_FILE.read_text(encoding="utf-8") == recipes, (
+        "k8smigrate/dataclass_recipes.py is stale: run python -m k8smigrate.indexgen --write"
     )
 
 
@@ -161,3 +169,143 @@ def test_on_another_python_the_index_is_not_used(monkeypatch: pytest.MonkeyPatch
     dataclasscode._load()
     assert dataclasscode._CODE == {}
     assert dataclasscode._STANDARD is None
+
+
+# -- recipes: a class the index has a recipe for is rebuilt from it (k8smigrate.dataclassrecipe)
+
+DESCRIBE = """
+import dataclasses, json, os, re, sys, types
+import k8smigrate.dataclasscode as code
+code.REPLAY = sys.argv[1] == "replay"
+replayed = []
+replay = code.replay
+code.replay = lambda *args: replayed.append(args[0].__qualname__) or replay(*args)
+import k8smigrate
+from k8smigrate import migrations
+for package in (k8smigrate, migrations):
+    base = package.__path__[0]
+    for folder, subfolders, files in os.walk(base):
+        subfolders[:] = [f for f in subfolders if not f.startswith(("_", "."))]
+        for name in sorted(files):
+            if name.endswith(".py") and name != "__main__.py":
+                parts = os.path.relpath(os.path.join(folder, name[:-3]), base).split(os.sep)
+                __import__(".".join([package.__name__, *parts]).removesuffix(".__init__"))
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+def text(value):
+    return ADDRESS.sub("", repr(value))
+def describe(value, cls):
+    if value is cls:
+        return "the class"
+    if isinstance(value, types.FunctionType):
+        c = value.__code__
+        cells = [describe(cell.cell_contents, cls) for cell in value.__closure__ or ()]
+        wrapped = getattr(value, "__wrapped__", None)
+        return [value.__name__, value.__qualname__, value.__module__, text(code.fingerprint(c)), c.co_filename,
+                c.co_firstlineno, text(value.__defaults__), text(value.__kwdefaults__), text(value.__annotations__),
+                cells, value.__globals__ is sys.modules[cls.__module__].__dict__,
+                None if wrapped is None else describe(wrapped, cls), sorted(value.__dict__)]
+    if isinstance(value, dataclasses.Field):
+        return ["field", value.name, value.type, text(value.default), text(value.default_factory), value.init,
+                value.repr, value.hash, value.compare, text(value.metadata), text(value.kw_only),
+                value._field_type.name]
+    if isinstance(value, dict):
+        return {k: describe(v, cls) for k, v in value.items()}
+    return text(value)
+out = {}
+for module in list(sys.modules.values()):
+    for value in list(vars(module).values()) if module.__name__.startswith("k8smigrate") else ():
+        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
+            out[f"{value.__module__}:{value.__qualname__}"] = [list(value.__dict__), describe(dict(value.__dict__), value)]
+print(json.dumps({"classes": out, "replayed": len(replayed)}))
+"""
+"""Imports every module of the library, then describes each of its dataclasses: the names of its
+dictionary in order, and each value (a method by its code, where it is, its defaults, annotations,
+closure and wrapped function; a field by every attribute)."""
+
+
+def described(how: str) -> dict[str, Any]:
+    proc = subprocess.run([sys.executable, "-c", DESCRIBE, how], capture_output=True, text=True, check=True)
+    found: dict[str, Any] = json.loads(proc.stdout)
+    return found
+
+
+@needs_same_python
+def test_every_class_of_the_library_built_from_its_recipe_is_the_one_the_decorator_makes() -> None:
+    standard, rebuilt = described("standard"), described("replay")
+    assert standard["replayed"] == 0 and rebuilt["replayed"] == len(rebuilt["classes"]) > 100
+    assert rebuilt["classes"].keys() == standard["classes"].keys()
+    for key, (names, values) in standard["classes"].items():
+        assert rebuilt["classes"][key] == [names, values], key
+
+
+def record(define: Callable[[Any], type], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
+    """The recipe of the class ``define(decorator)`` makes, recorded and compiled as the index does."""
+    recorded: list[tuple[str, Any]] = []
+    monkeypatch.setattr(dataclasscode, "RECORDED_RECIPES", recorded)
+    define(dataclasscode.dataclass)
+    monkeypatch.setattr(dataclasscode, "RECORDED_RECIPES", None)
+    ((_key, recipe),) = recorded
+    assert recipe is not None
+    return dataclassrecipe.compiled(recipe, dataclasscode.exec_code)  # type: ignore[no-any-return]
+
+
+def field_kinds(decorator: Any, extra: bool = False) -> type:
+    @decorator(frozen=True, order=True, slots=True, kw_only=False)  # type: ignore[misc]
+    class Kinds:
+        """Every kind of field a recipe says how to make."""
+
+        name: str
+        start: dataclasses.InitVar[int]
+        labels: tuple[str, ...] = ()
+        items: list[int] = dataclasses.field(default_factory=list, compare=False)
+        note: str | None = dataclasses.field(default=None, repr=False, kw_only=True)
+        if extra:
+            more: int = 0
+
+        def __post_init__(self, start: int) -> None:
+            object.__setattr__(self, "labels", (*self.labels, str(start)))
+
+    return Kinds  # type: ignore[no-any-return]
+
+
+@needs_same_python
+def test_a_recipe_rebuilds_the_class_it_was_recorded_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    recipe = record(field_kinds, monkeypatch)
+    standard = field_kinds(dataclasses.dataclass)
+    rebuilt = dataclassrecipe.replay(field_kinds(lambda **o: lambda c: c), {}, recipe)  # type: ignore[arg-type]
+    assert rebuilt is None  # recorded with options: the same class without them is declared otherwise
+    options = {"frozen": True, "order": True, "slots": True, "kw_only": False}
+    rebuilt = dataclassrecipe.replay(field_kinds(lambda **o: lambda c: c), options, recipe)
+    assert rebuilt is not None
+    assert list(rebuilt.__dict__) == list(standard.__dict__)
+    assert methods(rebuilt) == methods(standard)
+    a, b = rebuilt("a", 1, note="x"), rebuilt("b", 2)
+    assert (a.labels, a.items, a.note) == (("1",), [], "x") and repr(b) == repr(standard("b", 2))
+    assert repr(b) == "field_kinds.<locals>.Kinds(name='b', labels=('2',), items=[])"
+    assert a < b and hash(a) == hash(rebuilt("a", 1, note="x")) and rebuilt.__match_args__ == standard.__match_args__
+    assert [(f.name, f.kw_only, f.compare) for f in dataclasses.fields(rebuilt)] == [
+        (f.name, f.kw_only, f.compare) for f in dataclasses.fields(standard)
+    ]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.name = "c"  # type: ignore[misc]
+
+
+@needs_same_python
+def test_a_class_declared_otherwise_than_recorded_is_left_to_the_decorator(monkeypatch: pytest.MonkeyPatch) -> None:
+    recipe = record(field_kinds, monkeypatch)
+    options = {"frozen": True, "order": True, "slots": True, "kw_only": False}
+    undecorated = field_kinds(lambda **o: lambda c: c, extra=True)
+    assert dataclassrecipe.replay(undecorated, options, recipe) is None
+    assert "__dataclass_fields__" not in undecorated.__dict__  # untouched: the decorator still makes it
+
+
+def test_recipes_are_used_only_with_the_dataclasses_they_were_recorded_from(monkeypatch: pytest.MonkeyPatch) -> None:
+    from k8smigrate import dataclass_recipes
+
+    monkeypatch.setattr(dataclasscode, "_RECIPES", None)
+    dataclasscode._load_recipes()
+    assert (dataclass_recipes.RECIPES if SAME_PYTHON else {}) == dataclasscode._RECIPES
+    changed = lambda fields, globals: None  # noqa: E731 (another Python's _repr_fn)
+    monkeypatch.setattr(dataclasses, "_repr_fn", changed)
+    dataclasscode._load_recipes()
+    assert dataclasscode._RECIPES == {}
