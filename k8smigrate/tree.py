@@ -569,21 +569,30 @@ def mappings_at_key(node: Node, key: str) -> list[tuple[tuple[str | int, ...], M
     """Every mapping below ``node`` that is the value of an entry named ``key``, with its path,
     in ``walk``'s order: ``[(p, n) for p, n in walk(node) if p and p[-1] == key and isinstance(n,
     Mapping)]``, without a path for every node of the tree (each object's ``metadata`` is looked
-    for in every document of a repository exported with ``selfLink``)."""
+    for in every document of a repository exported with ``selfLink``): only collections are
+    visited, and only theirs are built."""
     found: list[tuple[tuple[str | int, ...], Mapping]] = []
-    path: list[str | int] = []
-    stack: list[tuple[int, Node | None, str | int]] = [(0, node, "")]  # (depth, node, its key)
+    stack: list[tuple[Node, tuple[str | int, ...]]] = [(node, ())]
     while stack:
-        depth, current, name = stack.pop()
-        del path[max(depth - 1, 0) :]
-        if depth:
-            path.append(name)
+        current, path = stack.pop()
         if isinstance(current, Mapping):
-            if depth and name == key:
-                found.append((tuple(path), current))
-            stack.extend((depth + 1, e.value, e.name) for e in reversed(current.entries))
+            if path and path[-1] == key:
+                found.append((path, current))
+            stack.extend(
+                [
+                    (e.value, (*path, e.name))
+                    for e in reversed(current.entries)
+                    if isinstance(e.value, (Mapping, Sequence))
+                ]
+            )
         elif isinstance(current, Sequence):
-            stack.extend((depth + 1, item.value, i) for i, item in reversed(list(enumerate(current.items))))
+            stack.extend(
+                [
+                    (item.value, (*path, i))
+                    for i, item in reversed(list(enumerate(current.items)))
+                    if isinstance(item.value, (Mapping, Sequence))
+                ]
+            )
     return found
 
 
