@@ -50,12 +50,13 @@ from .prefetch import checked, take
 from .prefetch import drop as drop_prefetched
 from .prefetch import size as prefetched_size
 from .quoting import quote_path
+from .readlimits import CHART_FILE
 from .readlimits import MAX_DEPTH as MAX_DEPTH
 from .readlimits import MAX_FILE_BYTES as _LIMIT
 from .readlimits import SUFFIXES as SUFFIXES
 from .regexcode import regex
 from .runtime_typing import BinaryIO
-from .templating.chart import CHART_FILE, manifest_files
+from .templating.chart import manifest_files
 
 MAX_FILE_BYTES = _LIMIT
 """The largest file (or stdin) read (``readlimits``; tests lower it here)."""

@@ -20,9 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..lazyre import lazy
+from ..readlimits import CHART_FILE
 from ..runtime_typing import Any
 
-CHART_FILE = "Chart.yaml"
 MANIFEST_FOLDERS = ("templates", "crds")
 SUFFIXES = (".yaml", ".yml", ".json")
 
