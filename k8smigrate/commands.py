@@ -66,9 +66,9 @@ from .files import (
     write_output,
 )
 from .interrupt import Interrupted, signals_raise
-from .kustomize.run import TreeRun, migrate_trees, scan_trees
+from .kustomize.run import TreeRun, find_kustomizations, migrate_trees, scan_trees
 from .needs import need_lines, needs
-from .parallel import Journal, Worker, parallel_facts, parallel_map, progress
+from .parallel import FACTS_SERIAL_BYTES, Journal, Worker, in_process, parallel_facts, parallel_map, progress
 from .prefilter import collectors_for
 from .quoting import quote_path
 from .regexcode import regex
@@ -348,7 +348,8 @@ def _run_files(
 
     ``keep``: what of each result the command still needs ("all", "diff", "none"); inputs
     smaller than ``serial_bytes`` stay in this process (see ``parallel_map``).
-    ``sweep``: remove stale temporary files of interrupted runs (writing runs only). SIGINT and
+    ``sweep``: the run writes files: stale temporary files of interrupted runs are removed, and
+    the facts of the checks that join files are gathered before any file is written. SIGINT and
     SIGTERM stop the run (workers too) and exit 130/143 after listing the files written.
     ``trees``: what decides for the files of kustomize trees under the folders given (they are
     not given to ``worker``). ``listed``: which outcomes to keep (the others are only counted,
@@ -371,14 +372,21 @@ def _run_files(
             jobs = jobs or os.cpu_count() or 1
             # the checks that join files see every file of the run, read before any is written
             collect = collectors_for(settings, default_registry())
-            facts = parallel_facts(every, settings, jobs, main_works=main_works) if collect else None
             folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
-            tree = trees(folders, settings, facts=facts) if trees is not None and folders else TreeRun()
+            held = trees is not None and bool(folders) and bool(find_kustomizations(folders))
+            gather = partial(parallel_facts, every, settings, jobs, main_works=main_works) if collect else None
+            facts = None
+            if gather is not None and (sweep or held or not in_process(every, jobs, FACTS_SERIAL_BYTES)):
+                # gathered first: a writing run's before any file is written, a kustomize tree's
+                # for the tree, a large run's in workers of their own; else by parallel_map,
+                # while the workers start on files that need none (AwaitedFacts)
+                facts, gather = gather(), None
+            tree = trees(folders, settings, facts=facts) if trees is not None and held else TreeRun()
             for owned in tree.outcomes.values():
                 if keep != "all" and owned.result is not None:
                     owned.result.slim(keep_diff=keep == "diff")
             work = [t for t in every if tree.owner_key(t) is None]
-            done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes, main_works)
+            done = parallel_map(worker, work, settings, jobs, keep, journal, facts, serial_bytes, main_works, gather)
             return _collect(todo, done, tree, listed)
     except Interrupted as exc:
         remove_live_temps()  # one whose write the signal stopped before it could clean up (as a worker's handler does)

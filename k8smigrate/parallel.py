@@ -42,17 +42,19 @@ from pathlib import Path
 from types import FrameType
 
 from .api import FileOutcome, facts_of_files
-from .facts import Facts, merge
+from .facts import Collector, Facts, Located, merge
 from .files import forget_read_ahead, kept_ahead, kept_count, kept_size, recording, remove_live_temps
 from .interrupt import deferrable
 from .prefetch import settle as settle_prefetch
 from .registry import default_registry
-from .runtime_typing import TYPE_CHECKING
+from .runtime_typing import TYPE_CHECKING, Any, TypeVar
 from .settings import Settings
 from .yamlio import prechecked
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+T = TypeVar("T")
 
 SERIAL_BELOW = 16
 """Fewer files than this are done in-process: starting workers would cost more than it saves."""
@@ -240,15 +242,95 @@ def _size(path: Path | str) -> int:
         return 0  # reading it reports why
 
 
+class AwaitedFacts(Facts):
+    """A run's facts when its workers are forked before the facts are gathered (``parallel_map``
+    with ``gather``): gathering them in this process then overlaps the workers' first files,
+    most of which no check that joins files ever asks about.
+
+    This process sets them (``publish``) once gathered; a worker reads them the first time a
+    check asks (``covers``, ``of``), waiting until they are there: the ``pickle`` of them in a
+    memory file both hold (``memfd``), and a pipe with one byte per worker once it is written.
+    Where there is no ``memfd`` (``possible``), a run gathers its facts before forking.
+    """
+
+    _fds: tuple[int, int, int]
+    """The pipe's ends (read, write: ``feed``) and the memory file."""
+    _got: Facts | None
+
+    def __init__(self) -> None:
+        super().__init__()
+        ready, feed = os.pipe()
+        store = os.memfd_create("k8smigrate-facts", os.MFD_CLOEXEC)
+        object.__setattr__(self, "_fds", (ready, feed, store))
+        object.__setattr__(self, "_got", None)
+
+    @staticmethod
+    def possible() -> bool:
+        return hasattr(os, "memfd_create") and hasattr(os, "fork")
+
+    @property
+    def feed(self) -> int:
+        """The end this process writes to: a worker closes it (a read then ends if it is closed here)."""
+        return self._fds[1]
+
+    def publish(self, facts: Facts, workers: int) -> None:
+        """Set the facts, for this process and for ``workers`` forked ones."""
+        from _pickle import dumps
+
+        _, feed, store = self._fds
+        data = memoryview(dumps(facts, 5))
+        while data:
+            data = data[os.write(store, data) :]
+        object.__setattr__(self, "_got", facts)
+        os.write(feed, b"." * workers)  # a few bytes: a pipe takes them at once
+
+    def facts(self) -> Facts:
+        """The facts; in a worker, read when first asked (waiting until they are published)."""
+        got = self._got
+        if got is None:
+            from _pickle import loads
+
+            ready, _, store = self._fds
+            if os.read(ready, 1) != b".":
+                raise RuntimeError("the run's facts were not published (the main process ended first)")
+            size = os.fstat(store).st_size
+            chunks: list[bytes] = []
+            while size > 0:
+                chunk = os.pread(store, size, sum(map(len, chunks)))
+                chunks.append(chunk)
+                size -= len(chunk)
+            got = loads(b"".join(chunks))
+            object.__setattr__(self, "_got", got)
+        return got
+
+    def covers(self, collector: Collector[Any]) -> bool:
+        return self.facts().covers(collector)
+
+    def of(self, collector: Collector[T]) -> list[Located[T]]:
+        return self.facts().of(collector)
+
+    @property
+    def files(self) -> list[str]:
+        return self.facts().files
+
+    def close(self) -> None:
+        for fd in self._fds:
+            with suppress(OSError):
+                os.close(fd)
+
+
 def _stop_worker(signum: int, frame: FrameType | None) -> None:
     remove_live_temps()
     os._exit(128 + signum)
 
 
-def _start_worker(parent: int, journal_fd: int | None) -> None:
-    """Worker initializer: signals, the journal, and dying with the parent."""
+def _start_worker(parent: int, journal_fd: int | None, awaited: AwaitedFacts | None = None) -> None:
+    """Worker initializer: signals, the journal, dying with the parent, the end of the facts'
+    pipe only the parent writes to."""
     global _journal_fd
     _journal_fd = journal_fd
+    if awaited is not None:
+        os.close(awaited.feed)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, deferrable(_stop_worker))
     if sys.platform.startswith("linux"):
@@ -291,6 +373,7 @@ def parallel_map(
     facts: Facts | None = None,
     serial_bytes: int | None = None,
     main_works: bool = False,
+    gather: Callable[[], Facts] | None = None,
 ) -> Generator[FileOutcome, None, None]:
     """``worker`` over ``paths`` with ``jobs`` processes, yielding outcomes in order.
 
@@ -299,7 +382,9 @@ def parallel_map(
     repository. ``journal`` gets the index of every file written (also when the run is cut
     short: when this generator is left by an exception or closed, the workers are stopped
     first and the journal is complete). ``facts``, the run's (``parallel_facts``), go to every
-    worker. Inputs of fewer than ``SERIAL_BELOW`` files or ``serial_bytes`` bytes (default
+    worker; or ``gather`` makes them, after the workers are forked when it can (``AwaitedFacts``:
+    a run that writes nothing, or it would gather from files already written), else first.
+    Inputs of fewer than ``SERIAL_BELOW`` files or ``serial_bytes`` bytes (default
     ``SERIAL_BYTES``) stay in this process. ``main_works``: this process is one of the ``jobs``
     and runs tasks too, beside ``jobs - 1`` forked workers, instead of only waiting for theirs
     (``--jobs 0``, every core: forked workers pay for the pages they copy and their cold caches,
@@ -307,6 +392,9 @@ def parallel_map(
     """
     journal = journal if journal is not None else Journal()
     serial = in_process(paths, jobs, serial_bytes)
+    awaited = AwaitedFacts() if gather is not None and not serial and AwaitedFacts.possible() else None
+    if gather is not None and awaited is None:
+        facts = gather()
     if jobs > 1 and (serial or hasattr(os, "fork")):  # one job is one core: then it stays on this thread
         _precheck_kept(jobs)  # for this process or for the workers forked from it
     else:
@@ -320,9 +408,10 @@ def parallel_map(
             forget_read_ahead()
         return
     parts = list(_parts(paths, jobs))
-    tasks: list[Task] = [(worker, settings, keep, facts, first, part) for first, part, _bytes in parts]
+    tasks: list[Task] = [(worker, settings, keep, awaited or facts, first, part) for first, part, _bytes in parts]
     if hasattr(os, "fork"):
-        yield from _forked(tasks, [held for _first, _part, held in parts], jobs, journal, main_works)
+        later = (awaited, gather) if awaited is not None and gather is not None else None
+        yield from _forked(tasks, [held for _first, _part, held in parts], jobs, journal, main_works, later)
     else:
         yield from _spawned(tasks, jobs, journal)
 
@@ -335,11 +424,17 @@ def _precheck_kept(jobs: int) -> None:
 
 
 def _forked(
-    tasks: list[Task], weights: list[int], jobs: int, journal: Journal, main_works: bool
+    tasks: list[Task],
+    weights: list[int],
+    jobs: int,
+    journal: Journal,
+    main_works: bool,
+    later: tuple[AwaitedFacts, Callable[[], Facts]] | None = None,
 ) -> Generator[FileOutcome, None, None]:
     """``parallel_map``'s workers where ``fork`` exists (``forkpool``): they inherit the run's
     registry, settings, facts, texts read ahead and libyaml's verdicts on them. ``weights``: each
-    task's bytes. ``main_works``: this process is one of the ``jobs``."""
+    task's bytes. ``main_works``: this process is one of the ``jobs``. ``later``: the facts the
+    tasks hold, and what gathers them here once the workers are forked."""
     from .forkpool import ForkPool
 
     default_registry()  # built once here: forked workers inherit it instead of each importing every module
@@ -349,9 +444,12 @@ def _forked(
     pool: ForkPool[Task, list[FileOutcome]] | None = None
     try:
         here = partial(_chunk, journal=journal) if main_works else None
-        start = partial(_start_worker, os.getpid(), journal_fd)
+        start = partial(_start_worker, os.getpid(), journal_fd, later[0] if later is not None else None)
         pool = ForkPool(_chunk, tasks, jobs, start, here, _claim_order(weights, jobs))
         journal.start_reading()  # only now: no thread of ours is copied into a forked worker
+        if later is not None:
+            awaited, gather = later
+            awaited.publish(gather(), len(pool.pids))
         for outcomes in pool.results():
             yield from outcomes
     except BaseException:
@@ -362,6 +460,8 @@ def _forked(
         journal.close()
         prechecked.stop()
         forget_read_ahead()
+        if later is not None:
+            later[0].close()
 
 
 def _claim_order(weights: Sequence[int], jobs: int) -> list[int]:

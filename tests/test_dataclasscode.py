@@ -214,7 +214,7 @@ def describe(value, cls):
 out = {}
 for module in list(sys.modules.values()):
     for value in list(vars(module).values()) if module.__name__.startswith("k8smigrate") else ():
-        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
+        if isinstance(value, type) and "__dataclass_fields__" in vars(value) and value.__module__ == module.__name__:
             out[f"{value.__module__}:{value.__qualname__}"] = [list(value.__dict__), describe(dict(value.__dict__), value)]
 print(json.dumps({"classes": out, "replayed": len(replayed)}))
 """
