@@ -260,13 +260,28 @@ class AwaitedFacts(Facts):
     def __init__(self) -> None:
         super().__init__()
         ready, feed = os.pipe()
-        store = os.memfd_create("k8smigrate-facts", os.MFD_CLOEXEC)
+        try:
+            store = os.memfd_create("k8smigrate-facts", os.MFD_CLOEXEC)
+        except OSError:
+            os.close(ready)
+            os.close(feed)
+            raise
         object.__setattr__(self, "_fds", (ready, feed, store))
         object.__setattr__(self, "_got", None)
 
     @staticmethod
     def possible() -> bool:
         return hasattr(os, "memfd_create") and hasattr(os, "fork")
+
+    @classmethod
+    def made(cls) -> AwaitedFacts | None:
+        """A new one, or None where it cannot be made (no ``memfd``; a sandbox that refuses one)."""
+        if not cls.possible():
+            return None
+        try:
+            return cls()
+        except OSError:
+            return None
 
     @property
     def feed(self) -> int:
@@ -392,7 +407,7 @@ def parallel_map(
     """
     journal = journal if journal is not None else Journal()
     serial = in_process(paths, jobs, serial_bytes)
-    awaited = AwaitedFacts() if gather is not None and not serial and AwaitedFacts.possible() else None
+    awaited = AwaitedFacts.made() if gather is not None and not serial else None
     if gather is not None and awaited is None:
         facts = gather()
     if jobs > 1 and (serial or hasattr(os, "fork")):  # one job is one core: then it stays on this thread

@@ -152,6 +152,22 @@ def test_workers_forked_before_the_facts_join_them_as_a_serial_run_does(
     assert "K8SM-CTL-003" in forked.stdout + forked.stderr
 
 
+def test_where_no_memory_file_can_be_made_the_facts_are_gathered_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, published: list[int]
+) -> None:
+    root = tree(tmp_path, SERIAL_BELOW + 4)
+    args = ["scan", str(root), "--target-version", "1.29", "--color", "never"]
+    serial = CliRunner().invoke(app, [*args, "--jobs", "1"])
+
+    def refused(name: str, flags: int = 0) -> int:
+        raise PermissionError(1, "Operation not permitted")  # a sandbox's seccomp filter
+
+    monkeypatch.setattr(os, "memfd_create", refused)
+    monkeypatch.setattr(parallel, "SCAN_SERIAL_BYTES", 0)
+    forked = CliRunner().invoke(app, [*args, "--jobs", "3"])
+    assert published == [] and (forked.exit_code, forked.stdout) == (serial.exit_code, serial.stdout)
+
+
 def test_a_run_that_writes_gathers_the_facts_before_it_forks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, published: list[int]
 ) -> None:
