@@ -312,6 +312,8 @@ class AwaitedFacts(Facts):
             chunks: list[bytes] = []
             while size > 0:
                 chunk = os.pread(store, size, sum(map(len, chunks)))
+                if not chunk:
+                    raise RuntimeError("the run's facts were cut short")
                 chunks.append(chunk)
                 size -= len(chunk)
             got = loads(b"".join(chunks))
