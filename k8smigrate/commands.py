@@ -68,7 +68,15 @@ from .files import (
 from .interrupt import Interrupted, signals_raise
 from .kustomize.run import TreeRun, find_kustomizations, migrate_trees, scan_trees
 from .needs import need_lines, needs
-from .parallel import FACTS_SERIAL_BYTES, Journal, Worker, in_process, parallel_facts, parallel_map, progress
+from .parallel import (
+    Journal,
+    Worker,
+    facts_in_process,
+    local_facts,
+    parallel_facts,
+    parallel_map,
+    progress,
+)
 from .prefilter import collectors_for
 from .quoting import quote_path
 from .regexcode import regex
@@ -373,15 +381,16 @@ def _run_files(
             # the checks that join files see every file of the run, read before any is written
             collect = collectors_for(settings, default_registry())
             folders = [Path(raw) for raw in paths if raw != "-" and Path(raw).is_dir()]
-            held = trees is not None and bool(folders) and bool(find_kustomizations(folders))
-            gather = partial(parallel_facts, every, settings, jobs, main_works=main_works) if collect else None
-            facts = None
-            if gather is not None and (sweep or held or not in_process(every, jobs, FACTS_SERIAL_BYTES)):
-                # gathered first: a writing run's before any file is written, a kustomize tree's
-                # for the tree, a large run's in workers of their own; else by parallel_map,
-                # while the workers start on files that need none (AwaitedFacts)
-                facts, gather = gather(), None
-            tree = trees(folders, settings, facts=facts) if trees is not None and held else TreeRun()
+            found = find_kustomizations(folders) if trees is not None and folders else []
+            facts = gather = None
+            if collect and not sweep and not found and facts_in_process(every, jobs):
+                # by parallel_map, in this process, while the workers start on files that need none
+                gather = partial(local_facts, every, settings, jobs)
+            elif collect:
+                # first: a writing run's before any file is written, a kustomize tree's for the
+                # tree, a large run's in workers of their own
+                facts = parallel_facts(every, settings, jobs, main_works=main_works)
+            tree = trees(folders, settings, facts=facts, found=found) if trees is not None and found else TreeRun()
             for owned in tree.outcomes.values():
                 if keep != "all" and owned.result is not None:
                     owned.result.slim(keep_diff=keep == "diff")

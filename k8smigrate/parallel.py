@@ -536,9 +536,8 @@ def parallel_facts(
     """``api.run_facts`` over ``jobs`` processes: the same facts, in the same order (nothing is
     written). Inputs under ``serial_bytes`` stay in this process, and their texts are kept for
     the run's main pass (by default ``FACTS_SERIAL_BYTES``). ``main_works``: as ``parallel_map``'s."""
-    if in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes):
-        # every file is read first, so that the precheck has the facts' time on another core
-        return facts_of_files(paths, settings, keep=True, read=partial(_precheck_kept, jobs))
+    if facts_in_process(paths, jobs, serial_bytes):
+        return local_facts(paths, settings, jobs)
     # one Facts per task, each dropped once merged: a list of one per file (each with its
     # own set of collector names) made this process grow with the number of files
     tasks = [(settings, part) for _first, part, _bytes in _parts(paths, jobs)]
@@ -570,6 +569,18 @@ def parallel_facts(
         raise
     pool.shutdown(wait=True)
     return found
+
+
+def facts_in_process(paths: Sequence[Path | str], jobs: int, serial_bytes: int | None = None) -> bool:
+    """Whether ``parallel_facts`` gathers in this process (``local_facts``): under ``serial_bytes``
+    (by default ``FACTS_SERIAL_BYTES``)."""
+    return in_process(paths, jobs, FACTS_SERIAL_BYTES if serial_bytes is None else serial_bytes)
+
+
+def local_facts(paths: Sequence[Path | str], settings: Settings, jobs: int) -> Facts:
+    """``parallel_facts`` in this process: every file is read first (and kept for the run's main
+    pass), so that the precheck has the facts' time on another core."""
+    return facts_of_files(paths, settings, keep=True, read=partial(_precheck_kept, jobs))
 
 
 def _facts_chunk(task: tuple[Settings, Sequence[Path | str]]) -> Facts:

@@ -110,14 +110,14 @@ def slow_facts(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The facts take a while to gather, so that the workers ask before they are there; the
     times they were gathered at."""
     gathered: list[float] = []
-    real = commands.parallel_facts
+    real = commands.local_facts
 
     def slow(*args: Any, **kwargs: Any) -> Facts:
         time.sleep(0.2)
         gathered.append(time.monotonic())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(commands, "parallel_facts", slow)
+    monkeypatch.setattr(commands, "local_facts", slow)
     return gathered
 
 
@@ -164,6 +164,20 @@ def test_where_no_memory_file_can_be_made_the_facts_are_gathered_first(
 
     monkeypatch.setattr(os, "memfd_create", refused)
     monkeypatch.setattr(parallel, "SCAN_SERIAL_BYTES", 0)
+    forked = CliRunner().invoke(app, [*args, "--jobs", "3"])
+    assert published == [] and (forked.exit_code, forked.stdout) == (serial.exit_code, serial.stdout)
+
+
+def test_facts_gathered_in_workers_of_their_own_are_gathered_before_the_run_forks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, published: list[int]
+) -> None:
+    # a facts pool is never forked from a run whose own workers are running: too many files to
+    # gather here, so they are gathered first, in their own workers
+    root = tree(tmp_path, SERIAL_BELOW + 4)
+    monkeypatch.setattr(parallel, "SCAN_SERIAL_BYTES", 0)
+    monkeypatch.setattr(parallel, "FACTS_SERIAL_BYTES", 0)
+    args = ["scan", str(root), "--target-version", "1.29", "--color", "never"]
+    serial = CliRunner().invoke(app, [*args, "--jobs", "1"])
     forked = CliRunner().invoke(app, [*args, "--jobs", "3"])
     assert published == [] and (forked.exit_code, forked.stdout) == (serial.exit_code, serial.stdout)
 

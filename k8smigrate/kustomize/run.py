@@ -78,15 +78,17 @@ def migrate_trees(
     in_place: bool = False,
     write_policy: WritePolicy | None = None,
     facts: Facts | None = None,
+    found: list[Path] | None = None,
 ) -> TreeRun:
     """Migrate every kustomize tree under ``paths`` (folders); nothing outside them is read.
 
     With ``in_place`` the files are written (atomically, each only when it changed and has
     no error that makes it unreadable; ``write_policy`` as for any file); otherwise the
     outcomes say what would change. ``facts``: the run's, for the checks that join files.
+    ``found``: ``find_kustomizations(paths)``, when the caller has it already.
     """
     out = TreeRun()
-    found = find_kustomizations(paths)
+    found = find_kustomizations(paths) if found is None else found
     if not found:
         return out
     from .analysis import Analysis  # only when there is a tree: a plain run does not import it
@@ -102,7 +104,13 @@ def migrate_trees(
     return out
 
 
-def scan_trees(paths: list[Path], settings: Settings, registry: Registry, facts: Facts | None = None) -> TreeRun:
+def scan_trees(
+    paths: list[Path],
+    settings: Settings,
+    registry: Registry,
+    facts: Facts | None = None,
+    found: list[Path] | None = None,
+) -> TreeRun:
     """What ``scan`` says about the kustomize trees under ``paths``: each file's rows as a plain
     scan gives them (objects and strategic merge patches on deprecated or removed APIs), and
     the rows only the tree can tell (JSON patch paths and targets that stop matching, inline
@@ -110,7 +118,7 @@ def scan_trees(paths: list[Path], settings: Settings, registry: Registry, facts:
     Generator inputs are data: no rows. Nothing is written."""
     from ..outcomes import scanned
 
-    tree = migrate_trees(paths, settings, registry, facts=facts)
+    tree = migrate_trees(paths, settings, registry, facts=facts, found=found)
     for path, outcome in list(tree.outcomes.items()):
         role = tree.roles.get(path)
         rows = tree.rows.get(path, [])
