@@ -20,7 +20,7 @@ import pytest
 from k8smigrate import dataclasscode, dataclasses_index, dataclassrecipe
 from k8smigrate.dataclasscode import fingerprint
 from k8smigrate.indexgen import DATACLASSES_FILE, RECIPES_FILE, generate_dataclasses
-from tests.library_sources import modules_matching
+from tests.library_sources import module_names, modules_matching
 
 SAME_PYTHON = tuple(sys.version_info[:2]) == dataclasses_index.PYTHON
 needs_same_python = pytest.mark.skipif(
@@ -174,22 +174,14 @@ def test_on_another_python_the_index_is_not_used(monkeypatch: pytest.MonkeyPatch
 # -- recipes: a class the index has a recipe for is rebuilt from it (k8smigrate.dataclassrecipe)
 
 DESCRIBE = """
-import dataclasses, json, os, re, sys, types
+import dataclasses, json, re, sys, types
 import k8smigrate.dataclasscode as code
 code.REPLAY = sys.argv[1] == "replay"
 replayed = []
 replay = code.replay
 code.replay = lambda *args: replayed.append(args[0].__qualname__) or replay(*args)
-import k8smigrate
-from k8smigrate import migrations
-for package in (k8smigrate, migrations):
-    base = package.__path__[0]
-    for folder, subfolders, files in os.walk(base):
-        subfolders[:] = [f for f in subfolders if not f.startswith(("_", "."))]
-        for name in sorted(files):
-            if name.endswith(".py") and name != "__main__.py":
-                parts = os.path.relpath(os.path.join(folder, name[:-3]), base).split(os.sep)
-                __import__(".".join([package.__name__, *parts]).removesuffix(".__init__"))
+for name in sys.argv[2:]:
+    __import__(name)
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 def text(value):
     return ADDRESS.sub("", repr(value))
@@ -218,13 +210,15 @@ for module in list(sys.modules.values()):
             out[f"{value.__module__}:{value.__qualname__}"] = [list(value.__dict__), describe(dict(value.__dict__), value)]
 print(json.dumps({"classes": out, "replayed": len(replayed)}))
 """
-"""Imports every module of the library, then describes each of its dataclasses: the names of its
+"""Imports the modules named (every module of the library), then describes each of its dataclasses: the names of its
 dictionary in order, and each value (a method by its code, where it is, its defaults, annotations,
 closure and wrapped function; a field by every attribute)."""
 
 
 def described(how: str) -> dict[str, Any]:
-    proc = subprocess.run([sys.executable, "-c", DESCRIBE, how], capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", DESCRIBE, how, *module_names()], capture_output=True, text=True, check=True
+    )
     found: dict[str, Any] = json.loads(proc.stdout)
     return found
 
